@@ -1,0 +1,138 @@
+"""The canonical frames every reader produces, whatever the file format.
+
+Readers translate a file into these frames and nothing else: they keep every
+value as text exactly as the file states it (normalised to the canonical
+notation described below) and never score, validate ranges or drop rows. The
+validation stage (:mod:`pipelines.scoring.validate`) decides what is accepted.
+
+Canonical notation of a table result (the columns of :data:`RESULT_COLUMNS`):
+
+* ``contract``: level + strain (``C D H S NT``) + optional ``X``/``XX``
+  (``4S``, ``3NT``, ``6HX``, ``7NTXX``), or ``PASS``; empty for a table-level
+  artificial score or a board not played.
+* ``declarer``: ``N E S W``; ``tricks``: tricks taken by declarer (``0``..``13``).
+* ``score``: the NS-signed score as the club program recorded it (``-620``),
+  a table-level artificial score ``A<ns>/<ew>`` where each side is ``60``,
+  ``50``, ``40`` or ``+``, ``=``, ``-`` (``A60/60``, ``A+/-``), ``NP`` (not
+  played), or empty.
+* ``source_ns_mp`` / ``source_ew_mp``: the matchpoints the exporting program
+  computed, when the file carries them (USEBIO, PBN); kept to compare with ours.
+
+Every row carries its lineage: ``file`` (path relative to the inbox) and
+``location`` (``line 12``, ``BOARD[3]/TRAVELLER_LINE[2]``, ``board 3 ScoreTable
+row 4``), so a scorer can find it in the original file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+#: Columns of a canonical table-result frame (all Utf8, nullable).
+RESULT_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "format",
+    "event_id",
+    "session",
+    "section",
+    "round",
+    "table",
+    "board",
+    "ns_pair",
+    "ew_pair",
+    "contract",
+    "declarer",
+    "tricks",
+    "score",
+    "source_ns_mp",
+    "source_ew_mp",
+    "session_date",
+)
+
+#: Columns of an event-session frame (``events.csv`` or the header of a USEBIO/PBN file).
+EVENT_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "event_id",
+    "session",
+    "date",
+    "name",
+    "form",
+    "scoring",
+    "movement",
+    "profile",
+    "laws",
+    "director",
+    "correction_minutes",
+    "expected_results",
+)
+
+#: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).
+#: ``player_ids`` are national membership numbers: stored, never published.
+CONTESTANT_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "event_id",
+    "contestant",
+    "direction",
+    "names",
+    "player_ids",
+)
+
+#: The official figures an exporting program computed for each contestant
+#: (USEBIO ``PARTICIPANTS``, PBN ``[TotalScoreTable]``): kept to compare with ours.
+SOURCE_STANDING_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "event_id",
+    "session",
+    "section",
+    "contestant",
+    "direction",
+    "total",
+    "percentage",
+    "place",
+    "tiebreak",
+)
+
+#: Columns of a rejected input: what, where, and a reason a scorer understands.
+REJECT_COLUMNS: tuple[str, ...] = ("file", "location", "field", "reason", "raw")
+
+
+def empty_frame(columns: tuple[str, ...]) -> pl.DataFrame:
+    """An empty frame with the given columns, all ``Utf8``."""
+    return pl.DataFrame(schema={c: pl.Utf8 for c in columns})
+
+
+def frame(rows: list[dict[str, str | None]], columns: tuple[str, ...]) -> pl.DataFrame:
+    """Build a canonical frame from dict rows; missing keys become null, all columns ``Utf8``."""
+    if not rows:
+        return empty_frame(columns)
+    return pl.DataFrame(
+        {c: [r.get(c) for r in rows] for c in columns},
+        schema={c: pl.Utf8 for c in columns},
+    )
+
+
+@dataclass
+class ReadResult:
+    """What a reader found in one file.
+
+    ``rows_read`` counts the data rows (table results, event rows, contestant
+    rows) the file holds; each of them must end up either in one of the frames
+    or in ``rejected``. A file that cannot be read at all yields one rejected
+    row with ``location`` ``file``.
+    """
+
+    file: str
+    format: str
+    results: pl.DataFrame = field(default_factory=lambda: empty_frame(RESULT_COLUMNS))
+    events: pl.DataFrame = field(default_factory=lambda: empty_frame(EVENT_COLUMNS))
+    contestants: pl.DataFrame = field(default_factory=lambda: empty_frame(CONTESTANT_COLUMNS))
+    source_standings: pl.DataFrame = field(
+        default_factory=lambda: empty_frame(SOURCE_STANDING_COLUMNS)
+    )
+    rejected: pl.DataFrame = field(default_factory=lambda: empty_frame(REJECT_COLUMNS))
+    rows_read: int = 0

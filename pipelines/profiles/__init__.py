@@ -1,0 +1,160 @@
+"""Regulations as data: one declarative TOML file per federation's scoring regulations.
+
+The Laws leave several choices to the Regulating Authority, and scoring
+programs made their own. Every such choice is a field of :class:`Profile`, set
+in ``pipelines/profiles/<name>.toml``; no rule module branches on a
+federation's name. The loader rejects unknown keys and values, so a typo in a
+profile cannot silently fall back to a default.
+
+Fields (section.key):
+
+* ``matchpoints.scale``: ``"2/1"`` (2 per beat, 1 per tie) or ``"1/0.5"`` (ACBL).
+* ``matchpoints.factoring_missing``: how a board short of results (missing or
+  not played) is factored to the expected count: ``neuberg`` or ``linear``.
+* ``matchpoints.factoring_adjusted``: the same where a table-level artificial
+  score took a result's place.
+* ``artificial.average_plus|average|average_minus``: the percentages of the full
+  top for Av+, Av, Av- (Law 12C2(a): 60/50/40); variable averages will later
+  be resolved by the session-percentage rule (12C2(c)).
+* ``display.mp_decimals`` / ``display.mp_rounding``: how board matchpoints are shown
+  (see :mod:`pipelines.laws.rounding`).
+* ``display.traveller_factoring``: ``always`` shows factored matchpoints on every
+  short board; ``adjusted_boards_only`` (Compscore) shows a board that is
+  merely short of results with its own top and factors it only in totals.
+* ``display.total_decimals``, ``display.percentage_decimals``,
+  ``display.percentage_rounding``: how totals and percentages are shown.
+* ``totals.count``: ``exact`` sums exact matchpoints; ``displayed`` sums the
+  rounded matchpoints shown on the traveller (Magic Contest).
+* ``totals.sitout``: ``none`` (a contestant's score is what it earned, its
+  percentage is over the boards it played) or ``scale_to_full`` (Compscore: the
+  score of a contestant that missed boards is scaled to the full number of
+  boards of its session, i.e. it gets its own average on the missed boards).
+* ``ranking.tiebreak``: ``none`` (equal percentages share the place) or
+  ``head_to_head`` (Magic Contest: the tied contestant with more matchpoints on
+  the boards they played against each other is placed higher).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields
+from functools import cache
+from pathlib import Path
+
+from pipelines.laws.matchpoints import SCALES
+from pipelines.laws.rounding import MODES
+
+PROFILE_DIR = Path(__file__).parent
+DEFAULT_PROFILE = "wbf"
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "scale": SCALES,
+    "factoring_missing": ("neuberg", "linear"),
+    "factoring_adjusted": ("neuberg", "linear"),
+    "mp_rounding": MODES,
+    "percentage_rounding": MODES,
+    "traveller_factoring": ("always", "adjusted_boards_only"),
+    "count": ("exact", "displayed"),
+    "sitout": ("none", "scale_to_full"),
+    "tiebreak": ("none", "head_to_head"),
+}
+
+_SECTIONS: dict[str, tuple[str, ...]] = {
+    "matchpoints": ("scale", "factoring_missing", "factoring_adjusted"),
+    "artificial": ("average_plus", "average", "average_minus"),
+    "display": (
+        "mp_decimals",
+        "mp_rounding",
+        "traveller_factoring",
+        "total_decimals",
+        "percentage_decimals",
+        "percentage_rounding",
+    ),
+    "totals": ("count", "sitout"),
+    "ranking": ("tiebreak",),
+}
+
+
+class ProfileError(ValueError):
+    """A profile file is missing, unknown, or holds an invalid value."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One federation's scoring regulations (see the module docstring for each field)."""
+
+    name: str
+    title: str
+    source: str
+    scale: str
+    factoring_missing: str
+    factoring_adjusted: str
+    average_plus: int
+    average: int
+    average_minus: int
+    mp_decimals: int
+    mp_rounding: str
+    traveller_factoring: str
+    total_decimals: int
+    percentage_decimals: int
+    percentage_rounding: str
+    count: str
+    sitout: str
+    tiebreak: str
+
+    @property
+    def unit_den(self) -> int:
+        """Denominator of one matchpoint unit: 1 on 2/1, 2 on 1/0.5."""
+        return 1 if self.scale == "2/1" else 2
+
+
+def available() -> list[str]:
+    """Names of the profiles shipped with Traveller."""
+    return sorted(p.stem for p in PROFILE_DIR.glob("*.toml"))
+
+
+@cache
+def load(name: str | None = None) -> Profile:
+    """Load and validate profile ``name`` (default :data:`DEFAULT_PROFILE`)."""
+    name = (name or DEFAULT_PROFILE).strip().lower()
+    path = PROFILE_DIR / f"{name}.toml"
+    if not path.is_file():
+        raise ProfileError(f"unknown profile {name!r}; available: {', '.join(available())}")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return parse(name, data)
+
+
+def parse(name: str, data: dict) -> Profile:
+    """Validate a profile's TOML ``data``: every section and key known, every value legal."""
+    values: dict[str, object] = {"name": name}
+    for key in ("title", "source"):
+        if not isinstance(data.get(key), str):
+            raise ProfileError(f"profile {name}: '{key}' must be a string")
+        values[key] = data[key]
+    extra = set(data) - {"title", "source", *_SECTIONS}
+    if extra:
+        raise ProfileError(f"profile {name}: unknown section(s) {sorted(extra)}")
+    for section, keys in _SECTIONS.items():
+        table = data.get(section)
+        if not isinstance(table, dict):
+            raise ProfileError(f"profile {name}: missing section [{section}]")
+        unknown = set(table) - set(keys)
+        if unknown:
+            raise ProfileError(f"profile {name}: unknown key(s) {sorted(unknown)} in [{section}]")
+        for key in keys:
+            if key not in table:
+                raise ProfileError(f"profile {name}: missing {section}.{key}")
+            v = table[key]
+            if key in _CHOICES and v not in _CHOICES[key]:
+                raise ProfileError(
+                    f"profile {name}: {section}.{key} = {v!r}; expected one of {_CHOICES[key]}"
+                )
+            values[key] = v
+    types = {f.name: f.type for f in fields(Profile)}
+    for key, v in values.items():
+        if types[key] in ("int", int) and not (isinstance(v, int) and not isinstance(v, bool)):
+            raise ProfileError(f"profile {name}: {key} must be an integer, not {v!r}")
+    for key in ("average_plus", "average", "average_minus"):
+        if not 0 <= values[key] <= 100:  # type: ignore[operator]
+            raise ProfileError(f"profile {name}: {key} must be a percentage 0..100")
+    return Profile(**values)  # type: ignore[arg-type]

@@ -1,0 +1,60 @@
+"""Small helpers to express row checks as data: (failing condition, field, reason)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from pipelines.formats.model import REJECT_COLUMNS
+
+
+@dataclass(frozen=True)
+class Check:
+    """A row check: rows where ``fails`` is true are rejected for ``field`` with ``reason``.
+
+    ``reason`` is an expression so the message can quote the offending value.
+    """
+
+    field: str
+    fails: pl.Expr
+    reason: pl.Expr
+
+
+def apply_checks(
+    df: pl.DataFrame, checks: list[Check], raw: pl.Expr
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Split ``df`` into (accepted rows, rejected rows) by ``checks``.
+
+    A row failing several checks yields one rejected row per failure, so the
+    scorer sees every problem at once; it is accepted only if it fails none.
+    ``raw`` renders the original row for the ``raw`` column.
+    """
+    if df.height == 0 or not checks:
+        return df, pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    flags = df.select(
+        *(c.fails.fill_null(False).alias(f"__f{i}") for i, c in enumerate(checks)),
+    )
+    any_fail = flags.select(pl.any_horizontal(pl.all())).to_series()
+    parts = []
+    for i, c in enumerate(checks):
+        mask = flags[f"__f{i}"]
+        if mask.any():
+            parts.append(
+                df.filter(mask).select(
+                    pl.col("file"),
+                    pl.col("location"),
+                    pl.lit(c.field).alias("field"),
+                    c.reason.cast(pl.Utf8).alias("reason"),
+                    raw.cast(pl.Utf8).alias("raw"),
+                )
+            )
+    rejected = (
+        pl.concat(parts) if parts else pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    )
+    return df.filter(~any_fail), rejected
+
+
+def quote(col: str) -> pl.Expr:
+    """The value of ``col`` for a message: the text, or ``(empty)``."""
+    return pl.col(col).fill_null("(empty)")

@@ -1,0 +1,170 @@
+"""Resolve the details of every event session: form, scoring, movement, profile, date, ...
+
+Sources, strongest first: a row of ``events.csv``; the header of a USEBIO or
+PBN file (which carries its own event details); the defaults for an event not
+listed anywhere (pairs, matchpoints, Howell, profile ``wbf``, 2017 Laws, a
+30-minute correction period, Law 79C). Fields are merged one by one, so an
+``events.csv`` row may override only the profile of a USEBIO event.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipelines import profiles
+from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
+from pipelines.scoring.checks import Check, apply_checks, quote
+
+FORMS = ("pairs", "teams", "individual")
+SCORINGS = ("matchpoints", "butler", "cross_imps", "imps")
+MOVEMENTS = ("howell", "mitchell")
+LAWS = ("2017", "2007")
+
+#: Defaults for an event session not listed in events.csv nor carried by its file.
+DEFAULTS: dict[str, str | int] = {
+    "form": "pairs",
+    "scoring": "matchpoints",
+    "movement": "howell",
+    "profile": profiles.DEFAULT_PROFILE,
+    "laws": "2017",
+    "correction_minutes": 30,
+}
+
+#: Schema of the resolved events table.
+EVENTS_SCHEMA: dict[str, pl.DataType] = {
+    "event_id": pl.Utf8,
+    "session": pl.Int32,
+    "date": pl.Utf8,
+    "name": pl.Utf8,
+    "form": pl.Utf8,
+    "scoring": pl.Utf8,
+    "movement": pl.Utf8,
+    "profile": pl.Utf8,
+    "laws": pl.Utf8,
+    "director": pl.Utf8,
+    "correction_minutes": pl.Int32,
+    "expected_results": pl.Int32,
+    "file": pl.Utf8,
+    "location": pl.Utf8,
+}
+
+_INT = r"^\d+$"
+
+
+def _one_of(col: str, allowed: tuple[str, ...]) -> Check:
+    return Check(
+        col,
+        pl.col(col).is_not_null() & ~pl.col(col).is_in(list(allowed)),
+        pl.format(f"{col} must be one of {', '.join(allowed)}, not '{{}}'", quote(col)),
+    )
+
+
+def event_checks() -> list[Check]:
+    """The row checks an event-session row must pass."""
+    return [
+        Check("event_id", pl.col("event_id").is_null(), pl.lit("event_id is empty")),
+        Check(
+            "session",
+            ~pl.col("session").fill_null("").str.contains(_INT)
+            | (pl.col("session").fill_null("0").str.replace(r"^$", "0").cast(pl.Int64, strict=False) < 1),
+            pl.format("session must be a whole number >= 1, not '{}'", quote("session")),
+        ),
+        Check(
+            "date",
+            pl.col("date").is_not_null()
+            & pl.col("date").str.to_date("%Y-%m-%d", strict=False).is_null(),
+            pl.format("date must be a calendar date YYYY-MM-DD, not '{}'", quote("date")),
+        ),
+        _one_of("form", FORMS),
+        _one_of("scoring", SCORINGS),
+        _one_of("movement", MOVEMENTS),
+        _one_of("profile", tuple(profiles.available())),
+        _one_of("laws", LAWS),
+        Check(
+            "correction_minutes",
+            pl.col("correction_minutes").is_not_null()
+            & ~pl.col("correction_minutes").str.contains(_INT),
+            pl.format(
+                "correction_minutes must be a whole number of minutes, not '{}'",
+                quote("correction_minutes"),
+            ),
+        ),
+        Check(
+            "expected_results",
+            pl.col("expected_results").is_not_null()
+            & (pl.col("expected_results").cast(pl.Int64, strict=False).fill_null(0) < 1),
+            pl.format(
+                "expected_results must be a whole number >= 1, not '{}'", quote("expected_results")
+            ),
+        ),
+    ]
+
+
+def _raw() -> pl.Expr:
+    return pl.concat_str([pl.col(c).fill_null("") for c in EVENT_COLUMNS[2:]], separator=",")
+
+
+def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Validate and merge event-session rows; returns (resolved events, rejected rows).
+
+    ``events`` has the canonical :data:`~pipelines.formats.model.EVENT_COLUMNS`
+    plus ``priority`` (0 for ``events.csv``, 1 for a file header). Within one
+    priority a second definition of the same event session is rejected; across
+    priorities fields merge, the stronger source winning field by field.
+    Defaults are *not* applied here (see :func:`with_defaults`).
+    """
+    if events.height == 0:
+        return pl.DataFrame(schema=EVENTS_SCHEMA), pl.DataFrame(
+            schema={c: pl.Utf8 for c in REJECT_COLUMNS}
+        )
+    ok, rejected = apply_checks(events, event_checks(), _raw())
+    ok = ok.with_row_index("__order").with_columns(
+        pl.col("session").cast(pl.Int32),
+        pl.col("correction_minutes").cast(pl.Int32, strict=False),
+        pl.col("expected_results").cast(pl.Int32, strict=False),
+    )
+    first = ok.with_columns(
+        pl.col("__order").min().over(["event_id", "session", "priority"]).alias("__first")
+    )
+    dup = first.filter(pl.col("__order") != pl.col("__first"))
+    if dup.height:
+        firsts = first.filter(pl.col("__order") == pl.col("__first")).select(
+            "event_id", "session", "priority",
+            pl.format("{}:{}", "file", "location").alias("__where"),
+        )
+        dup = dup.join(firsts, on=["event_id", "session", "priority"], how="left")
+        rejected = pl.concat(
+            [
+                rejected,
+                dup.select(
+                    "file",
+                    "location",
+                    pl.lit("event_id").alias("field"),
+                    pl.format(
+                        "event {} session {} is already defined at {}",
+                        "event_id",
+                        "session",
+                        "__where",
+                    ).alias("reason"),
+                    _raw().alias("raw"),
+                ),
+            ]
+        )
+    kept = first.filter(pl.col("__order") == pl.col("__first")).sort("priority", "__order")
+    fields = [c for c in EVENTS_SCHEMA if c not in ("event_id", "session")]
+    merged = kept.group_by(["event_id", "session"], maintain_order=True).agg(
+        *(pl.col(c).drop_nulls().first().alias(c) for c in fields)
+    )
+    return merged.select(
+        [pl.col(c).cast(t) for c, t in EVENTS_SCHEMA.items()]
+    ), rejected
+
+
+def with_defaults(df: pl.DataFrame) -> pl.DataFrame:
+    """Fill every missing event detail with :data:`DEFAULTS`."""
+    return df.with_columns(
+        *(
+            pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c])
+            for c, v in DEFAULTS.items()
+        )
+    )
