@@ -92,19 +92,25 @@ def sum_by(
 ) -> pl.DataFrame:
     """Sum the fractions ``num/den`` exactly per ``keys``.
 
-    ``common`` (a prefix-group of ``keys``) is the group within which one
-    common denominator is used, e.g. a ranking group. Returns ``keys``, the
-    summed ``num`` over the common ``den`` (reduced), and any extra ``aggs``.
+    ``common`` (a subset of ``keys``) is the group within which one common
+    denominator is used, e.g. a ranking group, so that sums in one group are
+    directly comparable. Returns ``keys``, the summed ``num`` over the common
+    ``den`` (reduced), and any extra ``aggs`` (computed per ``keys``).
     """
-    work = common_denominator(df, den, common, "__D")
+    # Sum numerators per (keys, den) first: few distinct denominators per key.
+    partial = df.group_by([*keys, den]).agg(pl.col(num).sum())
+    partial = common_denominator(partial, den, common, "__D")
     scaled = pl.col(num) * (pl.col("__D") // pl.col(den))
-    _check(
-        work.select((scaled.abs().sum().over(keys)).max()).to_series().fill_null(0).to_numpy(),
-        "summed numerators",
+    out = partial.group_by(keys).agg(
+        scaled.sum().alias(num),
+        pl.col("__D").first().alias(den),
+        scaled.abs().max().alias("__max"),
+        pl.len().alias("__parts"),
     )
-    out = work.group_by(keys, maintain_order=True).agg(
-        scaled.sum().alias(num), pl.col("__D").first().alias(den), *(aggs or [])
-    )
+    _check((out["__max"] * out["__parts"]).to_numpy(), "summed numerators")
+    out = out.drop("__max", "__parts")
+    if aggs:
+        out = out.join(df.group_by(keys).agg(*aggs), on=keys, how="left", nulls_equal=True)
     return reduce(out, num, den)
 
 

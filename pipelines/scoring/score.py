@@ -32,6 +32,9 @@ from pipelines import profiles
 from pipelines.laws.rounding import round_expr, shown
 
 BOARD = ["event_id", "session", "section", "board"]
+#: Packing of (board group, NS score) into one integer: scores lie within +-_OFFSET.
+_OFFSET = 1 << 14
+_SPAN = 1 << 15
 SECTION = ["event_id", "session", "section"]
 
 #: Columns added by scoring, after the validated columns.
@@ -63,6 +66,9 @@ def score_results(validated: pl.DataFrame) -> pl.DataFrame:
         return validated.with_columns(
             *(pl.lit(None, dtype=t).alias(c) for c, t in SCORED_COLUMNS.items())
         )
+    names = validated["profile"].unique().to_list()
+    if len(names) == 1:
+        return score_with_profile(validated, profiles.load(names[0]))
     df = validated.with_row_index("__order")
     parts = [
         score_with_profile(df.filter(pl.col("profile") == name), profiles.load(name))
@@ -90,18 +96,26 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
     u = prof.unit_den
     played = pl.col("kind") == "played"
     art = pl.col("kind") == "artificial"
+    # One integer id per board group; every window below runs over it (fast).
+    df = df.with_columns(pl.struct(BOARD).rank("dense").cast(pl.Int64).alias("__g"))
     df = df.with_columns(
         pl.when(played).then(pl.col("computed_score")).alias("ns_score"),
-        played.sum().over(BOARD).cast(pl.Int64).alias("__n"),
-        art.any().over(BOARD).alias("__has_art"),
-        pl.len().over(BOARD).cast(pl.Int64).alias("__rows"),
+        played.sum().over("__g").cast(pl.Int64).alias("__n"),
+        art.any().over("__g").alias("__has_art"),
+        pl.len().over("__g").cast(pl.Int64).alias("__rows"),
+        # (board group, score) packed in one integer: one global sort ranks every board.
+        pl.when(played)
+        .then(pl.col("__g") * _SPAN + pl.col("computed_score") + _OFFSET)
+        .alias("__key"),
     )
+    df = df.with_columns(pl.col("__key").rank("min").cast(pl.Int64).alias("__r"))
+    rank = pl.col("__r")
     df = df.with_columns(
         pl.max_horizontal(
             pl.col("__rows").max().over(SECTION), pl.col("expected_results").fill_null(0)
         ).cast(pl.Int64).alias("__N"),
-        (pl.col("ns_score").rank("min").over(BOARD).cast(pl.Int64)
-         + pl.col("ns_score").rank("max").over(BOARD).cast(pl.Int64) - 2).alias("__M"),
+        # matchpoints = 2 x (results below) + (equal results other than itself)
+        (2 * (rank - rank.min().over("__g")) + pl.len().over("__key") - 1).alias("__M"),
     )
     n, big_n, m = pl.col("__n"), pl.col("__N"), pl.col("__M")
     method = (
@@ -168,6 +182,6 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
         n.cast(pl.Int32).alias("n_results"),
         big_n.cast(pl.Int32).alias("expected"),
     )
-    return df.drop("__n", "__has_art", "__rows", "__N", "__M").with_columns(
+    return df.drop("__g", "__key", "__r", "__n", "__has_art", "__rows", "__N", "__M").with_columns(
         *(pl.col(c).cast(t) for c, t in SCORED_COLUMNS.items())
     )

@@ -111,12 +111,23 @@ def session_standings(
 def _session(long: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     group = ["event_id", "session", "section", "dir_key"]
     keys = [*group, "contestant"]
+    # One pass over the board rows: per contestant and denominator (few of those).
+    partial = long.group_by([*keys, "den"]).agg(
+        pl.col("num").sum(),
+        pl.len().alias("boards"),
+        pl.col("top_num").sum(),
+        pl.col("top_den").first(),
+        pl.col("direction").first(),
+        pl.col("session_date").first(),
+        pl.col("movement").first(),
+        pl.col("profile").first(),
+    )
     totals = sum_by(
-        long, "num", "den", keys, group,
+        partial, "num", "den", keys, group,
         aggs=[
-            pl.len().alias("boards"),
-            pl.col("top_num").sum().alias("top_num"),
-            pl.col("top_den").first().alias("top_den"),
+            pl.col("boards").sum(),
+            pl.col("top_num").sum(),
+            pl.col("top_den").first(),
             pl.col("direction").first(),
             pl.col("session_date").first(),
             pl.col("movement").first(),

@@ -229,24 +229,28 @@ def _type(df: pl.DataFrame) -> pl.DataFrame:
         pl.col("source_ns_mp").cast(pl.Float64, strict=False),
         pl.col("source_ew_mp").cast(pl.Float64, strict=False),
     )
-    parts = contract_parts_expr(pl.col("contract"))
+    # Materialise the contract's parts once: every later reference reads a column.
+    df = df.with_columns(
+        is_pass_expr(pl.col("contract")).fill_null(False).alias("__pass"),
+        *(v.alias(f"__{k}") for k, v in contract_parts_expr(pl.col("contract")).items()),
+    )
     computed = (
         pl.when(pl.col("kind") != "played")
         .then(None)
-        .when(is_pass_expr(pl.col("contract")))
+        .when(pl.col("__pass"))
         .then(pl.lit(0, pl.Int64))
         .otherwise(
             ns_score_expr(
-                pl.col("board"), parts["level"], parts["strain"], parts["doubled"],
+                pl.col("board"), pl.col("__level"), pl.col("__strain"), pl.col("__doubled"),
                 pl.col("declarer"), pl.col("tricks"),
             )
         )
     )
     df = df.with_columns(
         computed.cast(pl.Int64).alias("computed_score"),
-        pl.when(is_pass_expr(pl.col("contract"))).then(pl.lit("PASS")).otherwise(pl.col("contract"))
+        pl.when(pl.col("__pass")).then(pl.lit("PASS")).otherwise(pl.col("contract"))
         .alias("contract"),
-    )
+    ).drop("__level", "__strain", "__doubled", "__pass")
     return df.with_columns(
         pl.when(pl.col("stated_score").is_null() | pl.col("computed_score").is_null())
         .then(None)
