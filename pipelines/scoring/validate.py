@@ -266,27 +266,34 @@ def _reject_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     Mitchell the contestant is the pair id together with its direction.
     """
     board = ["event_id", "session", "section", "board"]
+    mitchell = pl.col("movement") == "mitchell"
+    # Only small columns go into the two-sided frame: an integer board id, the pair, and
+    # the direction that makes a contestant in a Mitchell (0 in a Howell).
+    keyed = df.select(
+        "__order",
+        pl.struct(board).rank("dense").alias("__g"),
+        "ns_pair",
+        "ew_pair",
+        pl.when(mitchell).then(1).otherwise(0).cast(pl.Int8).alias("__ns_dir"),
+        pl.when(mitchell).then(2).otherwise(0).cast(pl.Int8).alias("__ew_dir"),
+    )
     sides = pl.concat(
         [
-            df.select(
-                "__order", *board, "file", "location", "movement",
-                pl.col("ns_pair").alias("pair"), pl.lit("NS").alias("dir"),
-            ),
-            df.select(
-                "__order", *board, "file", "location", "movement",
-                pl.col("ew_pair").alias("pair"), pl.lit("EW").alias("dir"),
-            ),
+            keyed.select("__order", "__g", pl.col("ns_pair").alias("pair"),
+                         pl.col("__ns_dir").alias("__dir")),
+            keyed.select("__order", "__g", pl.col("ew_pair").alias("pair"),
+                         pl.col("__ew_dir").alias("__dir")),
         ]
-    ).with_columns(
-        pl.when(pl.col("movement") == "mitchell").then(pl.col("dir")).otherwise(pl.lit(""))
-        .alias("__key_dir")
     )
-    key = [*board, "pair", "__key_dir"]
-    sides = sides.with_columns(pl.col("__order").min().over(key).alias("__first"))
+    del keyed
+    sides = sides.with_columns(pl.col("__order").min().over(["__g", "pair", "__dir"])
+                               .alias("__first"))
     dups = sides.filter(pl.col("__order") != pl.col("__first"))
+    del sides
     if dups.height == 0:
         return df, pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
-    firsts = df.select(
+    firsts = df.join(dups.select(pl.col("__first").alias("__order")).unique(), on="__order",
+                     how="semi").select(
         pl.col("__order").alias("__first"),
         pl.format("{}:{}", "file", "location").alias("__where"),
     )

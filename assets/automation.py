@@ -1,0 +1,52 @@
+"""When Traveller runs: a nightly schedule and a sensor on the inbox folder (both on by default).
+
+Each run processes one session date (a partition) end to end, re-reading the
+inbox first. Runs are queued one at a time (``dagster.yaml``): one DuckDB
+writer at a time.
+"""
+
+
+import json
+
+import dagster as dg
+
+from assets.partitions import SESSION_DATES
+from pipelines import inbox as inbox_mod
+from pipelines.resources import InboxResource
+
+#: Every asset, for one session date (the unpartitioned inbox tables are refreshed too).
+nightly_job = dg.define_asset_job(
+    "nightly_results",
+    selection=dg.AssetSelection.all(),
+    partitions_def=SESSION_DATES,
+    description="Read the inbox, then validate, score and rank one session date.",
+)
+
+
+@dg.schedule(job=nightly_job, cron_schedule="0 2 * * *", execution_timezone="UTC",
+             default_status=dg.DefaultScheduleStatus.RUNNING)
+def nightly(context: dg.ScheduleEvaluationContext, inbox: InboxResource):
+    """At 02:00 UTC, process every session date touched by a file changed in the last day."""
+    since = context.scheduled_execution_time.timestamp() - 24 * 3600
+    dates = inbox_mod.recently_changed_dates(inbox.get(), since)
+    if not dates:
+        return dg.SkipReason("no inbox file changed in the last 24 hours")
+    tick = context.scheduled_execution_time.strftime("%Y%m%d")
+    return [dg.RunRequest(partition_key=d, run_key=f"nightly-{tick}-{d}") for d in dates]
+
+
+@dg.sensor(job=nightly_job, minimum_interval_seconds=60,
+           default_status=dg.DefaultSensorStatus.RUNNING)
+def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
+    """Watch the inbox: a new, changed or removed file re-runs the session dates it touches."""
+    old = json.loads(context.cursor) if context.cursor else {}
+    new = inbox_mod.watch_state(inbox.get())
+    dates = inbox_mod.changed_dates(old, new)
+    cursor = json.dumps(new, sort_keys=True)
+    if not dates:
+        return dg.SensorResult(skip_reason="inbox unchanged", cursor=cursor)
+    stamp = str(abs(hash(cursor)))
+    return dg.SensorResult(
+        run_requests=[dg.RunRequest(partition_key=d, run_key=f"inbox-{d}-{stamp}") for d in dates],
+        cursor=cursor,
+    )

@@ -1,0 +1,20 @@
+"""Render frames as Markdown metadata for the Dagster UI."""
+
+
+import dagster as dg
+import polars as pl
+
+
+def table(df: pl.DataFrame, rows: int = 30) -> dg.MetadataValue:
+    """A Polars frame as a Markdown table (first ``rows`` rows), or ``none``."""
+    if df.height == 0:
+        return dg.MetadataValue.text("none")
+    with pl.Config(
+        tbl_formatting="MARKDOWN",
+        tbl_hide_column_data_types=True,
+        tbl_hide_dataframe_shape=True,
+        tbl_rows=rows,
+        tbl_cols=-1,
+        fmt_str_lengths=80,
+    ):
+        return dg.MetadataValue.md(str(df.head(rows)))

@@ -1,0 +1,155 @@
+"""``traveller``: run the pipeline, validate files, generate data, benchmark.
+
+Exit status of ``traveller run``:
+
+* ``0`` every input was accepted and every date's standings were published;
+* ``3`` some rows or files were rejected (the rest was processed);
+* ``4`` the standings of at least one date are held back by a failed check, for
+  example a stated score that disagrees with its contract (rejections may
+  also exist);
+* ``1`` an unexpected error; ``2`` a usage error.
+
+``traveller validate`` exits ``0`` when no problem was found, ``1`` otherwise.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+app = typer.Typer(
+    name="traveller",
+    help="Traveller: score duplicate bridge sessions by the Laws and publish standings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_REJECTED = 3
+EXIT_BLOCKED = 4
+SHOW = 20  # problems printed before "... and N more"
+
+
+def _echo_problems(lines: list[str]) -> None:
+    for line in lines[:SHOW]:
+        typer.echo(line)
+    if len(lines) > SHOW:
+        typer.echo(f"... and {len(lines) - SHOW} more")
+
+
+@app.command()
+def run(
+    inbox: Annotated[Path | None, typer.Option(help="Inbox folder (default: the bundled sample, "
+                                               "or $TRAVELLER_INBOX).")] = None,
+    warehouse: Annotated[Path | None, typer.Option(help="DuckDB warehouse file (default "
+                                                   "data/warehouse.duckdb, or "
+                                                   "$TRAVELLER_WAREHOUSE).")] = None,
+) -> None:
+    """Materialise every asset for the inbox, in-process, and summarise the run."""
+    from pipelines.resources import default_inbox, default_warehouse
+    from pipelines.runner import run_inbox
+
+    inbox = inbox or Path(default_inbox())
+    warehouse = warehouse or Path(default_warehouse())
+    if not inbox.is_dir():
+        typer.echo(f"traveller: inbox folder not found: {inbox}", err=True)
+        raise typer.Exit(2)
+    report = run_inbox(inbox, warehouse)
+    s = report.summary
+    typer.echo(f"inbox      {inbox}")
+    typer.echo(f"warehouse  {warehouse}")
+    typer.echo(f"read       {s['files']} files, {s['rows_read']} rows, "
+               f"{len(report.dates)} session dates")
+    typer.echo(f"scored     {s['results_scored']} table results")
+    typer.echo(f"standings  {s['session_standings']} session rows, "
+               f"{s['event_standings']} event rows")
+    typer.echo(f"rejected   {s['rows_rejected']} rows or files")
+    if report.rejections.height:
+        _echo_problems(
+            [f"{r['file']}:{r['location']}: {r['field']}: {r['reason']}"
+             for r in report.rejections.iter_rows(named=True)]
+        )
+    unbalanced = report.accounting.filter(~pl.col("balanced"))
+    if unbalanced.height:
+        typer.echo(f"UNACCOUNTED rows in {unbalanced.height} file(s): "
+                   + ", ".join(unbalanced["file"].to_list()))
+    status = 0
+    if report.rejections.height:
+        status = EXIT_REJECTED
+    if report.failed_checks:
+        status = EXIT_BLOCKED
+        typer.echo(f"blocked    standings withheld for {', '.join(report.blocked_dates) or 'the inbox'}")
+        for f in report.failed_checks:
+            typer.echo(f"  check {f.check} failed on {f.asset}"
+                       + (f" [{f.session_date}]" if f.session_date else ""))
+            for k, v in f.metadata.items():
+                if v and v != "none":
+                    typer.echo(f"    {k}: {v}")
+    raise typer.Exit(status)
+
+
+@app.command()
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="Files to check (any supported format).")],
+) -> None:
+    """Check files without touching the warehouse: every problem as file:location: field: message."""
+    from pipelines.validation_report import problems
+
+    missing = [f for f in files if not f.is_file()]
+    for f in missing:
+        typer.echo(f"{f}: file: no such file", err=True)
+    found, checked = problems([f for f in files if f.is_file()])
+    for line in found:
+        typer.echo(line)
+    if found or missing:
+        typer.echo(f"{len(found) + len(missing)} problem(s) in {len(files)} file(s)", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{len(files)} file(s), {checked} rows: no problems")
+
+
+@app.command()
+def generate(
+    out: Annotated[Path, typer.Option(help="Folder to write the inbox into.")],
+    sessions: Annotated[int, typer.Option(help="Club sessions in all.")] = 6,
+    clubs: Annotated[int, typer.Option(help="Clubs playing each evening.")] = 3,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same files).")] = 2026,
+    start_date: Annotated[str, typer.Option(help="First session date, YYYY-MM-DD.")] = "2026-11-02",
+) -> None:
+    """Write realistic synthetic federation data (invented people) into OUT."""
+    from pipelines.generate import generate_inbox
+
+    try:
+        start = date.fromisoformat(start_date)
+    except ValueError:
+        typer.echo(f"traveller: --start-date must be YYYY-MM-DD, not {start_date!r}", err=True)
+        raise typer.Exit(2) from None
+    s = generate_inbox(out, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
+    typer.echo(f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
+               f"{s.contestants} contestants")
+
+
+@app.command()
+def bench(
+    results: Annotated[int, typer.Option(help="Number of table results to generate.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+) -> None:
+    """Generate N results and measure validation, scoring and standings: results/s, peak memory."""
+    from pipelines.bench import run_bench
+
+    report = run_bench(results, seed, progress=lambda msg: typer.echo(msg, err=True))
+    for line in report.lines():
+        typer.echo(line)
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    """Console entry point."""
+    sys.exit(app())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,29 @@
+"""The one Dagster ``Definitions`` of Traveller (``dagster dev -m pipelines.definitions``)."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets import inbox, results, standings
+from assets.automation import inbox_sensor, nightly, nightly_job
+from pipelines.resources import (
+    InboxResource,
+    WarehouseResource,
+    default_inbox,
+    default_warehouse,
+)
+
+defs = dg.Definitions(
+    assets=[inbox.inbox_tables, results.raw_results, results.validated_results,
+            results.scored_results, standings.standings],
+    asset_checks=[inbox.rows_accounted_on_read, results.rows_accounted,
+                  results.score_contract_agreement, results.matchpoints_conserved],
+    jobs=[nightly_job],
+    schedules=[nightly],
+    sensors=[inbox_sensor],
+    resources={
+        "warehouse": WarehouseResource(path=default_warehouse()),
+        "inbox": InboxResource(path=default_inbox()),
+    },
+    executor=dg.in_process_executor,
+)

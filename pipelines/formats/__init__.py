@@ -1,0 +1,63 @@
+"""Format readers: turn one inbox file into the canonical frames of :mod:`.model`.
+
+:func:`detect_format` judges a file by its content; :func:`read_file` dispatches to the
+reader registered for that format in :data:`READERS`. A format without a reader
+(``bws``, ``rulings_csv``, ``appeals_csv`` for now) or an unrecognised file yields a
+:class:`~pipelines.formats.model.ReadResult` with one file-level reject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pipelines.formats.canonical_csv import file_failure, read_results_csv
+from pipelines.formats.detect import FORMATS, detect_format
+from pipelines.formats.model import ReadResult
+from pipelines.formats.pbn import read_pbn
+from pipelines.formats.reference_csv import read_contestants_csv, read_events_csv
+from pipelines.formats.usebio import read_usebio
+
+__all__ = ["FORMATS", "READERS", "ReadResult", "detect_format", "read_file"]
+
+#: ``format -> reader(path, file label)``; other stages may register more (e.g. ``bws``).
+READERS: dict[str, Callable[[Path, str], ReadResult]] = {
+    "results_csv": read_results_csv,
+    "events_csv": read_events_csv,
+    "contestants_csv": read_contestants_csv,
+    "usebio": read_usebio,
+    "pbn": read_pbn,
+}
+
+_NO_READER = {
+    "bws": "a Bridgemate database (.bws); reading .bws files is not supported yet",
+    "rulings_csv": "a rulings CSV, which the rulings stage reads, not the results readers",
+    "appeals_csv": "an appeals CSV, which the appeals stage reads, not the results readers",
+}
+
+
+def relative_name(path: Path, inbox_root: Path) -> str:
+    """``path`` relative to ``inbox_root`` as a posix string (the file's own path if outside)."""
+    try:
+        return path.resolve().relative_to(inbox_root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def read_file(path: Path, inbox_root: Path) -> ReadResult:
+    """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``."""
+    file = relative_name(path, inbox_root)
+    fmt = detect_format(path)
+    reader = READERS.get(fmt)
+    if reader is not None:
+        return reader(path, file)
+    if fmt in _NO_READER:
+        return file_failure(file, fmt, "file", f"this file is {_NO_READER[fmt]}", None)
+    return file_failure(
+        file,
+        "unknown",
+        "file",
+        "the file's format was not recognised: expected a results CSV (header with board, "
+        "ns_pair, ew_pair, contract), events.csv, contestants CSV, USEBIO XML or PBN",
+        None,
+    )

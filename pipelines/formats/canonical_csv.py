@@ -1,0 +1,369 @@
+"""The canonical results CSV reader, plus the CSV and notation helpers the other readers share.
+
+A results CSV has a header row naming (case-insensitively) ``event_id, session, section,
+round, table, board, ns_pair, ew_pair, contract, declarer, tricks, score``; ``section``,
+``round``, ``table`` and ``score`` may be left out. Every value is read as text: the
+reader only trims it and writes contracts, declarers and scores in the canonical
+notation of :mod:`pipelines.formats.model`. It never scores, range-checks or drops a row.
+
+The normal path is vectorised (Polars): the file is split into physical lines, blank
+lines are dropped, rows whose field count differs from the header's are set aside as
+rejects, and the rest is parsed by :func:`polars.read_csv`. Only a file with a quoted
+value spanning several lines falls back to the :mod:`csv` module, row by row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, ReadResult, frame
+
+#: Longest ``raw`` text kept in a reject row.
+RAW_LIMIT = 300
+
+#: Hidden column holding the physical line number of each CSV row.
+LINE_COL = "__line"
+
+RESULT_REQUIRED: tuple[str, ...] = (
+    "event_id",
+    "session",
+    "board",
+    "ns_pair",
+    "ew_pair",
+    "contract",
+    "declarer",
+    "tricks",
+)
+RESULT_OPTIONAL: tuple[str, ...] = ("section", "round", "table", "score")
+
+_PASS_WORDS = ["P", "PASS", "PASSED", "AP", "ALLPASS", "PASSEDOUT"]
+_SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
+#: An artificial score: ``A`` + NS side + optional ``/`` or ``-`` + EW side (``A60/40``,
+#: ``a60-40``, ``A 60/40``, Compscore's ``A6040``, ``A+/-``, ``A=/=``) once spaces are removed.
+ARTIFICIAL_RE = r"^A(\d{2}|[+=\-])[/\-]?(\d{2}|[+=\-])$"
+_ISO_DATE_IN_NAME = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+
+
+# --------------------------------------------------------------------------- rejects
+
+
+def clip(text: str | None) -> str | None:
+    """Shorten ``text`` to :data:`RAW_LIMIT` characters (``None`` stays ``None``)."""
+    if text is None or len(text) <= RAW_LIMIT:
+        return text
+    return text[: RAW_LIMIT - 1] + "…"
+
+
+def reject(
+    file: str, location: str, fld: str, reason: str, raw: str | None
+) -> dict[str, str | None]:
+    """One reject row (a dict with the :data:`REJECT_COLUMNS` keys), ``raw`` clipped."""
+    return {"file": file, "location": location, "field": fld, "reason": reason, "raw": clip(raw)}
+
+
+def file_failure(
+    file: str, fmt: str, fld: str, reason: str, raw: str | None, rows_read: int = 0
+) -> ReadResult:
+    """A :class:`ReadResult` for a file that cannot be read at all: one ``file`` reject."""
+    rej = frame([reject(file, "file", fld, reason, raw)], REJECT_COLUMNS)
+    return ReadResult(file=file, format=fmt, rejected=rej, rows_read=rows_read)
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def _squeezed_upper(expr: pl.Expr) -> pl.Expr:
+    """Upper-cased text with all whitespace removed."""
+    return expr.str.to_uppercase().str.replace_all(r"\s+", "")
+
+
+def contract_expr(expr: pl.Expr) -> pl.Expr:
+    """Canonical contract text: upper case, no spaces, ``3N`` → ``3NT``, pass words → ``PASS``.
+
+    Anything else (``4HX``, ``7NTXX``, or garbage) is kept upper-cased for validation to judge.
+    """
+    c = _squeezed_upper(expr)
+    return (
+        pl.when(c.is_in(_PASS_WORDS))
+        .then(pl.lit("PASS"))
+        .otherwise(c.str.replace(r"^([1-7])N(X{0,2})$", "${1}NT${2}"))
+    )
+
+
+def declarer_expr(expr: pl.Expr) -> pl.Expr:
+    """Canonical declarer: upper case; ``North``/``East``/``South``/``West`` → ``N E S W``."""
+    return expr.str.to_uppercase().str.strip_chars().replace(_SEAT_WORDS)
+
+
+def score_expr(expr: pl.Expr) -> pl.Expr:
+    """Canonical score: artificial forms → ``A<ns>/<ew>``, ``np`` → ``NP``; others as written."""
+    c = _squeezed_upper(expr)
+    return (
+        pl.when(c.str.contains(ARTIFICIAL_RE))
+        .then(c.str.replace(ARTIFICIAL_RE, "A${1}/${2}"))
+        .when(c.is_in(["NP", "N/P"]))
+        .then(pl.lit("NP"))
+        .otherwise(expr)
+    )
+
+
+def blank_to_null(expr: pl.Expr) -> pl.Expr:
+    """Trim surrounding whitespace; an empty string becomes null."""
+    s = expr.str.strip_chars()
+    return pl.when(s != "").then(s)
+
+
+def normalise_results(df: pl.DataFrame) -> pl.DataFrame:
+    """Trim every Utf8 column (empty → null) and write contract, declarer, score canonically.
+
+    Accepts a frame with (at least) the ``contract``, ``declarer`` and ``score`` columns;
+    returns it with the same columns and order.
+    """
+    df = df.with_columns(blank_to_null(pl.col(c)) for c in df.columns if df[c].dtype == pl.Utf8)
+    return df.with_columns(
+        contract_expr(pl.col("contract")).alias("contract"),
+        declarer_expr(pl.col("declarer")).alias("declarer"),
+        score_expr(pl.col("score")).alias("score"),
+    )
+
+
+def date_from_name(path: Path) -> str | None:
+    """The ISO date ``YYYY-MM-DD`` the file name contains, if it is a real date; else ``None``."""
+    m = _ISO_DATE_IN_NAME.search(path.name)
+    if not m:
+        return None
+    try:
+        date.fromisoformat(m.group(1))
+    except ValueError:
+        return None
+    return m.group(1)
+
+
+# --------------------------------------------------------------------------- CSV tables
+
+
+@dataclass
+class CsvTable:
+    """A CSV file read as text.
+
+    ``frame`` has one Utf8 column per header name (trimmed, lower-cased; values trimmed,
+    empty → null) plus :data:`LINE_COL` (``line N``); ``rejected`` holds ragged rows;
+    ``rows_read`` counts non-blank data lines. ``failure`` is set (and ``frame`` is
+    ``None``) when the file cannot be read at all.
+    """
+
+    header: list[str] = field(default_factory=list)
+    header_raw: str = ""
+    frame: pl.DataFrame | None = None
+    rejected: list[dict[str, str | None]] = field(default_factory=list)
+    rows_read: int = 0
+    failure: dict[str, str | None] | None = None
+
+
+def decode_utf8(data: bytes) -> tuple[str | None, str | None]:
+    """Decode UTF-8 (an optional BOM removed). Returns ``(text, None)`` or ``(None, reason)``."""
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    try:
+        return data[bom:].decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        offset = exc.start + bom
+        line = data[:offset].count(b"\n") + 1
+        return None, (
+            f"the file is not UTF-8 text: byte 0x{data[offset]:02X} at byte offset {offset} "
+            f"(line {line}) cannot be decoded; save the file as 'CSV UTF-8' and send it again"
+        )
+
+
+def _header_names(raw: str) -> list[str]:
+    """Header field names (CSV-parsed), trimmed and lower-cased."""
+    fields = next(csv.reader([raw]), [])
+    return [f.strip().lower() for f in fields]
+
+
+def _unique(names: list[str]) -> list[str]:
+    """``names`` with repeats renamed ``name__duplicateN`` (the first one wins)."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if n in seen:
+            seen[n] += 1
+            out.append(f"{n}__duplicate{seen[n]}")
+        else:
+            seen[n] = 0
+            out.append(n)
+    return out
+
+
+def _tidy(df: pl.DataFrame, names: list[str], lines: list[int]) -> pl.DataFrame:
+    """Name the columns, trim values (empty → null), add ``line N`` locations."""
+    df.columns = _unique(names)
+    df = df.with_columns(blank_to_null(pl.col(c)) for c in df.columns)
+    line_col = pl.Series(LINE_COL, lines, dtype=pl.Int64).cast(pl.Utf8)
+    return df.with_columns(pl.concat_str(pl.lit("line "), line_col).alias(LINE_COL))
+
+
+def load_csv_table(path: Path, file: str) -> CsvTable:
+    """Read ``path`` as a UTF-8 CSV with a header row; ``file`` labels reject rows."""
+    data = path.read_bytes()
+    text, problem = decode_utf8(data)
+    if text is None:
+        n_lines = sum(1 for ln in data.split(b"\n") if ln.strip())
+        return CsvTable(
+            rows_read=max(n_lines - 1, 0),
+            failure=reject(file, "file", "file", problem or "not UTF-8", None),
+        )
+    lines = pl.Series("raw", text.split("\n"), dtype=pl.Utf8).str.strip_suffix("\r")
+    nonblank = (lines.str.strip_chars() != "").arg_true()
+    if nonblank.len() == 0:
+        return CsvTable(failure=reject(file, "file", "file", "the file is empty", None))
+    hdr_idx = int(nonblank[0])
+    table = CsvTable(header_raw=lines[hdr_idx], header=_header_names(lines[hdr_idx]))
+    if (lines.str.count_matches('"') % 2 == 1).any():
+        return _load_with_csv_module(text, file, table)
+    idx = nonblank[1:]
+    body = lines.gather(idx)
+    counts = body.str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1
+    good = counts == len(table.header)
+    table.rows_read = body.len()
+    for i, raw, n in zip(idx.filter(~good), body.filter(~good), counts.filter(~good), strict=True):
+        table.rejected.append(_ragged(file, int(i) + 1, n, len(table.header), raw))
+    good_lines = (idx.filter(good) + 1).to_list()
+    csv_text = "\n".join([table.header_raw, *body.filter(good).to_list()]) + "\n"
+    try:
+        df = pl.read_csv(io.BytesIO(csv_text.encode("utf-8")), has_header=True, infer_schema=False)
+    except pl.exceptions.PolarsError:
+        df = None
+    if df is None or df.height != len(good_lines) or df.width != len(table.header):
+        table.rejected.clear()
+        return _load_with_csv_module(text, file, table)
+    table.frame = _tidy(df, table.header, good_lines)
+    return table
+
+
+def _ragged(file: str, line: int, n: int, width: int, raw: str) -> dict[str, str | None]:
+    """The reject row for a line with ``n`` fields where the header has ``width``."""
+    return reject(file, f"line {line}", "row", f"row has {n} fields, the header has {width}", raw)
+
+
+def _load_with_csv_module(text: str, file: str, table: CsvTable) -> CsvTable:
+    """Row-by-row fallback for files whose quoted values span lines (or confuse the fast path)."""
+    reader = csv.reader(io.StringIO(text))
+    width = len(table.header)
+    columns: list[list[str]] = [[] for _ in range(width)]
+    lines: list[int] = []
+    seen_header = False
+    table.rows_read = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            rec = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            reason = f"the CSV cannot be parsed near line {reader.line_num}: {exc}"
+            table.failure = reject(file, "file", "file", reason, None)
+            return table
+        if not rec or (len(rec) == 1 and not rec[0].strip()):
+            continue
+        if not seen_header:
+            seen_header = True
+            continue
+        table.rows_read += 1
+        if len(rec) != width:
+            table.rejected.append(_ragged(file, start, len(rec), width, ",".join(rec)))
+            continue
+        lines.append(start)
+        for col, value in zip(columns, rec, strict=True):
+            col.append(value)
+    df = pl.DataFrame(
+        {f"c{i}": col for i, col in enumerate(columns)},
+        schema={f"c{i}": pl.Utf8 for i in range(width)},
+    )
+    table.frame = _tidy(df, table.header, lines)
+    return table
+
+
+def missing_columns_failure(
+    file: str, table: CsvTable, required: tuple[str, ...], kind: str
+) -> dict[str, str | None] | None:
+    """A file-level reject naming the required columns the header lacks, or ``None``."""
+    missing = [c for c in required if c not in table.header]
+    if not missing:
+        return None
+    names = ", ".join(missing)
+    found = ", ".join(h for h in table.header if h) or "nothing"
+    reason = (
+        f"the header row is missing: {names}. A {kind} file needs the columns "
+        f"{', '.join(required)} (this file has: {found})"
+    )
+    return reject(file, "file", names, reason, table.header_raw)
+
+
+def table_failure(file: str, fmt: str, table: CsvTable) -> ReadResult | None:
+    """The :class:`ReadResult` for a table that could not be read, or ``None`` if it was."""
+    if table.failure is None:
+        return None
+    rej = frame([table.failure], REJECT_COLUMNS)
+    return ReadResult(file=file, format=fmt, rejected=rej, rows_read=table.rows_read)
+
+
+def select_columns(
+    df: pl.DataFrame, columns: tuple[str, ...], fixed: dict[str, str | None]
+) -> pl.DataFrame:
+    """Project ``df`` onto ``columns``: ``fixed`` values first, then same-named columns, else null.
+
+    ``location`` comes from :data:`LINE_COL`.
+    """
+    exprs = []
+    for c in columns:
+        if c in fixed:
+            exprs.append(pl.lit(fixed[c], dtype=pl.Utf8).alias(c))
+        elif c == "location":
+            exprs.append(pl.col(LINE_COL).alias(c))
+        elif c in df.columns:
+            exprs.append(pl.col(c).cast(pl.Utf8))
+        else:
+            exprs.append(pl.lit(None, dtype=pl.Utf8).alias(c))
+    return df.select(exprs)
+
+
+# --------------------------------------------------------------------------- results reader
+
+
+def read_results_csv(path: Path, file: str) -> ReadResult:
+    """Read a canonical results CSV into a :class:`ReadResult` (format ``csv``).
+
+    ``file`` is the lineage label (path relative to the inbox). Missing required columns
+    or non-UTF-8 content reject the whole file; ragged rows are rejected one by one.
+    """
+    table = load_csv_table(path, file)
+    failed = table_failure(file, "csv", table)
+    if failed is not None:
+        return failed
+    missing = missing_columns_failure(file, table, RESULT_REQUIRED, "results")
+    if missing is not None:
+        rej = frame([missing], REJECT_COLUMNS)
+        return ReadResult(file=file, format="csv", rejected=rej, rows_read=table.rows_read)
+    assert table.frame is not None
+    fixed = {
+        "file": file,
+        "format": "csv",
+        "source_ns_mp": None,
+        "source_ew_mp": None,
+        "session_date": date_from_name(path),
+    }
+    results = normalise_results(select_columns(table.frame, RESULT_COLUMNS, fixed))
+    return ReadResult(
+        file=file,
+        format="csv",
+        results=results,
+        rejected=frame(table.rejected, REJECT_COLUMNS),
+        rows_read=table.rows_read,
+    )

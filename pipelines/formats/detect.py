@@ -1,0 +1,110 @@
+"""Detect an inbox file's format from its content (the file name is never trusted).
+
+:func:`detect_format` returns one of :data:`FORMATS`. It reads at most the first
+:data:`SNIFF_BYTES` bytes and never parses XML beyond a cheap look at its prolog, so
+a hostile file (entity bombs, huge lines) cannot hurt it.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+FORMATS: tuple[str, ...] = (
+    "results_csv",
+    "events_csv",
+    "contestants_csv",
+    "rulings_csv",
+    "appeals_csv",
+    "usebio",
+    "pbn",
+    "bws",
+    "unknown",
+)
+
+SNIFF_BYTES = 65536
+_JET_MAGIC = (b"Standard Jet DB", b"Standard ACE DB")
+_BOM = b"\xef\xbb\xbf"
+_PBN_TAG = re.compile(r'^\[\s*[A-Za-z0-9_]+\s+"')
+_XML_NAME = r"[A-Za-z_][\w.\-:]*"
+
+
+def detect_format(path: Path) -> str:
+    """The format of the file at ``path``, judged by its first bytes (see :data:`FORMATS`)."""
+    with open(path, "rb") as fh:
+        head = fh.read(SNIFF_BYTES)
+    return detect_bytes(head)
+
+
+def detect_bytes(head: bytes) -> str:
+    """The format of a file whose first bytes are ``head``."""
+    if head[4:19] in _JET_MAGIC:
+        return "bws"
+    body = head.removeprefix(_BOM)
+    if body.lstrip().startswith(b"<"):
+        return "usebio" if _xml_root(body.lstrip()[:4096]) == "USEBIO" else "unknown"
+    if b"\x00" in body:
+        return "unknown"
+    first = _first_line(body.decode("utf-8", errors="replace"))
+    if first.startswith("%") or _PBN_TAG.match(first):
+        return "pbn"
+    return _csv_kind(first)
+
+
+def _first_line(text: str) -> str:
+    """The first non-blank line outside a leading PBN ``{ ... }`` comment block."""
+    in_brace = False
+    for line in text.splitlines():
+        s = line.strip()
+        if in_brace or s.startswith("{"):
+            in_brace = "}" not in s
+        elif s:
+            return s
+    return ""
+
+
+def _xml_root(head: bytes) -> str | None:
+    """The root element's name (or the DOCTYPE's) from the start of an XML file, if found."""
+    text = head.decode("latin-1")
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        rest = text[pos:]
+        if rest.startswith("<?"):
+            end, skip = rest.find("?>"), 2
+        elif rest.startswith("<!--"):
+            end, skip = rest.find("-->"), 3
+        elif rest[:9].upper() == "<!DOCTYPE":
+            m = re.match(r"<!DOCTYPE\s+(" + _XML_NAME + ")", rest, re.IGNORECASE)
+            return m.group(1) if m else None
+        else:
+            m = re.match(r"<(" + _XML_NAME + ")", rest)
+            return m.group(1) if m else None
+        if end < 0:
+            return None
+        pos += end + skip
+
+
+def _csv_kind(header_line: str) -> str:
+    """Which CSV file a header row (its text) belongs to, or ``unknown``."""
+    if "," not in header_line:
+        return "unknown"
+    cols = {c.strip().lower() for c in next(csv.reader([header_line]), [])}
+    if {"board", "ns_pair", "ew_pair", "contract"} <= cols:
+        return "results_csv"
+    if {"event_id", "session", "date"} <= cols and cols & {
+        "form",
+        "scoring",
+        "movement",
+        "profile",
+    }:
+        return "events_csv"
+    if {"contestant", "names"} <= cols:
+        return "contestants_csv"
+    if {"appeal_id", "ruling_id"} <= cols:
+        return "appeals_csv"
+    if {"ruling_id", "kind"} <= cols:
+        return "rulings_csv"
+    return "unknown"

@@ -1,0 +1,395 @@
+"""PBN 2.x reader (Magic Contest, RealBridge, Bridgemate-era exports).
+
+A PBN file is a sequence of game records (tag pairs ``[Tag "value"]`` separated by
+blank lines) with ``%`` comment lines, some of which carry ``<META name=X content="Y">``
+data. Results come either from ``[ScoreTable]`` sections (one row per table) or, when a
+record has none, from the record's own ``Contract``/``Declarer``/``Result``/``Score``
+tags (one row per record). ``[TotalScoreTable]`` rows give the exporting program's
+ranking (source standings) and the contestants.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipelines.formats.canonical_csv import file_failure, normalise_results, reject
+from pipelines.formats.model import (
+    CONTESTANT_COLUMNS,
+    EVENT_COLUMNS,
+    REJECT_COLUMNS,
+    RESULT_COLUMNS,
+    SOURCE_STANDING_COLUMNS,
+    ReadResult,
+    frame,
+)
+
+FORMAT = "pbn"
+TABLE_TAGS = ("ScoreTable", "TotalScoreTable")
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_META = re.compile(r'<META\s+name="?([^"\s>]+)"?\s+content="([^"]*)"', re.IGNORECASE)
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
+_UNESCAPE = re.compile(r'\\(["\\])')
+_INT = re.compile(r"^[+-]?\d+$")
+_DOTTED_DATE = re.compile(r"^(\d{4})\.(\d{2})\.(\d{2})$")
+
+Row = dict[str, str | None]
+
+
+@dataclass
+class Table:
+    """A ``[ScoreTable]``/``[TotalScoreTable]`` section: column names and ``(line, text)`` rows."""
+
+    name: str
+    columns: list[str]
+    rows: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """One game record: its 1-based ``number``, tags (first value of each) and tables."""
+
+    number: int
+    tags: dict[str, str] = field(default_factory=dict)
+    tables: list[Table] = field(default_factory=list)
+
+
+@dataclass
+class PbnFile:
+    """A parsed PBN file: ``meta`` from ``% <META>`` lines, and the game records."""
+
+    meta: dict[str, str] = field(default_factory=dict)
+    records: list[Record] = field(default_factory=list)
+
+
+def decode_pbn(data: bytes) -> str:
+    """UTF-8 text (BOM removed) or, when that fails, ISO-8859-1."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def parse_pbn(text: str) -> PbnFile:
+    """Split PBN text into META data and records; ``#`` tag values repeat the previous record's."""
+    pbn = PbnFile()
+    current: Record | None = None
+    table: Table | None = None
+    previous: dict[str, str] = {}
+    in_brace = False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if in_brace:
+            in_brace = "}" not in s
+            continue
+        if not s:
+            if current is not None:
+                previous = current.tags
+            current, table = None, None
+        elif s.startswith(";"):
+            continue
+        elif s.startswith("%"):
+            pbn.meta.update((m.group(1), m.group(2)) for m in _META.finditer(s))
+        elif s.startswith("{"):
+            in_brace = "}" not in s
+        elif s.startswith("["):
+            table = None
+            for m in _TAG.finditer(s):
+                if current is None:
+                    current = Record(len(pbn.records) + 1)
+                    pbn.records.append(current)
+                name, value = m.group(1), _UNESCAPE.sub(r"\1", m.group(2))
+                if value == "#":
+                    value = previous.get(name, "")
+                current.tags.setdefault(name, value)
+                if name in TABLE_TAGS:
+                    table = Table(name, [c.split("\\")[0].strip() for c in value.split(";")])
+                    current.tables.append(table)
+        elif table is not None:
+            table.rows.append((lineno, s))
+    return pbn
+
+
+def tokens(line: str) -> list[str]:
+    """Whitespace-separated values of a table row; double-quoted values may hold spaces."""
+    return [
+        _UNESCAPE.sub(r"\1", m.group(1)) if m.group(1) is not None else m.group(2)
+        for m in _TOKEN.finditer(line)
+    ]
+
+
+def _dash(value: str | None) -> str | None:
+    """Trimmed value; empty or ``-`` → ``None``."""
+    value = (value or "").strip()
+    return None if value in ("", "-") else value
+
+
+def negate(score: str) -> str:
+    """The other side's score: ``"420"`` → ``"-420"``, ``"-50"`` → ``"50"``, ``"0"`` → ``"0"``."""
+    s = score.strip()
+    if not _INT.match(s):
+        return s
+    n = -int(s)
+    return str(n)
+
+
+def side_score(text: str | None) -> str | None:
+    """An NS-signed score from ``NS 420`` / ``EW 420`` (→ ``-420``) or a bare number."""
+    t = _dash(text)
+    if t is None:
+        return None
+    parts = t.split()
+    if len(parts) == 2 and parts[0].upper() in ("NS", "EW"):
+        return parts[1] if parts[0].upper() == "NS" else negate(parts[1])
+    return t
+
+
+def table_score(ns: str | None, ew: str | None) -> str | None:
+    """The NS score of a ScoreTable row from ``Score_NS``/``Score_EW`` (``-`` = not this side).
+
+    Artificial scores pair up: ``A+``/``A+`` → ``A+/+``, ``A-``/``A+`` → ``A-/+``,
+    ``A60``/``A40`` → ``A60/40``. A lone artificial side is returned as written.
+    """
+    ns, ew = _dash(ns), _dash(ew)
+    art_ns = ns is not None and ns.upper().startswith("A")
+    art_ew = ew is not None and ew.upper().startswith("A")
+    if art_ns and art_ew:
+        return f"A{ns[1:]}/{ew[1:]}"  # type: ignore[index]
+    if ns is not None and not art_ns:
+        return ns
+    if ew is not None and not art_ew:
+        return negate(ew)
+    return ns or ew
+
+
+def pbn_scoring(value: str | None) -> str | None:
+    """Canonical scoring from a PBN ``Scoring`` value (``MatchPoints;MP1`` → matchpoints)."""
+    v = (value or "").strip().lower()
+    if not v:
+        return None
+    if "cross" in v:
+        return "cross_imps"
+    if "butler" in v:
+        return "butler"
+    if v.startswith(("matchpoint", "mp")):
+        return "matchpoints"
+    if v.startswith("imp"):
+        return "imps"
+    return v.split(";")[0]
+
+
+def movement_from_ranking(rows: list[dict[str, str]]) -> str | None:
+    """``mitchell`` if each direction is ranked from 1 on its own, ``howell`` if one ranking.
+
+    ``rows`` are TotalScoreTable rows (dicts by column); ``None`` without Rank/Direction data.
+    """
+    groups: dict[str, list[int]] = {}
+    for row in rows:
+        m = re.match(r"\d+", row.get("Rank", ""))
+        direction = _dash(row.get("Direction"))
+        if m and direction:
+            groups.setdefault(direction.upper(), []).append(int(m.group()))
+    if not groups:
+        return None
+    largest = max(len(r) for r in groups.values())
+    top = max(max(r) for r in groups.values())
+    if len(groups) > 1 and all(min(r) == 1 for r in groups.values()) and top <= largest:
+        return "mitchell"
+    return "howell"
+
+
+def read_pbn(path: Path, file: str) -> ReadResult:
+    """Read a PBN file into a :class:`ReadResult` (format ``pbn``)."""
+    pbn = parse_pbn(decode_pbn(path.read_bytes()))
+    if not pbn.records:
+        return file_failure(
+            file, FORMAT, "file", 'the PBN file holds no [Tag "value"] records', None
+        )
+    reader = _Reader(pbn, file, path.stem)
+    reader.run()
+    event = reader.event_row()
+    results = [{**r, "session_date": event["date"]} for r in reader.results]
+    return ReadResult(
+        file=file,
+        format=FORMAT,
+        results=normalise_results(frame(results, RESULT_COLUMNS)),
+        events=frame([event], EVENT_COLUMNS),
+        contestants=frame(reader.contestants, CONTESTANT_COLUMNS),
+        source_standings=frame(reader.standings, SOURCE_STANDING_COLUMNS),
+        rejected=frame(reader.rejected, REJECT_COLUMNS),
+        rows_read=len(results) + len(reader.standings) + len(reader.rejected) + 1,
+    )
+
+
+class _Reader:
+    """Turns a parsed PBN file into canonical rows."""
+
+    def __init__(self, pbn: PbnFile, file: str, stem: str) -> None:
+        """Prepare to read ``pbn``; ``stem`` (the file name) is the last-resort event id."""
+        self.pbn, self.file = pbn, file
+        first = pbn.records[0].tags
+        self.event_id = pbn.meta.get("ContestID") or first.get("Event") or stem
+        self.session = pbn.meta.get("CRSession") or "1"
+        self.results: list[Row] = []
+        self.standings: list[Row] = []
+        self.contestants: list[Row] = []
+        self.rejected: list[Row] = []
+        self.ranking: list[dict[str, str]] = []
+
+    def run(self) -> None:
+        """Read every record's tables (or its own result tags)."""
+        for rec in self.pbn.records:
+            for table in rec.tables:
+                self._table(rec, table)
+            if not any(t.name == "ScoreTable" for t in rec.tables):
+                self._record_result(rec)
+
+    def event_row(self) -> Row:
+        """The event-session row (location ``header``)."""
+        meta, records = self.pbn.meta, self.pbn.records
+        tags = records[0].tags
+        date = tags.get("Date") or None
+        m = _DOTTED_DATE.match(date or "")
+        competition = next((r.tags["Competition"] for r in records if "Competition" in r.tags), "")
+        teams = competition.lower().startswith("team") or any("HomeTeam" in r.tags for r in records)
+        scoring = next((r.tags["Scoring"] for r in records if r.tags.get("Scoring")), None)
+        return {
+            "file": self.file,
+            "location": "header",
+            "event_id": self.event_id,
+            "session": self.session,
+            "date": f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else date,
+            "name": tags.get("Event") or meta.get("ContestName") or None,
+            "form": "teams" if teams else "pairs",
+            "scoring": pbn_scoring(scoring or meta.get("ScoringType")),
+            "movement": movement_from_ranking(self.ranking),
+            "profile": "ffb" if "Magic Contest" in meta.get("Generator", "") else None,
+            "director": meta.get("TournamentDirector") or None,
+        }
+
+    def _base(self, location: str) -> Row:
+        """The lineage and event columns every row carries."""
+        return {
+            "file": self.file,
+            "location": location,
+            "event_id": self.event_id,
+            "session": self.session,
+        }
+
+    def _table(self, rec: Record, table: Table) -> None:
+        """Read one table's rows; a row with the wrong number of values is rejected."""
+        board = rec.tags.get("Board", "?")
+        for r, (_, line) in enumerate(table.rows, start=1):
+            location = f"board {board} {table.name} row {r}"
+            values = tokens(line)
+            if len(values) != len(table.columns):
+                self.rejected.append(
+                    reject(
+                        self.file,
+                        location,
+                        "row",
+                        f"{table.name} row has {len(values)} values, the header names "
+                        f"{len(table.columns)} columns",
+                        line,
+                    )
+                )
+                continue
+            row = dict(zip(table.columns, values, strict=True))
+            if table.name == "ScoreTable":
+                self._score_row(rec, row, location)
+            else:
+                self._total_row(row, location)
+
+    def _score_row(self, rec: Record, row: dict[str, str], location: str) -> None:
+        """One ScoreTable row (dict by column) → one result row."""
+        if "Score_NS" in row or "Score_EW" in row:
+            score = table_score(row.get("Score_NS"), row.get("Score_EW"))
+        else:
+            score = side_score(row.get("Score"))
+        mp = ("MP_NS", "MP_EW") if "MP_NS" in row or "MP_EW" in row else ("IMP_NS", "IMP_EW")
+        self.results.append(
+            {
+                **self._base(location),
+                "format": FORMAT,
+                "section": _dash(row.get("Section")),
+                "round": _dash(row.get("Round")),
+                "table": _dash(row.get("Table")),
+                "board": rec.tags.get("Board") or None,
+                "ns_pair": _dash(row.get("PairId_NS")),
+                "ew_pair": _dash(row.get("PairId_EW")),
+                "contract": _dash(row.get("Contract")),
+                "declarer": _dash(row.get("Declarer")),
+                "tricks": _dash(row.get("Result")),
+                "score": score,
+                "source_ns_mp": _dash(row.get(mp[0])),
+                "source_ew_mp": _dash(row.get(mp[1])),
+            }
+        )
+
+    def _total_row(self, row: dict[str, str], location: str) -> None:
+        """One TotalScoreTable row → a source standing and a contestant."""
+        self.ranking.append(row)
+        direction = _dash(row.get("Direction"))
+        if direction and direction.upper().replace("-", "").replace("/", "") in ("NS", "EW"):
+            direction = direction.upper().replace("-", "").replace("/", "")
+        contestant = _dash(row.get("PairId")) or _dash(row.get("TeamId"))
+        total = next(
+            (
+                row[c]
+                for c in ("TotalScoreMP", "TotalScoreIMP", "TotalScoreVP", "TotalScore")
+                if c in row
+            ),
+            None,
+        )
+        common = {
+            "file": self.file,
+            "location": location,
+            "event_id": self.event_id,
+            "contestant": contestant,
+            "direction": direction,
+        }
+        self.standings.append(
+            {
+                **common,
+                "session": self.session,
+                "section": _dash(row.get("Section")),
+                "total": _dash(total),
+                "percentage": _dash(row.get("TotalPercentage")),
+                "place": _dash(row.get("Rank")),
+                "tiebreak": _dash(row.get("Tiebreak")),
+            }
+        )
+        ids = [v for c, raw in row.items() if c.startswith("MemberID") and (v := _dash(raw))]
+        self.contestants.append(
+            {**common, "names": _dash(row.get("Names")), "player_ids": ";".join(ids) or None}
+        )
+
+    def _record_result(self, rec: Record) -> None:
+        """A record without ScoreTable but with result tags → one result row."""
+        tags = rec.tags
+        if not any(_dash(tags.get(t)) for t in ("Contract", "Result", "Score")):
+            return
+        imp = tags.get("ScoreIMP", "")
+        ns_imp = re.search(r"\bNS\s+(\S+)", imp)
+        ew_imp = re.search(r"\bEW\s+(\S+)", imp)
+        self.results.append(
+            {
+                **self._base(f"record {rec.number}"),
+                "format": FORMAT,
+                "section": _dash(tags.get("Section")),
+                "round": _dash(tags.get("Round")),
+                "table": _dash(tags.get("Table")),
+                "board": _dash(tags.get("Board")),
+                "ns_pair": _dash(tags.get("HomeTeam")),
+                "ew_pair": _dash(tags.get("VisitTeam")),
+                "contract": _dash(tags.get("Contract")),
+                "declarer": _dash(tags.get("Declarer")),
+                "tricks": _dash(tags.get("Result")),
+                "score": side_score(tags.get("Score")),
+                "source_ns_mp": ns_imp.group(1) if ns_imp else None,
+                "source_ew_mp": ew_imp.group(1) if ew_imp else None,
+            }
+        )

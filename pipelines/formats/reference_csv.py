@@ -1,0 +1,100 @@
+"""Readers for the reference CSV files a club sends with its results.
+
+* ``events.csv``: ``event_id, session, date, name, form, scoring, movement, profile, laws,
+  director, correction_minutes`` and optionally ``expected_results``; only ``event_id``
+  and ``session`` must be in the header.
+* ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids``;
+  ``direction`` and ``player_ids`` may be left out of the header.
+
+Same conventions as :mod:`pipelines.formats.canonical_csv`: UTF-8 only, every value text,
+trimmed (empty → null), locations ``line N``, ragged rows rejected one by one. The
+enumerated event fields (form, scoring, movement, profile) are lower-cased and dates
+written ``DD/MM/YYYY`` become ISO ``YYYY-MM-DD``; anything else is left for validation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.formats.canonical_csv import (
+    load_csv_table,
+    missing_columns_failure,
+    select_columns,
+    table_failure,
+)
+from pipelines.formats.model import (
+    CONTESTANT_COLUMNS,
+    EVENT_COLUMNS,
+    REJECT_COLUMNS,
+    ReadResult,
+    frame,
+)
+
+EVENT_REQUIRED: tuple[str, ...] = ("event_id", "session")
+EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile")
+CONTESTANT_REQUIRED: tuple[str, ...] = ("event_id", "contestant", "names")
+
+_DMY = r"^(\d{1,2})/(\d{1,2})/(\d{4})$"
+
+
+def date_expr(expr: pl.Expr) -> pl.Expr:
+    """``DD/MM/YYYY`` (or ``D/M/YYYY``) → ``YYYY-MM-DD``; any other text is kept as written."""
+    day = expr.str.extract(_DMY, 1).str.zfill(2)
+    month = expr.str.extract(_DMY, 2).str.zfill(2)
+    year = expr.str.extract(_DMY, 3)
+    return (
+        pl.when(expr.str.contains(_DMY))
+        .then(pl.concat_str(year, pl.lit("-"), month, pl.lit("-"), day))
+        .otherwise(expr)
+    )
+
+
+def direction_expr(expr: pl.Expr) -> pl.Expr:
+    """Contestant direction upper-cased without separators: ``N-S``, ``n/s`` → ``NS``."""
+    return expr.str.to_uppercase().str.replace_all(r"[\s/\-]", "")
+
+
+def _read(
+    path: Path, file: str, fmt: str, required: tuple[str, ...], kind: str, columns: tuple[str, ...]
+) -> tuple[ReadResult, pl.DataFrame | None]:
+    """Load a reference CSV; returns the result shell and the projected frame (or ``None``)."""
+    table = load_csv_table(path, file)
+    failed = table_failure(file, fmt, table)
+    if failed is not None:
+        return failed, None
+    missing = missing_columns_failure(file, table, required, kind)
+    if missing is not None:
+        rej = frame([missing], REJECT_COLUMNS)
+        return ReadResult(file=file, format=fmt, rejected=rej, rows_read=table.rows_read), None
+    assert table.frame is not None
+    df = select_columns(table.frame, columns, {"file": file})
+    result = ReadResult(
+        file=file,
+        format=fmt,
+        rejected=frame(table.rejected, REJECT_COLUMNS),
+        rows_read=table.rows_read,
+    )
+    return result, df
+
+
+def read_events_csv(path: Path, file: str) -> ReadResult:
+    """Read an ``events.csv`` into ``ReadResult.events`` (format ``events_csv``)."""
+    result, df = _read(path, file, "events_csv", EVENT_REQUIRED, "events", EVENT_COLUMNS)
+    if df is not None:
+        result.events = df.with_columns(
+            *(pl.col(c).str.to_lowercase() for c in EVENT_ENUMS),
+            date_expr(pl.col("date")).alias("date"),
+        )
+    return result
+
+
+def read_contestants_csv(path: Path, file: str) -> ReadResult:
+    """Read a ``contestants*.csv`` into ``ReadResult.contestants`` (format ``contestants_csv``)."""
+    result, df = _read(
+        path, file, "contestants_csv", CONTESTANT_REQUIRED, "contestants", CONTESTANT_COLUMNS
+    )
+    if df is not None:
+        result.contestants = df.with_columns(direction_expr(pl.col("direction")).alias("direction"))
+    return result

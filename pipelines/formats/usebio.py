@@ -1,0 +1,280 @@
+"""USEBIO 1.2 XML reader (the format Compscore, Scorebridge and EBUScore export).
+
+Parsed with :mod:`defusedxml` so a file declaring entities (billion laughs, external
+entities) is refused. The reader maps one ``EVENT`` to an events row, each
+``PARTICIPANTS/PAIR`` to a contestant and a source standing, and each
+``BOARD/TRAVELLER_LINE`` to a table result. ``SESSION`` and ``SECTION`` elements nesting
+the boards or participants are followed to give the session and section numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+
+from pipelines.formats.canonical_csv import file_failure, normalise_results
+from pipelines.formats.model import (
+    CONTESTANT_COLUMNS,
+    EVENT_COLUMNS,
+    RESULT_COLUMNS,
+    SOURCE_STANDING_COLUMNS,
+    ReadResult,
+    frame,
+)
+
+FORMAT = "usebio"
+_MP_TAGS = ("MATCH_POINTS", "BUTLER_POINTS", "CROSS_IMP_POINTS")
+_CONTAINERS = ("SESSION", "SECTION", "PARTICIPANTS")
+_DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+
+Row = dict[str, str | None]
+
+
+def text_of(elem: Element | None, tag: str) -> str | None:
+    """The trimmed text of ``elem``'s child ``tag``; ``None`` when absent or empty."""
+    if elem is None:
+        return None
+    value = elem.findtext(tag)
+    value = value.strip() if value is not None else None
+    return value or None
+
+
+def dmy_to_iso(value: str | None) -> str | None:
+    """``27/07/2022`` → ``2022-07-27``; any other text is returned unchanged."""
+    m = _DMY.match(value or "")
+    if not m:
+        return value
+    return f"{m.group(3)}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
+
+
+def event_form_scoring(event_type: str | None) -> tuple[str | None, str | None]:
+    """``(form, scoring)`` from a USEBIO ``EVENT_TYPE`` (``MP_PAIRS`` → pairs, matchpoints)."""
+    if not event_type:
+        return None, None
+    u = event_type.strip().upper()
+    form = "teams" if "TEAM" in u else "individual" if "INDIVIDUAL" in u else "pairs"
+    if form == "teams":
+        return form, "imps"
+    if u.startswith("CROSS_IMP"):
+        return form, "cross_imps"
+    if "BUTLER" in u:
+        return form, "butler"
+    if u.startswith("MP"):
+        return form, "matchpoints"
+    return form, event_type.strip().lower()
+
+
+@dataclass
+class _Ctx:
+    """Where the walk is: element path, session, section and date in force."""
+
+    path: str
+    session: str
+    section: str | None
+    date: str | None
+
+
+@dataclass
+class _Out:
+    """Rows collected while walking the EVENT element."""
+
+    results: list[Row] = field(default_factory=list)
+    contestants: list[Row] = field(default_factory=list)
+    standings: list[Row] = field(default_factory=list)
+    sessions: list[_Ctx] = field(default_factory=list)
+
+
+def _failure(file: str, reason: str, raw: str | None = None) -> ReadResult:
+    """A file-level reject for this USEBIO file."""
+    return file_failure(file, FORMAT, "file", reason, raw)
+
+
+def _parse(data: bytes, file: str) -> Element | ReadResult:
+    """The root element, or a file-level failure."""
+    try:
+        return SafeET.fromstring(data)
+    except (EntitiesForbidden, ExternalReferenceForbidden, DTDForbidden) as exc:
+        return _failure(file, f"XML declares entities; refused for safety ({type(exc).__name__})")
+    except ParseError as exc:
+        line, col = getattr(exc, "position", (0, 0))
+        lines = data.split(b"\n")
+        raw = lines[line - 1].decode("utf-8", "replace").strip() if 0 < line <= len(lines) else None
+        problem = str(exc).split(":")[0]
+        return _failure(
+            file,
+            f"the XML is malformed at line {line}, column {col} ({problem}); "
+            "the file may be cut short or edited by hand",
+            raw,
+        )
+
+
+def read_usebio(path: Path, file: str) -> ReadResult:
+    """Read a USEBIO XML file into a :class:`ReadResult` (format ``usebio``)."""
+    root = _parse(path.read_bytes(), file)
+    if isinstance(root, ReadResult):
+        return root
+    if root.tag != "USEBIO":
+        return _failure(file, f"the XML root element is <{root.tag}>, not <USEBIO>")
+    events = root.findall("EVENT")
+    if not events:
+        return _failure(file, "the USEBIO file has no EVENT element")
+    club = text_of(root.find("CLUB"), "CLUB_ID_NUMBER")
+    event_rows: list[Row] = []
+    out = _Out()
+    for k, event in enumerate(events, start=1):
+        prefix = "EVENT" if len(events) == 1 else f"EVENT[{k}]"
+        event_rows.extend(_read_event(event, prefix, club, path, file, out))
+    results = normalise_results(frame(out.results, RESULT_COLUMNS))
+    return ReadResult(
+        file=file,
+        format=FORMAT,
+        results=results,
+        events=frame(event_rows, EVENT_COLUMNS),
+        contestants=frame(out.contestants, CONTESTANT_COLUMNS),
+        source_standings=frame(out.standings, SOURCE_STANDING_COLUMNS),
+        rows_read=len(out.results) + len(out.contestants) + len(event_rows),
+    )
+
+
+def _read_event(
+    event: Element, prefix: str, club: str | None, path: Path, file: str, out: _Out
+) -> list[Row]:
+    """Walk one EVENT; append rows to ``out``; return its event rows (one per session)."""
+    ident = text_of(event, "EVENT_IDENTIFIER")
+    club = text_of(event, "CLUB_ID_NUMBER") or club
+    event_id = f"{club}-{ident}" if club and ident else ident or path.stem
+    event_type = event.get("EVENT_TYPE") or _nested_event_type(event)
+    form, scoring = event_form_scoring(event_type)
+    winner = text_of(event, "WINNER_TYPE")
+    movement = {"1": "howell", "2": "mitchell", None: "howell"}.get(winner, winner)
+    program = text_of(event, "PROGRAM_NAME") or ""
+    base: Row = {
+        "file": file,
+        "event_id": event_id,
+        "name": text_of(event, "EVENT_DESCRIPTION") or text_of(event, "TITLE"),
+        "form": form,
+        "scoring": scoring,
+        "movement": movement,
+        "profile": "abf" if program.startswith("Compscore") else None,
+    }
+    ctx = _Ctx(prefix, "1", None, dmy_to_iso(text_of(event, "DATE")))
+    start = len(out.sessions)
+    _walk(event, ctx, base, out)
+    sessions = out.sessions[start:] or [ctx]
+    return [{**base, "location": s.path, "session": s.session, "date": s.date} for s in sessions]
+
+
+def _nested_event_type(event: Element) -> str | None:
+    """The EVENT_TYPE attribute of a PARTICIPANTS or BOARD element, if any."""
+    for tag in ("PARTICIPANTS", "BOARD"):
+        found = event.find(f".//{tag}[@EVENT_TYPE]")
+        if found is not None:
+            return found.get("EVENT_TYPE")
+    return None
+
+
+def _label(elem: Element, tags: tuple[str, ...]) -> str | None:
+    """The first non-empty child text or attribute among ``tags``."""
+    for tag in tags:
+        value = text_of(elem, tag) or (elem.get(tag) or "").strip()
+        if value:
+            return value
+    return None
+
+
+def _walk(parent: Element, ctx: _Ctx, base: Row, out: _Out) -> None:
+    """Visit ``parent``'s children, following SESSION/SECTION/PARTICIPANTS containers."""
+    counts: dict[str, int] = {}
+    for child in parent:
+        if not isinstance(child.tag, str):
+            continue
+        counts[child.tag] = counts.get(child.tag, 0) + 1
+        where = f"{ctx.path}/{child.tag}[{counts[child.tag]}]"
+        if child.tag == "BOARD":
+            _board(child, where, ctx, base, out)
+        elif child.tag == "PAIR" and parent.tag == "PARTICIPANTS":
+            _pair(child, where, ctx, base, out)
+        elif child.tag in _CONTAINERS:
+            sub = _Ctx(where, ctx.session, ctx.section, ctx.date)
+            if child.tag == "SESSION":
+                sub.session = _label(child, ("SESSION_NUMBER", "NUMBER", "number")) or str(
+                    counts[child.tag]
+                )
+                sub.date = dmy_to_iso(text_of(child, "DATE")) or ctx.date
+                out.sessions.append(sub)
+            elif child.tag == "SECTION":
+                sub.section = _label(child, ("SECTION_ID", "LETTER", "SECTION_LETTER", "id"))
+            _walk(child, sub, base, out)
+
+
+def _board(board: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
+    """Each TRAVELLER_LINE of ``board`` → one result row."""
+    number = text_of(board, "BOARD_NUMBER")
+    for j, line in enumerate(board.findall("TRAVELLER_LINE"), start=1):
+        ns_mp = ew_mp = None
+        for tag in _MP_TAGS:
+            if line.find(f"NS_{tag}") is not None or line.find(f"EW_{tag}") is not None:
+                ns_mp, ew_mp = text_of(line, f"NS_{tag}"), text_of(line, f"EW_{tag}")
+                break
+        out.results.append(
+            {
+                "file": base["file"],
+                "location": f"{where}/TRAVELLER_LINE[{j}]",
+                "format": FORMAT,
+                "event_id": base["event_id"],
+                "session": ctx.session,
+                "section": ctx.section,
+                "board": number,
+                "ns_pair": _strip_suffix(text_of(line, "NS_PAIR_NUMBER"), "NS"),
+                "ew_pair": _strip_suffix(text_of(line, "EW_PAIR_NUMBER"), "EW"),
+                "contract": text_of(line, "CONTRACT"),
+                "declarer": text_of(line, "PLAYED_BY"),
+                "tricks": text_of(line, "TRICKS"),
+                "score": text_of(line, "SCORE"),
+                "source_ns_mp": ns_mp,
+                "source_ew_mp": ew_mp,
+                "session_date": ctx.date,
+            }
+        )
+
+
+def _strip_suffix(value: str | None, suffix: str | None) -> str | None:
+    """``1NS`` without ``NS`` → ``1`` (case-insensitive); a bare number is unchanged."""
+    if value and suffix and len(value) > len(suffix) and value.upper().endswith(suffix.upper()):
+        return value[: -len(suffix)].strip()
+    return value
+
+
+def _pair(pair: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
+    """One PARTICIPANTS/PAIR → a contestant and a source standing."""
+    direction = text_of(pair, "DIRECTION")
+    contestant = _strip_suffix(text_of(pair, "PAIR_NUMBER"), direction)
+    players = pair.findall("PLAYER")
+    names = [n for p in players if (n := text_of(p, "PLAYER_NAME"))]
+    ids = [i for p in players if (i := text_of(p, "NATIONAL_ID_NUMBER"))]
+    common = {
+        "file": base["file"],
+        "location": where,
+        "event_id": base["event_id"],
+        "contestant": contestant,
+        "direction": direction,
+    }
+    out.contestants.append(
+        {**common, "names": " & ".join(names) or None, "player_ids": ";".join(ids) or None}
+    )
+    out.standings.append(
+        {
+            **common,
+            "session": ctx.session,
+            "section": ctx.section,
+            "total": text_of(pair, "TOTAL_SCORE"),
+            "percentage": text_of(pair, "PERCENTAGE"),
+            "place": text_of(pair, "PLACE"),
+            "tiebreak": None,
+        }
+    )

@@ -1,0 +1,344 @@
+"""The inbox: every file a scorer dropped, read once, with each result dated.
+
+:func:`scan` reads every file under the inbox (format recognised by content),
+resolves each event session's details (:mod:`pipelines.scoring.events`) and
+dates every table result: the date given by ``events.csv``, else the date the
+file carries (USEBIO ``DATE``, PBN ``[Date]``), else an ISO date in the file
+name (``results-2026-11-02.csv``). A result that cannot be dated, or whose
+date lies outside the partitions Traveller keeps, is rejected with the reason.
+
+The date is the partition key of every downstream asset, so the registry
+(:class:`InboxSnapshot.files`) records which dates each file touches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.formats import read_file
+from pipelines.formats.model import (
+    CONTESTANT_COLUMNS,
+    EVENT_COLUMNS,
+    REJECT_COLUMNS,
+    RESULT_COLUMNS,
+    SOURCE_STANDING_COLUMNS,
+    ReadResult,
+    empty_frame,
+)
+from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.scoring.events import EVENTS_SCHEMA, resolve_events, with_defaults
+
+#: First session date Traveller keeps a partition for.
+FIRST_DATE = date(1990, 1, 1)
+
+#: Columns of the source-file registry.
+FILES_SCHEMA: dict[str, pl.DataType] = {
+    "file": pl.Utf8,
+    "sha256": pl.Utf8,
+    "size": pl.Int64,
+    "format": pl.Utf8,
+    "rows_read": pl.Int64,
+    "rows_reference": pl.Int64,
+    "rows_dated": pl.Int64,
+    "rows_rejected": pl.Int64,
+    "whole_file_rejected": pl.Boolean,
+    "dates": pl.List(pl.Utf8),
+}
+
+
+@dataclass
+class InboxSnapshot:
+    """Everything read from the inbox, before validation.
+
+    * ``files``: the registry, one row per file (:data:`FILES_SCHEMA`);
+    * ``results``: canonical result rows with ``session_date`` resolved;
+    * ``events``: resolved event sessions (defaults applied);
+    * ``contestants``, ``source_standings``: accepted reference rows;
+    * ``rejected``: rows and files rejected while reading.
+    """
+
+    files: pl.DataFrame
+    results: pl.DataFrame
+    events: pl.DataFrame
+    contestants: pl.DataFrame
+    source_standings: pl.DataFrame
+    rejected: pl.DataFrame
+
+    def dates(self) -> list[str]:
+        """Sorted session dates found in the inbox."""
+        return sorted(self.results["session_date"].drop_nulls().unique().to_list())
+
+    def results_for(self, day: str) -> pl.DataFrame:
+        """The canonical result rows of session date ``day``."""
+        return self.results.filter(pl.col("session_date") == day)
+
+
+def inbox_files(inbox: Path) -> list[Path]:
+    """Every regular, non-hidden file under ``inbox``, in a stable order."""
+    if not inbox.is_dir():
+        raise FileNotFoundError(f"inbox folder not found: {inbox}")
+    return sorted(
+        p
+        for p in inbox.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(inbox).parts)
+    )
+
+
+def sha256(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_all(inbox: Path, files: list[Path] | None = None) -> list[tuple[Path, ReadResult]]:
+    """Read every inbox file (or just ``files``) with the format readers."""
+    return [(p, read_file(p, inbox)) for p in (files if files is not None else inbox_files(inbox))]
+
+
+def _concat(frames: list[pl.DataFrame], columns: tuple[str, ...]) -> pl.DataFrame:
+    frames = [f.select(columns) for f in frames if f.height]
+    return pl.concat(frames) if frames else empty_frame(columns)
+
+
+def _contestant_checks() -> list[Check]:
+    return [
+        Check("event_id", pl.col("event_id").is_null(), pl.lit("event_id is empty")),
+        Check("contestant", pl.col("contestant").is_null(), pl.lit("contestant is empty")),
+        Check(
+            "direction",
+            pl.col("direction").is_not_null() & ~pl.col("direction").is_in(["NS", "EW"]),
+            pl.format("direction must be NS, EW or empty, not '{}'", quote("direction")),
+        ),
+    ]
+
+
+def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Validate contestant rows; a second row for the same contestant is rejected."""
+    raw = pl.concat_str([pl.col(c).fill_null("") for c in CONTESTANT_COLUMNS[2:]], separator=",")
+    ok, rejected = apply_checks(frame, _contestant_checks(), raw)
+    ok = ok.with_row_index("__o")
+    key = ["event_id", "contestant", "direction"]
+    ok = ok.with_columns(pl.col("__o").min().over(key).alias("__first"))
+    dup = ok.filter(pl.col("__o") != pl.col("__first"))
+    if dup.height:
+        where = ok.select(
+            pl.col("__o").alias("__first"), pl.format("{}:{}", "file", "location").alias("__w")
+        )
+        dup = dup.join(where, on="__first")
+        rejected = pl.concat(
+            [
+                rejected,
+                dup.select(
+                    "file", "location", pl.lit("contestant").alias("field"),
+                    pl.format("contestant {} of event {} is already listed at {}",
+                              "contestant", "event_id", "__w").alias("reason"),
+                    raw.alias("raw"),
+                ),
+            ]
+        )
+    return ok.filter(pl.col("__o") == pl.col("__first")).select(CONTESTANT_COLUMNS), rejected
+
+
+def _date_results(
+    results: pl.DataFrame, events: pl.DataFrame, today: date
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Resolve each result row's session date; reject rows that cannot be dated."""
+    ev = events.select("event_id", pl.col("session").alias("__s"), pl.col("date").alias("__ev_date"))
+    df = (
+        results.with_row_index("__o")
+        .with_columns(pl.col("session").cast(pl.Int32, strict=False).alias("__s"))
+        .join(ev, on=["event_id", "__s"], how="left")
+        .sort("__o")
+        .with_columns(pl.coalesce("__ev_date", "session_date").alias("session_date"))
+    )
+    last = (today + timedelta(days=1)).isoformat()
+    d = pl.col("session_date")
+    checks = [
+        Check(
+            "session",
+            d.is_null() & pl.col("__s").is_null(),
+            pl.format("session must be a whole number >= 1, not '{}'", quote("session")),
+        ),
+        Check(
+            "session_date",
+            d.is_null() & pl.col("__s").is_not_null(),
+            pl.format(
+                "no date for event {} session {}: give it in events.csv, or put the date "
+                "(YYYY-MM-DD) in the file name",
+                quote("event_id"),
+                quote("session"),
+            ),
+        ),
+        Check(
+            "session_date",
+            d.is_not_null()
+            & (d.str.to_date("%Y-%m-%d", strict=False).is_null() | (d < FIRST_DATE.isoformat())
+               | (d > last)),
+            pl.format(
+                "session date '{}' is not a date between {} and tomorrow",
+                quote("session_date"),
+                pl.lit(FIRST_DATE.isoformat()),
+            ),
+        ),
+    ]
+    raw = pl.concat_str(
+        [pl.col(c).fill_null("") for c in RESULT_COLUMNS[3:15]], separator=","
+    )
+    ok, rejected = apply_checks(df, checks, raw)
+    return ok.select(RESULT_COLUMNS), rejected
+
+
+def dated_results_for(
+    inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
+) -> pl.DataFrame:
+    """Re-read ``files`` (relative to ``inbox``) and return their result rows dated ``day``.
+
+    Rows that cannot be dated were already rejected when the inbox was scanned.
+    """
+    read = read_all(inbox, [inbox / f for f in files])
+    results = _concat([r.results for _, r in read], RESULT_COLUMNS)
+    dated, _ = _date_results(results, events, today or date.today())
+    return dated.filter(pl.col("session_date") == day)
+
+
+def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
+    """Read the whole inbox; see the module docstring."""
+    today = today or date.today()
+    read = read_all(inbox)
+    results, events, contestants, standings, rejected = [], [], [], [], []
+    file_rows = []
+    for path, r in read:
+        prio = 0 if r.format == "events_csv" else 1
+        events.append(r.events.with_columns(pl.lit(prio).alias("priority")))
+        results.append(r.results)
+        contestants.append(r.contestants)
+        standings.append(r.source_standings)
+        rejected.append(r.rejected)
+        file_rows.append(
+            {
+                "file": r.file,
+                "sha256": sha256(path),
+                "size": path.stat().st_size,
+                "format": r.format,
+                "rows_read": r.rows_read,
+                "whole_file_rejected": bool((r.rejected["location"] == "file").any()),
+            }
+        )
+    ev_frame = pl.concat(
+        [e.select(*EVENT_COLUMNS, "priority") for e in events if e.height]
+        or [empty_frame(EVENT_COLUMNS).with_columns(pl.lit(0).alias("priority"))]
+    )
+    resolved, ev_rejected = resolve_events(ev_frame)
+    resolved = with_defaults(resolved)
+    cont, cont_rejected = validate_contestants(_concat(contestants, CONTESTANT_COLUMNS))
+    source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
+    dated, date_rejected = _date_results(_concat(results, RESULT_COLUMNS), resolved, today)
+    all_rejected = pl.concat(
+        [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected]
+    )
+    return InboxSnapshot(
+        files=_registry(file_rows, ev_frame, cont, source_standings, dated, all_rejected),
+        results=dated,
+        events=resolved.select(list(EVENTS_SCHEMA)),
+        contestants=cont,
+        source_standings=source_standings,
+        rejected=all_rejected,
+    )
+
+
+def _registry(
+    file_rows: list[dict],
+    events: pl.DataFrame,
+    contestants: pl.DataFrame,
+    source_standings: pl.DataFrame,
+    dated: pl.DataFrame,
+    rejected: pl.DataFrame,
+) -> pl.DataFrame:
+    """One row per file: what it held and how every row was accounted for.
+
+    ``rows_read = rows_reference + rows_dated + rows_rejected`` must hold for
+    every file not rejected whole: reference rows (events, contestants,
+    official standings; a location shared by two of them counts once) that
+    were accepted, table results that were dated, and distinct rejected
+    locations.
+    """
+    base = pl.DataFrame(
+        file_rows,
+        schema={k: FILES_SCHEMA[k] for k in
+                ("file", "sha256", "size", "format", "rows_read", "whole_file_rejected")},
+    )
+    bad = rejected.select("file", "location").unique()
+    ref = (
+        pl.concat([f.select("file", "location") for f in (events, contestants, source_standings)])
+        .unique()
+        .join(bad, on=["file", "location"], how="anti")
+        .group_by("file")
+        .agg(pl.len().alias("rows_reference"))
+    )
+    dates = dated.group_by("file").agg(
+        pl.len().alias("rows_dated"), pl.col("session_date").unique().sort().alias("dates")
+    )
+    rej = bad.group_by("file").agg(pl.len().alias("rows_rejected"))
+    return (
+        base.join(ref, on="file", how="left")
+        .join(dates, on="file", how="left")
+        .join(rej, on="file", how="left")
+        .with_columns(
+            *(pl.col(c).fill_null(0).cast(pl.Int64)
+              for c in ("rows_reference", "rows_dated", "rows_rejected")),
+            pl.col("dates").fill_null([]),
+        )
+        .select(list(FILES_SCHEMA))
+    )
+
+
+def watch_state(inbox: Path, snap: InboxSnapshot | None = None) -> dict[str, dict]:
+    """For the inbox sensor: ``{file: {"sha256": ..., "dates": [...]}}``.
+
+    A file's dates are the session dates of its results, or for an events file
+    the dates of the event sessions it defines (changing it re-dates results).
+    """
+    snap = snap or scan(inbox)
+    ev_dates = (
+        snap.events.filter(pl.col("date").is_not_null())
+        .group_by("file")
+        .agg(pl.col("date").unique().sort())
+    )
+    by_file = {r["file"]: r["date"] for r in ev_dates.iter_rows(named=True)}
+    return {
+        r["file"]: {
+            "sha256": r["sha256"],
+            "dates": sorted(set(r["dates"]) | set(by_file.get(r["file"], []))),
+        }
+        for r in snap.files.iter_rows(named=True)
+    }
+
+
+def changed_dates(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
+    """Session dates touched by files added, changed or removed between two watch states."""
+    dates: set[str] = set()
+    for file in set(old) | set(new):
+        before, after = old.get(file), new.get(file)
+        if before is None or after is None or before["sha256"] != after["sha256"]:
+            dates.update((before or {}).get("dates", []))
+            dates.update((after or {}).get("dates", []))
+    return sorted(dates)
+
+
+def recently_changed_dates(inbox: Path, since: float) -> list[str]:
+    """Session dates touched by files modified at or after the timestamp ``since``."""
+    recent = {
+        p.relative_to(inbox).as_posix() for p in inbox_files(inbox) if p.stat().st_mtime >= since
+    }
+    if not recent:
+        return []
+    state = watch_state(inbox)
+    return sorted({d for f in recent for d in state.get(f, {}).get("dates", [])})

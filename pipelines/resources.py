@@ -1,0 +1,49 @@
+"""Dagster resources: where the inbox is and where the warehouse file lives.
+
+Both default from the environment so that ``dagster dev``, the schedule, the
+sensor and ``traveller run`` agree: ``TRAVELLER_INBOX`` (default: the bundled
+sample inbox) and ``TRAVELLER_WAREHOUSE`` (default ``data/warehouse.duckdb``,
+relative to the working directory).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dagster as dg
+
+from pipelines.warehouse import DEFAULT_PATH, Warehouse
+
+#: The generated sample inbox shipped with Traveller (no real names or ID numbers).
+SAMPLE_INBOX = Path(__file__).resolve().parent / "sample" / "inbox"
+
+
+def default_inbox() -> str:
+    """``$TRAVELLER_INBOX`` or the bundled sample inbox."""
+    return os.environ.get("TRAVELLER_INBOX", str(SAMPLE_INBOX))
+
+
+def default_warehouse() -> str:
+    """``$TRAVELLER_WAREHOUSE`` or ``data/warehouse.duckdb``."""
+    return os.environ.get("TRAVELLER_WAREHOUSE", str(DEFAULT_PATH))
+
+
+class WarehouseResource(dg.ConfigurableResource):
+    """The DuckDB warehouse file. One writer at a time: runs are queued one by one."""
+
+    path: str
+
+    def get(self) -> Warehouse:
+        """The warehouse handle."""
+        return Warehouse(self.path)
+
+
+class InboxResource(dg.ConfigurableResource):
+    """The inbox folder scorers drop session results into."""
+
+    path: str
+
+    def get(self) -> Path:
+        """The inbox folder."""
+        return Path(self.path)

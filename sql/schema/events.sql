@@ -1,0 +1,18 @@
+-- Each event session's details, resolved: events.csv over the file's own header over defaults.
+CREATE TABLE IF NOT EXISTS events (
+    event_id           VARCHAR NOT NULL,
+    session            INTEGER NOT NULL,
+    date               DATE,
+    name               VARCHAR,
+    form               VARCHAR NOT NULL,   -- pairs | teams | individual
+    scoring            VARCHAR NOT NULL,   -- matchpoints | butler | cross_imps | imps
+    movement           VARCHAR NOT NULL,   -- howell | mitchell
+    profile            VARCHAR NOT NULL,   -- regulations profile: wbf, ebu, acbl, abf, ffb
+    laws               VARCHAR NOT NULL,   -- 2017 | 2007
+    director           VARCHAR,
+    correction_minutes INTEGER NOT NULL,   -- Law 79C correction period
+    expected_results   INTEGER,            -- results expected per board, if the event says
+    file               VARCHAR,            -- where the (strongest) definition came from
+    location           VARCHAR,
+    PRIMARY KEY (event_id, session)
+);

@@ -1,0 +1,21 @@
+-- Table results as read, in canonical notation, dated; partitioned by session_date.
+CREATE TABLE IF NOT EXISTS raw_results (
+    file         VARCHAR NOT NULL,
+    location     VARCHAR NOT NULL,
+    format       VARCHAR,
+    event_id     VARCHAR,
+    session      VARCHAR,
+    section      VARCHAR,
+    round        VARCHAR,
+    "table"      VARCHAR,
+    board        VARCHAR,
+    ns_pair      VARCHAR,
+    ew_pair      VARCHAR,
+    contract     VARCHAR,
+    declarer     VARCHAR,
+    tricks       VARCHAR,
+    score        VARCHAR,
+    source_ns_mp VARCHAR,
+    source_ew_mp VARCHAR,
+    session_date DATE NOT NULL
+);

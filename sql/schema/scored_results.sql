@@ -1,0 +1,46 @@
+-- One row per table result with its matchpoints under the event's profile; partitioned by session_date.
+CREATE TABLE IF NOT EXISTS scored_results (
+    session_date     DATE NOT NULL,
+    event_id         VARCHAR NOT NULL,
+    session          INTEGER NOT NULL,
+    section          VARCHAR NOT NULL,
+    round            INTEGER,
+    "table"          INTEGER,
+    board            INTEGER NOT NULL,
+    ns_pair          VARCHAR NOT NULL,
+    ew_pair          VARCHAR NOT NULL,
+    contract         VARCHAR,
+    declarer         VARCHAR,
+    tricks           TINYINT,
+    score_stated     VARCHAR,
+    stated_score     BIGINT,
+    computed_score   BIGINT,
+    score_agrees     BOOLEAN,
+    kind             VARCHAR NOT NULL,  -- played | artificial | not_played
+    ns_art           VARCHAR,
+    ew_art           VARCHAR,
+    movement         VARCHAR NOT NULL,
+    profile          VARCHAR NOT NULL,
+    expected_results INTEGER,
+    laws             VARCHAR,
+    source_ns_mp     DOUBLE,
+    source_ew_mp     DOUBLE,
+    file             VARCHAR NOT NULL,
+    location         VARCHAR NOT NULL,
+    format           VARCHAR,
+    ns_score         BIGINT,            -- NS score compared with the field; null for artificial / not played
+    n_results        INTEGER,           -- played results on the board
+    expected         INTEGER,           -- results expected (N); the board is factored when n < N
+    factoring        VARCHAR,           -- none | neuberg | linear
+    top              DOUBLE,            -- full-field top 2(N-1) (N-1 on the 1/0.5 scale)
+    ns_mp_num        BIGINT,            -- exact matchpoints: ns_mp_num / mp_den
+    ew_mp_num        BIGINT,
+    mp_den           BIGINT,
+    ns_mp            DOUBLE,            -- matchpoints as they count in totals under the profile
+    ew_mp            DOUBLE,
+    ns_pct           DOUBLE,
+    ew_pct           DOUBLE,
+    ns_mp_display    DOUBLE,            -- as shown on the traveller under the profile
+    ew_mp_display    DOUBLE,
+    top_display      DOUBLE
+);

@@ -1,0 +1,26 @@
+-- Official standings per session (scope 'session') and per event (scope 'event').
+CREATE TABLE IF NOT EXISTS standings (
+    event_id           VARCHAR NOT NULL,
+    scope              VARCHAR NOT NULL,   -- session | event
+    session            INTEGER,            -- null for scope event
+    session_date       DATE,               -- the session's date; for an event its last session's
+    section            VARCHAR NOT NULL,
+    contestant         VARCHAR NOT NULL,
+    direction          VARCHAR,            -- NS | EW in a Mitchell, null in a Howell
+    names              VARCHAR,
+    boards             INTEGER NOT NULL,
+    score              DOUBLE NOT NULL,    -- = score_num / score_den (exact)
+    score_num          BIGINT NOT NULL,
+    score_den          BIGINT NOT NULL,
+    top                DOUBLE NOT NULL,    -- = top_num / top_den
+    top_num            BIGINT NOT NULL,
+    top_den            BIGINT NOT NULL,
+    percentage         DOUBLE NOT NULL,
+    rank               INTEGER NOT NULL,   -- place; equal percentages share it
+    tied               BOOLEAN NOT NULL,
+    tiebreak           VARCHAR,            -- head-to-head tie-break points, where the profile breaks ties
+    score_display      DOUBLE,             -- rounded as the profile shows them
+    percentage_display DOUBLE,
+    movement           VARCHAR,
+    profile            VARCHAR
+);

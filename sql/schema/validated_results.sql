@@ -1,0 +1,31 @@
+-- Typed, checked table results with the Law 77 score; partitioned by session_date.
+CREATE TABLE IF NOT EXISTS validated_results (
+    session_date     DATE NOT NULL,
+    event_id         VARCHAR NOT NULL,
+    session          INTEGER NOT NULL,
+    section          VARCHAR NOT NULL,
+    round            INTEGER,
+    "table"          INTEGER,
+    board            INTEGER NOT NULL,
+    ns_pair          VARCHAR NOT NULL,
+    ew_pair          VARCHAR NOT NULL,
+    contract         VARCHAR,
+    declarer         VARCHAR,
+    tricks           TINYINT,
+    score_stated     VARCHAR,           -- the score column as the club program wrote it
+    stated_score     BIGINT,            -- ... when it is an NS-signed number
+    computed_score   BIGINT,            -- Law 77 score from contract, declarer, tricks, Law 2 vulnerability
+    score_agrees     BOOLEAN,           -- false: kept with both values, blocks official standings
+    kind             VARCHAR NOT NULL,  -- played | artificial | not_played
+    ns_art           VARCHAR,           -- artificial score of each side: 60 50 40 or + = -
+    ew_art           VARCHAR,
+    movement         VARCHAR NOT NULL,
+    profile          VARCHAR NOT NULL,
+    expected_results INTEGER,
+    laws             VARCHAR,
+    source_ns_mp     DOUBLE,            -- matchpoints the exporting program computed
+    source_ew_mp     DOUBLE,
+    file             VARCHAR NOT NULL,
+    location         VARCHAR NOT NULL,
+    format           VARCHAR
+);
