@@ -85,11 +85,14 @@ def run(
         status = EXIT_BLOCKED
         typer.echo(f"blocked    standings withheld for {', '.join(report.blocked_dates) or 'the inbox'}")
         for f in report.failed_checks:
-            typer.echo(f"  check {f.check} failed on {f.asset}"
-                       + (f" [{f.session_date}]" if f.session_date else ""))
-            for k, v in f.metadata.items():
-                if v and v != "none":
-                    typer.echo(f"    {k}: {v}")
+            where = f" [{f.session_date}]" if f.session_date else ""
+            typer.echo(f"  check {f.check} failed on {f.asset}{where}")
+        _echo_problems(
+            [f"{r['file']}:{r['location']}: score: stated {r['stated_score']} but {r['contract']} "
+             f"by {r['declarer']} taking {r['tricks']} tricks on board {r['board']} scores "
+             f"{r['computed_score']} for NS (Law 77)"
+             for r in report.disagreements.iter_rows(named=True)]
+        )
     raise typer.Exit(status)
 
 

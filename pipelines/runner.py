@@ -20,7 +20,22 @@ from pipelines.definitions import defs
 from pipelines.resources import InboxResource, WarehouseResource
 from pipelines.warehouse import Warehouse
 
-_QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# Failed checks are an expected outcome (they hold standings back), so the console logger is
+# kept quiet; an unexpected step failure is reported by RunFailed with Dagster's own message.
+_QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+
+class RunFailed(RuntimeError):
+    """A step failed for a reason other than a failed asset check."""
+
+
+def _errors(result: dg.ExecuteInProcessResult) -> str:
+    msgs = []
+    for ev in result.all_events:
+        if ev.is_step_failure and ev.step_failure_data and ev.step_failure_data.error:
+            if "DagsterAssetCheckFailedError" not in ev.step_failure_data.error.cls_name:
+                msgs.append(f"{ev.step_key}: {ev.step_failure_data.error.to_string()}")
+    return "\n".join(msgs)
 
 
 @dataclass
@@ -42,6 +57,7 @@ class RunReport:
     summary: dict[str, int] = field(default_factory=dict)
     rejections: pl.DataFrame = field(default_factory=pl.DataFrame)
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
+    disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def blocked_dates(self) -> list[str]:
@@ -91,8 +107,8 @@ def run_inbox(
     )
     report = RunReport(dates=[], failed_checks=_failed(first, None))
     wh = Warehouse(warehouse)
-    if not first.success and not report.failed_checks:
-        raise RuntimeError("reading the inbox failed; see the log above")
+    if not first.success and _errors(first):
+        raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
     report.dates = wh.query("read/dates")["session_date"].to_list()
     for day in report.dates:
         result = dg.materialize(
@@ -104,10 +120,14 @@ def run_inbox(
             raise_on_error=False,
             run_config=_QUIET,
         )
-        failed = _failed(result, day)
-        if not result.success and not failed:
-            raise RuntimeError(f"the run for {day} failed; see the log above")
-        report.failed_checks.extend(failed)
+        if not result.success and _errors(result):
+            raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
+        report.failed_checks.extend(_failed(result, day))
+    for day in report.blocked_dates:
+        report.disagreements = pl.concat(
+            [report.disagreements, wh.query("checks/score_disagreements", {"session_date": day})],
+            how="diagonal_relaxed",
+        )
     report.summary = wh.query("reports/run_summary").to_dicts()[0]
     report.rejections = wh.query("reports/rejections")
     report.accounting = wh.query("reports/file_accounting")
