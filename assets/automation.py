@@ -5,12 +5,10 @@ inbox first. Runs are queued one at a time (``dagster.yaml``): one DuckDB
 writer at a time.
 """
 
-
 import json
 
 import dagster as dg
 
-from assets.partitions import SESSION_DATES
 from pipelines import inbox as inbox_mod
 from pipelines.resources import InboxResource
 
@@ -18,13 +16,16 @@ from pipelines.resources import InboxResource
 nightly_job = dg.define_asset_job(
     "nightly_results",
     selection=dg.AssetSelection.all(),
-    partitions_def=SESSION_DATES,
     description="Read the inbox, then validate, score and rank one session date.",
 )
 
 
-@dg.schedule(job=nightly_job, cron_schedule="0 2 * * *", execution_timezone="UTC",
-             default_status=dg.DefaultScheduleStatus.RUNNING)
+@dg.schedule(
+    job=nightly_job,
+    cron_schedule="0 2 * * *",
+    execution_timezone="UTC",
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+)
 def nightly(context: dg.ScheduleEvaluationContext, inbox: InboxResource):
     """At 02:00 UTC, process every session date touched by a file changed in the last day."""
     since = context.scheduled_execution_time.timestamp() - 24 * 3600
@@ -35,8 +36,9 @@ def nightly(context: dg.ScheduleEvaluationContext, inbox: InboxResource):
     return [dg.RunRequest(partition_key=d, run_key=f"nightly-{tick}-{d}") for d in dates]
 
 
-@dg.sensor(job=nightly_job, minimum_interval_seconds=60,
-           default_status=dg.DefaultSensorStatus.RUNNING)
+@dg.sensor(
+    job=nightly_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.RUNNING
+)
 def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
     """Watch the inbox: a new, changed or removed file re-runs the session dates it touches."""
     old = json.loads(context.cursor) if context.cursor else {}

@@ -1,6 +1,5 @@
 """Inbox assets: the file registry and the reference tables read from it (unpartitioned)."""
 
-
 import dagster as dg
 
 from assets.metadata import table
@@ -8,16 +7,33 @@ from pipelines import stages
 from pipelines.resources import InboxResource, WarehouseResource
 
 INBOX_SPECS = [
-    dg.AssetSpec("source_files", description="Registry of inbox files: format, sha256, dates, "
-                 "row accounting.", group_name="inbox", kinds={"duckdb"}),
-    dg.AssetSpec("events", deps=["source_files"], group_name="inbox", kinds={"duckdb"},
-                 description="Each event session's details: events.csv over file headers over "
-                 "defaults."),
-    dg.AssetSpec("contestants", deps=["source_files"], group_name="inbox", kinds={"duckdb"},
-                 description="Contestants' names (player ids stored, never published)."),
-    dg.AssetSpec("source_standings", deps=["source_files"], group_name="inbox",
-                 kinds={"duckdb"},
-                 description="Official figures computed by the exporting program, as given."),
+    dg.AssetSpec(
+        "source_files",
+        description="Registry of inbox files: format, sha256, dates, row accounting.",
+        group_name="inbox",
+        kinds={"duckdb"},
+    ),
+    dg.AssetSpec(
+        "events",
+        deps=["source_files"],
+        group_name="inbox",
+        kinds={"duckdb"},
+        description="Each event session's details: events.csv over file headers over defaults.",
+    ),
+    dg.AssetSpec(
+        "contestants",
+        deps=["source_files"],
+        group_name="inbox",
+        kinds={"duckdb"},
+        description="Contestants' names (player ids stored, never published).",
+    ),
+    dg.AssetSpec(
+        "source_standings",
+        deps=["source_files"],
+        group_name="inbox",
+        kinds={"duckdb"},
+        description="Official figures computed by the exporting program, as given.",
+    ),
 ]
 
 
@@ -25,8 +41,11 @@ INBOX_SPECS = [
 def inbox_tables(warehouse: WarehouseResource, inbox: InboxResource):
     """Scan the whole inbox (formats recognised by content) and rewrite the reference tables."""
     s = stages.ingest(inbox.get(), warehouse.get())
-    meta = {"files": s.figures["files"], "dates": ", ".join(s.figures["dates"]),
-            "rows_rejected_reading": s.figures["rows_rejected"]}
+    meta = {
+        "files": s.figures["files"],
+        "dates": ", ".join(s.figures["dates"]),
+        "rows_rejected_reading": s.figures["rows_rejected"],
+    }
     for key in ("source_files", "events", "contestants", "source_standings"):
         yield dg.MaterializeResult(
             asset_key=key,
@@ -37,8 +56,11 @@ def inbox_tables(warehouse: WarehouseResource, inbox: InboxResource):
         )
 
 
-@dg.asset_check(asset="source_files", blocking=True,
-                description="Per file: rows read = reference rows + dated results + rejected.")
+@dg.asset_check(
+    asset="source_files",
+    blocking=True,
+    description="Per file: rows read = reference rows + dated results + rejected.",
+)
 def rows_accounted_on_read(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     ok, bad = stages.check_read_accounting(warehouse.get())
     return dg.AssetCheckResult(

@@ -1,6 +1,5 @@
 """Render frames as Markdown metadata for the Dagster UI."""
 
-
 import dagster as dg
 import polars as pl
 

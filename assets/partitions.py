@@ -1,6 +1,5 @@
 """The partitioning of every results asset: the session date."""
 
-
 import warnings
 
 import dagster as dg

@@ -1,6 +1,5 @@
 """Results assets, one partition per session date: raw -> validated -> scored, with their checks."""
 
-
 import dagster as dg
 
 from assets.metadata import table
@@ -9,8 +8,12 @@ from pipelines import stages
 from pipelines.resources import InboxResource, WarehouseResource
 
 
-@dg.asset(partitions_def=SESSION_DATES, deps=["source_files", "events"], group_name="results",
-          kinds={"duckdb", "polars"})
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=["source_files", "events"],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
 def raw_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource, inbox: InboxResource
 ) -> dg.MaterializeResult:
@@ -21,8 +24,12 @@ def raw_results(
     )
 
 
-@dg.asset(partitions_def=SESSION_DATES, deps=[raw_results, "events"], group_name="results",
-          kinds={"duckdb", "polars"})
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=[raw_results, "events"],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
 def validated_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
@@ -33,8 +40,12 @@ def validated_results(
     )
 
 
-@dg.asset(partitions_def=SESSION_DATES, deps=[validated_results], group_name="results",
-          kinds={"duckdb", "polars"})
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=[validated_results],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
 def scored_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
@@ -45,8 +56,12 @@ def scored_results(
     )
 
 
-@dg.asset_check(asset=validated_results, blocking=True, partitions_def=SESSION_DATES,
-                description="Per file: rows of the date read = validated + rejected.")
+@dg.asset_check(
+    asset=validated_results,
+    blocking=True,
+    partitions_def=SESSION_DATES,
+    description="Per file: rows of the date read = validated + rejected.",
+)
 def rows_accounted(
     context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
 ) -> dg.AssetCheckResult:
@@ -54,9 +69,13 @@ def rows_accounted(
     return dg.AssetCheckResult(passed=ok, metadata={"unbalanced_files": table(bad)})
 
 
-@dg.asset_check(asset=validated_results, blocking=True, partitions_def=SESSION_DATES,
-                description="Law 77: every stated score equals the score of its contract. A "
-                "disagreement is kept and holds the date's standings until corrected.")
+@dg.asset_check(
+    asset=validated_results,
+    blocking=True,
+    partitions_def=SESSION_DATES,
+    description="Law 77: every stated score equals the score of its contract. A "
+    "disagreement is kept and holds the date's standings until corrected.",
+)
 def score_contract_agreement(
     context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
 ) -> dg.AssetCheckResult:
@@ -67,9 +86,13 @@ def score_contract_agreement(
     )
 
 
-@dg.asset_check(asset=scored_results, blocking=True, partitions_def=SESSION_DATES,
-                description="Law 78A: on every board NS + EW = top and each field sums to "
-                "k(k-1), or n(N-1) when factored.")
+@dg.asset_check(
+    asset=scored_results,
+    blocking=True,
+    partitions_def=SESSION_DATES,
+    description="Law 78A: on every board NS + EW = top and each field sums to "
+    "k(k-1), or n(N-1) when factored.",
+)
 def matchpoints_conserved(
     context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
 ) -> dg.AssetCheckResult:

@@ -1,6 +1,5 @@
 """Standings asset: official session and event standings of the session date."""
 
-
 import dagster as dg
 
 from assets.partitions import SESSION_DATES
@@ -9,12 +8,16 @@ from pipelines import stages
 from pipelines.resources import WarehouseResource
 
 
-@dg.asset(partitions_def=SESSION_DATES, deps=[scored_results, "contestants"],
-          group_name="results", kinds={"duckdb", "polars"})
-def standings(context: dg.AssetExecutionContext, warehouse: WarehouseResource) -> dg.MaterializeResult:
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=[scored_results, "contestants"],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
+def standings(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
     """Session standings of the date and event standings of every event with a session that day
     (exact totals and percentages; shared places for exact ties)."""
     s = stages.standings(warehouse.get(), context.partition_key)
-    return dg.MaterializeResult(
-        metadata={"dagster/row_count": s.written["standings"], **s.figures}
-    )
+    return dg.MaterializeResult(metadata={"dagster/row_count": s.written["standings"], **s.figures})

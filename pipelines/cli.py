@@ -44,11 +44,16 @@ def _echo_problems(lines: list[str]) -> None:
 
 @app.command()
 def run(
-    inbox: Annotated[Path | None, typer.Option(help="Inbox folder (default: the bundled sample, "
-                                               "or $TRAVELLER_INBOX).")] = None,
-    warehouse: Annotated[Path | None, typer.Option(help="DuckDB warehouse file (default "
-                                                   "data/warehouse.duckdb, or "
-                                                   "$TRAVELLER_WAREHOUSE).")] = None,
+    inbox: Annotated[
+        Path | None,
+        typer.Option(help="Inbox folder (default: the bundled sample, or $TRAVELLER_INBOX)."),
+    ] = None,
+    warehouse: Annotated[
+        Path | None,
+        typer.Option(
+            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
+        ),
+    ] = None,
 ) -> None:
     """Materialise every asset for the inbox, in-process, and summarise the run."""
     from pipelines.resources import default_inbox, default_warehouse
@@ -63,35 +68,46 @@ def run(
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")
-    typer.echo(f"read       {s['files']} files, {s['rows_read']} rows, "
-               f"{len(report.dates)} session dates")
+    typer.echo(
+        f"read       {s['files']} files, {s['rows_read']} rows, {len(report.dates)} session dates"
+    )
     typer.echo(f"scored     {s['results_scored']} table results")
-    typer.echo(f"standings  {s['session_standings']} session rows, "
-               f"{s['event_standings']} event rows")
+    typer.echo(
+        f"standings  {s['session_standings']} session rows, {s['event_standings']} event rows"
+    )
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(
-            [f"{r['file']}:{r['location']}: {r['field']}: {r['reason']}"
-             for r in report.rejections.iter_rows(named=True)]
+            [
+                f"{r['file']}:{r['location']}: {r['field']}: {r['reason']}"
+                for r in report.rejections.iter_rows(named=True)
+            ]
         )
     unbalanced = report.accounting.filter(~pl.col("balanced"))
     if unbalanced.height:
-        typer.echo(f"UNACCOUNTED rows in {unbalanced.height} file(s): "
-                   + ", ".join(unbalanced["file"].to_list()))
+        typer.echo(
+            f"UNACCOUNTED rows in {unbalanced.height} file(s): "
+            + ", ".join(unbalanced["file"].to_list())
+        )
     status = 0
     if report.rejections.height:
         status = EXIT_REJECTED
     if report.failed_checks:
         status = EXIT_BLOCKED
-        typer.echo(f"blocked    standings withheld for {', '.join(report.blocked_dates) or 'the inbox'}")
+        typer.echo(
+            f"blocked    standings withheld for {', '.join(report.blocked_dates) or 'the inbox'}"
+        )
         for f in report.failed_checks:
             where = f" [{f.session_date}]" if f.session_date else ""
             typer.echo(f"  check {f.check} failed on {f.asset}{where}")
         _echo_problems(
-            [f"{r['file']}:{r['location']}: score: stated {r['stated_score']} but {r['contract']} "
-             f"by {r['declarer']} taking {r['tricks']} tricks on board {r['board']} scores "
-             f"{r['computed_score']} for NS (Law 77)"
-             for r in report.disagreements.iter_rows(named=True)]
+            [
+                f"{r['file']}:{r['location']}: score: stated {r['stated_score']} but "
+                f"{r['contract']} "
+                f"by {r['declarer']} taking {r['tricks']} tricks on board {r['board']} scores "
+                f"{r['computed_score']} for NS (Law 77)"
+                for r in report.disagreements.iter_rows(named=True)
+            ]
         )
     raise typer.Exit(status)
 
@@ -100,7 +116,7 @@ def run(
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Files to check (any supported format).")],
 ) -> None:
-    """Check files without touching the warehouse: every problem as file:location: field: message."""
+    """Check files without touching the warehouse; each problem as file:location: field: message."""
     from pipelines.validation_report import problems
 
     missing = [f for f in files if not f.is_file()]
@@ -132,8 +148,10 @@ def generate(
         typer.echo(f"traveller: --start-date must be YYYY-MM-DD, not {start_date!r}", err=True)
         raise typer.Exit(2) from None
     s = generate_inbox(out, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
-    typer.echo(f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
-               f"{s.contestants} contestants")
+    typer.echo(
+        f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
+        f"{s.contestants} contestants"
+    )
 
 
 @app.command()

@@ -14,10 +14,19 @@ from pipelines.resources import (
 )
 
 defs = dg.Definitions(
-    assets=[inbox.inbox_tables, results.raw_results, results.validated_results,
-            results.scored_results, standings.standings],
-    asset_checks=[inbox.rows_accounted_on_read, results.rows_accounted,
-                  results.score_contract_agreement, results.matchpoints_conserved],
+    assets=[
+        inbox.inbox_tables,
+        results.raw_results,
+        results.validated_results,
+        results.scored_results,
+        standings.standings,
+    ],
+    asset_checks=[
+        inbox.rows_accounted_on_read,
+        results.rows_accounted,
+        results.score_contract_agreement,
+        results.matchpoints_conserved,
+    ],
     jobs=[nightly_job],
     schedules=[nightly],
     sensors=[inbox_sensor],

@@ -137,9 +137,15 @@ def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
             [
                 rejected,
                 dup.select(
-                    "file", "location", pl.lit("contestant").alias("field"),
-                    pl.format("contestant {} of event {} is already listed at {}",
-                              "contestant", "event_id", "__w").alias("reason"),
+                    "file",
+                    "location",
+                    pl.lit("contestant").alias("field"),
+                    pl.format(
+                        "contestant {} of event {} is already listed at {}",
+                        "contestant",
+                        "event_id",
+                        "__w",
+                    ).alias("reason"),
                     raw.alias("raw"),
                 ),
             ]
@@ -151,7 +157,9 @@ def _date_results(
     results: pl.DataFrame, events: pl.DataFrame, today: date
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Resolve each result row's session date; reject rows that cannot be dated."""
-    ev = events.select("event_id", pl.col("session").alias("__s"), pl.col("date").alias("__ev_date"))
+    ev = events.select(
+        "event_id", pl.col("session").alias("__s"), pl.col("date").alias("__ev_date")
+    )
     df = (
         results.with_row_index("__o")
         .with_columns(pl.col("session").cast(pl.Int32, strict=False).alias("__s"))
@@ -180,8 +188,11 @@ def _date_results(
         Check(
             "session_date",
             d.is_not_null()
-            & (d.str.to_date("%Y-%m-%d", strict=False).is_null() | (d < FIRST_DATE.isoformat())
-               | (d > last)),
+            & (
+                d.str.to_date("%Y-%m-%d", strict=False).is_null()
+                | (d < FIRST_DATE.isoformat())
+                | (d > last)
+            ),
             pl.format(
                 "session date '{}' is not a date between {} and tomorrow",
                 quote("session_date"),
@@ -189,9 +200,7 @@ def _date_results(
             ),
         ),
     ]
-    raw = pl.concat_str(
-        [pl.col(c).fill_null("") for c in RESULT_COLUMNS[3:15]], separator=","
-    )
+    raw = pl.concat_str([pl.col(c).fill_null("") for c in RESULT_COLUMNS[3:15]], separator=",")
     ok, rejected = apply_checks(df, checks, raw)
     return ok.select(RESULT_COLUMNS), rejected
 
@@ -272,8 +281,10 @@ def _registry(
     """
     base = pl.DataFrame(
         file_rows,
-        schema={k: FILES_SCHEMA[k] for k in
-                ("file", "sha256", "size", "format", "rows_read", "whole_file_rejected")},
+        schema={
+            k: FILES_SCHEMA[k]
+            for k in ("file", "sha256", "size", "format", "rows_read", "whole_file_rejected")
+        },
     )
     bad = rejected.select("file", "location").unique()
     ref = (
@@ -292,8 +303,10 @@ def _registry(
         .join(dates, on="file", how="left")
         .join(rej, on="file", how="left")
         .with_columns(
-            *(pl.col(c).fill_null(0).cast(pl.Int64)
-              for c in ("rows_reference", "rows_dated", "rows_rejected")),
+            *(
+                pl.col(c).fill_null(0).cast(pl.Int64)
+                for c in ("rows_reference", "rows_dated", "rows_rejected")
+            ),
             pl.col("dates").fill_null([]),
         )
         .select(list(FILES_SCHEMA))

@@ -43,7 +43,6 @@ def _day(session_date: str) -> dict[str, str]:
     return {"session_date": session_date}
 
 
-
 def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     """Scan the whole inbox; rewrite the registry, reference tables and read-stage rejections."""
     snap = inbox_mod.scan(inbox, today)
@@ -97,12 +96,15 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
             [
                 # Withdraw what was derived from the date's previous results first: scores and
                 # standings come back only once this date's checks pass.
-                Write("standings", pl.DataFrame(), _day(session_date),
-                      delete="standings_of_date"),
+                Write("standings", pl.DataFrame(), _day(session_date), delete="standings_of_date"),
                 Write("scored_results", pl.DataFrame(), _day(session_date)),
                 Write("validated_results", validated, _day(session_date)),
-                Write("rejected_inputs", rejected, _day(session_date),
-                      delete="rejected_inputs_validate"),
+                Write(
+                    "rejected_inputs",
+                    rejected,
+                    _day(session_date),
+                    delete="rejected_inputs_validate",
+                ),
             ],
         )
     return Summary(
@@ -146,7 +148,9 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
         )
         all_scored = query(conn, "read/scored_for_events", ids)
     sessions = session_standings(scored, contestants)
-    every_session = pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
+    every_session = (
+        pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
+    )
     evs = event_standings(every_session, all_scored, contestants)
     rows = pl.concat([sessions, evs])
     with wh.connect() as conn:

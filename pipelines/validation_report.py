@@ -25,17 +25,19 @@ def problems(paths: list[Path]) -> tuple[list[str], int]:
     rows = sum(r.rows_read for r in reads)
     lines: list[str] = []
     events = pl.concat(
-        [r.events.select(EVENT_COLUMNS).with_columns(
-            pl.lit(0 if r.format == "events_csv" else 1).alias("priority")) for r in reads]
+        [
+            r.events.select(EVENT_COLUMNS).with_columns(
+                pl.lit(0 if r.format == "events_csv" else 1).alias("priority")
+            )
+            for r in reads
+        ]
     )
     resolved, ev_rejected = resolve_events(events)
     contestants = pl.concat([r.contestants for r in reads])
     _, cont_rejected = validate_contestants(contestants)
     results = pl.concat([r.results.select(RESULT_COLUMNS) for r in reads])
     validated, rejected = validate_results(results, with_defaults(resolved))
-    every = pl.concat(
-        [*(r.rejected for r in reads), ev_rejected, cont_rejected, rejected]
-    )
+    every = pl.concat([*(r.rejected for r in reads), ev_rejected, cont_rejected, rejected])
     for r in every.iter_rows(named=True):
         lines.append(f"{r['file']}:{r['location']}: {r['field']}: {r['reason']}")
     wrong = validated.filter(pl.col("score_agrees") == False)  # noqa: E712

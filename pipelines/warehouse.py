@@ -64,7 +64,7 @@ def sql(name: str) -> str:
 
 @dataclass(frozen=True)
 class Write:
-    """Replace the rows of ``table`` selected by ``sql/write/<delete>.delete.sql`` with ``frame``."""
+    """Replace the rows of ``table`` chosen by ``sql/write/<delete>.delete.sql`` with ``frame``."""
 
     table: str
     frame: pl.DataFrame

@@ -154,8 +154,8 @@ def test_every_result_is_legal(tmp_path: Path, seed: int) -> None:
         ns_id, ew_id = (("", ns), ("", ew)) if movement == "howell" else (("NS", ns), ("EW", ew))
         assert ns_id != ew_id
         for pair in (ns_id, ew_id):
-            assert (pair + (r["board"],)) not in played[key], f"{pair} plays board twice: {r}"
-            played[key].add(pair + (r["board"],))
+            assert (*pair, r["board"]) not in played[key], f"{pair} plays board twice: {r}"
+            played[key].add((*pair, r["board"]))
         # Every row of a (round, table) shows the same meeting; each meeting happens once.
         rt = (r["round"], r["table"])
         meeting = (ns, ew)

@@ -70,7 +70,7 @@ def vulnerability_expr(board: pl.Expr) -> pl.Expr:
 
 
 def declarer_vulnerable_expr(board: pl.Expr, declarer: pl.Expr) -> pl.Expr:
-    """Vectorised: whether the declaring side (seat column ``N E S W``) is vulnerable on ``board``."""
+    """Vectorised: whether the declaring side (seat ``N E S W``) is vulnerable on ``board``."""
     k = (board - 1) % 16
     idx = (k + k // 4) % 4
     ns = declarer.is_in(["N", "S"])

@@ -145,7 +145,7 @@ def ns_score(contract: Contract | None, declarer: str, tricks: int, board: int) 
 
 
 def contract_parts_expr(contract: pl.Expr) -> dict[str, pl.Expr]:
-    """Split a canonical contract column into ``level`` (Int8), ``strain`` (Utf8), ``doubled`` (Int8).
+    """Split a canonical contract column into ``level``, ``strain`` and ``doubled`` (0, 1, 2).
 
     Values that are not canonical contracts (``PASS``, empty, garbage) give nulls; the
     caller tells ``PASS`` apart with :func:`is_pass_expr`.
@@ -183,7 +183,9 @@ def contract_score_expr(
     trick_score = (
         pl.when(strain == "NT").then((40 + 30 * (lv - 1)) * mult).otherwise(per * lv * mult)
     )
-    game = pl.when(trick_score >= 100).then(pl.when(vulnerable).then(500).otherwise(300)).otherwise(50)
+    game = (
+        pl.when(trick_score >= 100).then(pl.when(vulnerable).then(500).otherwise(300)).otherwise(50)
+    )
     slam = (
         pl.when(lv == 6)
         .then(pl.when(vulnerable).then(750).otherwise(500))

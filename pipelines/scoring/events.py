@@ -66,7 +66,13 @@ def event_checks() -> list[Check]:
         Check(
             "session",
             ~pl.col("session").fill_null("").str.contains(_INT)
-            | (pl.col("session").fill_null("0").str.replace(r"^$", "0").cast(pl.Int64, strict=False) < 1),
+            | (
+                pl.col("session")
+                .fill_null("0")
+                .str.replace(r"^$", "0")
+                .cast(pl.Int64, strict=False)
+                < 1
+            ),
             pl.format("session must be a whole number >= 1, not '{}'", quote("session")),
         ),
         Check(
@@ -129,7 +135,9 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     dup = first.filter(pl.col("__order") != pl.col("__first"))
     if dup.height:
         firsts = first.filter(pl.col("__order") == pl.col("__first")).select(
-            "event_id", "session", "priority",
+            "event_id",
+            "session",
+            "priority",
             pl.format("{}:{}", "file", "location").alias("__where"),
         )
         dup = dup.join(firsts, on=["event_id", "session", "priority"], how="left")
@@ -155,16 +163,11 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     merged = kept.group_by(["event_id", "session"], maintain_order=True).agg(
         *(pl.col(c).drop_nulls().first().alias(c) for c in fields)
     )
-    return merged.select(
-        [pl.col(c).cast(t) for c, t in EVENTS_SCHEMA.items()]
-    ), rejected
+    return merged.select([pl.col(c).cast(t) for c, t in EVENTS_SCHEMA.items()]), rejected
 
 
 def with_defaults(df: pl.DataFrame) -> pl.DataFrame:
     """Fill every missing event detail with :data:`DEFAULTS`."""
     return df.with_columns(
-        *(
-            pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c])
-            for c, v in DEFAULTS.items()
-        )
+        *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in DEFAULTS.items())
     )

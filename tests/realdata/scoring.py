@@ -28,7 +28,10 @@ class Scored:
         ours = self.standings.select(
             "contestant",
             pl.col("direction").fill_null(""),
-            "score_display", "percentage_display", "rank", "tiebreak",
+            "score_display",
+            "percentage_display",
+            "rank",
+            "tiebreak",
         )
         off = self.official.select(
             "contestant",
@@ -42,7 +45,9 @@ class Scored:
 
 
 def score_file(
-    name: str, tmp: Path, edit: dict[tuple[int, str, str], dict[str, str | None]] | None = None,
+    name: str,
+    tmp: Path,
+    edit: dict[tuple[int, str, str], dict[str, str | None]] | None = None,
     howell_directions: bool = False,
 ) -> Scored:
     """Copy real file ``name`` into an inbox, read and score it.
@@ -58,11 +63,15 @@ def score_file(
     snap = scan(inbox)
     raw = snap.results
     for (board, ns, ew), fields in (edit or {}).items():
-        hit = (pl.col("board") == str(board)) & (pl.col("ns_pair") == ns) & (pl.col("ew_pair") == ew)
+        hit = (
+            (pl.col("board") == str(board)) & (pl.col("ns_pair") == ns) & (pl.col("ew_pair") == ew)
+        )
         assert raw.filter(hit).height == 1, f"no single line board {board} {ns}-{ew}"
         raw = raw.with_columns(
-            *(pl.when(hit).then(pl.lit(v, pl.Utf8)).otherwise(pl.col(k)).alias(k)
-              for k, v in fields.items())
+            *(
+                pl.when(hit).then(pl.lit(v, pl.Utf8)).otherwise(pl.col(k)).alias(k)
+                for k, v in fields.items()
+            )
         )
     validated, rejected = validate_results(raw, snap.events)
     assert rejected.height == 0, rejected

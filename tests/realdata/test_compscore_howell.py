@@ -28,8 +28,15 @@ def test_every_traveller_line(tmp_path):
         (pl.col("ns_mp_display") != pl.col("source_ns_mp"))
         | (pl.col("ew_mp_display") != pl.col("source_ew_mp"))
     )
-    assert off.height == 0, off.select("board", "ns_pair", "ew_pair", "ns_mp_display",
-                                       "source_ns_mp", "ew_mp_display", "source_ew_mp")
+    assert off.height == 0, off.select(
+        "board",
+        "ns_pair",
+        "ew_pair",
+        "ns_mp_display",
+        "source_ns_mp",
+        "ew_mp_display",
+        "source_ew_mp",
+    )
 
 
 def test_short_board_shown_unfactored_but_factored_in_totals(tmp_path):
@@ -45,7 +52,10 @@ def test_every_total_percentage_and_place(tmp_path):
     s = score_file(FILE, tmp_path)
     cmp = s.standings_vs_official()
     assert cmp.height == 12
-    assert cmp.filter(pl.col("official_total").is_null() | pl.col("score_display").is_null()).height == 0
+    assert (
+        cmp.filter(pl.col("official_total").is_null() | pl.col("score_display").is_null()).height
+        == 0
+    )
     bad = cmp.filter(
         (pl.col("score_display") != pl.col("official_total"))
         | (pl.col("percentage_display") != pl.col("official_percentage"))

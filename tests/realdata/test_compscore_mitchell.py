@@ -24,8 +24,9 @@ import polars as pl
 from tests.realdata.scoring import score_file
 
 FILE = "compscore_usebio_mp_mitchell_42p_adjusted.xml"
-AVERAGE_INSERTED = {(1, "1", "1"): {"score": "A50/50", "contract": None, "declarer": None,
-                                   "tricks": None}}
+AVERAGE_INSERTED = {
+    (1, "1", "1"): {"score": "A50/50", "contract": None, "declarer": None, "tricks": None}
+}
 BEFORE_ADJUSTMENTS = {
     (2, "9", "8"): {"score": "110", "contract": "2S", "declarer": "N", "tricks": "8"},
     (3, "1", "1"): {"score": "-650", "contract": "4S", "declarer": "W", "tricks": "11"},

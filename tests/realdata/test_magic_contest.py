@@ -29,8 +29,15 @@ def test_every_traveller_line(tmp_path):
         (pl.col("ns_mp_display") != pl.col("source_ns_mp"))
         | (pl.col("ew_mp_display") != pl.col("source_ew_mp"))
     )
-    assert off.height == 0, off.select("board", "ns_pair", "ew_pair", "ns_mp_display",
-                                       "source_ns_mp", "ew_mp_display", "source_ew_mp")
+    assert off.height == 0, off.select(
+        "board",
+        "ns_pair",
+        "ew_pair",
+        "ns_mp_display",
+        "source_ns_mp",
+        "ew_mp_display",
+        "source_ew_mp",
+    )
 
 
 def test_adjusted_boards_use_linear_factoring(tmp_path):
@@ -38,7 +45,9 @@ def test_adjusted_boards_use_linear_factoring(tmp_path):
     adjusted = s.lines.filter(pl.col("kind") == "artificial")
     assert sorted(adjusted["board"].to_list()) == [1, 2, 9, 14]
     # A+ = 60 % of the full top 42; A- = 40 %
-    assert sorted(set(adjusted["ns_mp_display"].to_list() + adjusted["ew_mp_display"].to_list())) == [16.8, 25.2]
+    assert sorted(
+        set(adjusted["ns_mp_display"].to_list() + adjusted["ew_mp_display"].to_list())
+    ) == [16.8, 25.2]
     played = s.lines.filter(pl.col("board").is_in([1, 2, 9, 14]) & (pl.col("kind") == "played"))
     assert played["factoring"].unique().to_list() == ["linear"]
 

@@ -1,0 +1,55 @@
+# Traveller: the front door. `make run` and `make test` work on a fresh machine that has
+# Python 3.11 and the package index: they install uv, then everything from uv.lock.
+
+PYTHON ?= python3
+UV_VERSION := 0.13.8
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+# Dagster's instance folder; dagster.yaml is copied there (its relative paths resolve
+# against the current directory, the project folder when started through make).
+export DAGSTER_HOME := $(CURDIR)/.dagster_home
+
+.PHONY: install run test lint format bench dev sample clean
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet "uv==$(UV_VERSION)"
+
+$(VENV)/.synced: $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+	mkdir -p $(DAGSTER_HOME)
+	cp dagster.yaml $@
+
+install: $(VENV)/.synced $(DAGSTER_HOME)/dagster.yaml  ## install everything from the lock file
+
+run: install  ## run the main job on the bundled sample inbox -> data/warehouse.duckdb
+	$(BIN)/traveller run
+
+test: install  ## lint, then the whole test suite
+	$(BIN)/ruff check pipelines assets tests
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check pipelines assets tests
+
+format: install
+	$(BIN)/ruff format pipelines assets tests
+
+bench: install  ## 1,000,000 results through validation, scoring and standings
+	$(BIN)/traveller bench --results 1000000
+
+dev: install  ## the Dagster UI on http://127.0.0.1:3000 (schedule and sensor included)
+	$(BIN)/dagster dev -m pipelines.definitions
+
+sample: install  ## regenerate the bundled sample inbox (seeded: same files every time)
+	rm -rf pipelines/sample/inbox
+	$(BIN)/traveller generate --out pipelines/sample/inbox
+
+clean:
+	rm -rf $(VENV) $(TOOLS) data .dagster_home .pytest_cache .ruff_cache .hypothesis

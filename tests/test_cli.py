@@ -1,0 +1,145 @@
+"""The ``traveller`` command line: run, validate, generate, bench — good and bad input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pipelines.cli import EXIT_BLOCKED, EXIT_REJECTED, app
+
+runner = CliRunner()
+
+GOOD = """event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score
+E1,1,A,1,1,1,1,2,4S,N,10,420
+E1,1,A,1,2,1,3,4,4S,N,11,450
+E1,1,A,1,3,1,5,6,3NT,S,9,400
+E1,1,A,2,1,2,1,4,2H,E,8,-110
+E1,1,A,2,2,2,3,6,2H,E,9,-140
+E1,1,A,2,3,2,5,2,PASS,,,0
+"""
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    p = tmp / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_generate_then_run_clean_inbox(tmp_path):
+    out = tmp_path / "inbox"
+    r = runner.invoke(app, ["generate", "--out", str(out), "--sessions", "2", "--clubs", "2"])
+    assert r.exit_code == 0, r.output
+    assert "wrote" in r.output and (out / "events.csv").exists()
+    r = runner.invoke(app, ["run", "--inbox", str(out), "--warehouse", str(tmp_path / "w.duckdb")])
+    assert r.exit_code == 0, r.output
+    assert "rejected   0 rows or files" in r.output
+    assert (tmp_path / "w.duckdb").exists()
+
+
+def test_run_with_rejected_rows_processes_the_rest(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    write(inbox, "results-2026-11-20.csv", GOOD + "E1,1,A,2,4,2,7,8,9NT,N,10,\n")
+    write(inbox, "notes.txt", "nothing to see\n")
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == EXIT_REJECTED, r.output
+    assert (
+        "results-2026-11-20.csv:line 8: contract: contract '9NT' is not a legal contract"
+        in r.output
+    )
+    assert "notes.txt:file: file: the file's format was not recognised" in r.output
+    assert "scored     6 table results" in r.output
+
+
+def test_run_blocks_standings_on_a_score_that_disagrees_with_its_contract(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    write(inbox, "results-2026-11-20.csv", GOOD.replace("4S,N,10,420", "4S,N,10,450"))
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == EXIT_BLOCKED, r.output
+    assert "standings withheld for 2026-11-20" in r.output
+    assert (
+        "results-2026-11-20.csv:line 2: score: stated 450 but 4S by N taking 10 tricks on "
+        "board 1 scores 420 for NS (Law 77)"
+    ) in r.output
+    assert "standings  0 session rows" in r.output
+
+
+def test_run_rejects_undated_results(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    write(inbox, "results.csv", GOOD)
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == EXIT_REJECTED, r.output
+    assert "no date for event E1 session 1" in r.output
+
+
+def test_run_missing_inbox(tmp_path):
+    r = runner.invoke(app, ["run", "--inbox", str(tmp_path / "nope")])
+    assert r.exit_code == 2
+    assert "inbox folder not found" in r.output
+
+
+def test_validate_good_file(tmp_path):
+    p = write(tmp_path, "results.csv", GOOD)
+    r = runner.invoke(app, ["validate", str(p)])
+    assert r.exit_code == 0, r.output
+    assert "no problems" in r.output
+
+
+def test_validate_reports_every_problem(tmp_path):
+    bad = GOOD.replace("3NT,S,9,400", "3NT,S,9,430").replace("2H,E,8,-110", "2H,Q,15,-110")
+    bad += "E1,1,A,2,4,2,7\n"
+    p = write(tmp_path, "results.csv", bad)
+    r = runner.invoke(app, ["validate", str(p)])
+    assert r.exit_code == 1
+    lines = r.output.splitlines()
+    assert f"{p}:line 8: row: row has 7 fields, the header has 12" in lines
+    assert f"{p}:line 5: declarer: declarer must be N, E, S or W, not 'Q'" in lines
+    assert (
+        f"{p}:line 5: tricks: tricks must be the tricks taken by declarer, 0 to 13, not '15'"
+    ) in lines
+    assert (
+        f"{p}:line 4: score: stated 430 but 3NT by S taking 9 tricks on board 1 scores "
+        "400 for NS (Law 77)"
+    ) in lines
+
+
+def test_validate_unsafe_xml(tmp_path):
+    p = write(
+        tmp_path,
+        "bomb.xml",
+        """<?xml version="1.0"?>
+<!DOCTYPE USEBIO [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>
+<USEBIO Version="1.2"><EVENT>&b;</EVENT></USEBIO>""",
+    )
+    r = runner.invoke(app, ["validate", str(p)])
+    assert r.exit_code == 1
+    assert "refused for safety" in r.output
+
+
+def test_validate_missing_file(tmp_path):
+    r = runner.invoke(app, ["validate", str(tmp_path / "nope.csv")])
+    assert r.exit_code == 1
+
+
+def test_bench_small(tmp_path):
+    r = runner.invoke(app, ["bench", "--results", "20000"])
+    assert r.exit_code == 0, r.output
+    assert "results/s" in r.output and "peak memory" in r.output
+
+
+def test_generate_bad_date(tmp_path):
+    r = runner.invoke(app, ["generate", "--out", str(tmp_path), "--start-date", "2026-13-01"])
+    assert r.exit_code == 2
+
+
+def test_sample_inbox_is_clean(tmp_path):
+    from pipelines.resources import SAMPLE_INBOX
+
+    inbox = tmp_path / "inbox"
+    shutil.copytree(SAMPLE_INBOX, inbox)
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == 0, r.output

@@ -1,0 +1,69 @@
+"""The whole Dagster ``Definitions`` loads, and its wiring is what the design says."""
+
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+
+from assets.automation import inbox_sensor, nightly
+from pipelines.definitions import defs
+from pipelines.generate import generate_inbox
+from pipelines.resources import InboxResource
+
+
+def test_definitions_load():
+    dg.Definitions.validate_loadable(defs)
+    graph = defs.resolve_asset_graph()
+    keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
+    assert keys == {
+        "source_files",
+        "events",
+        "contestants",
+        "source_standings",
+        "raw_results",
+        "validated_results",
+        "scored_results",
+        "standings",
+    }
+    job = defs.resolve_job_def("nightly_results")
+    assert job.partitions_def is not None
+    assert job.executor_def.name == "in_process"
+
+
+def test_blocking_checks_gate_standings():
+    names = {k.name for k in defs.resolve_asset_graph().asset_check_keys}
+    assert {
+        "score_contract_agreement",
+        "rows_accounted",
+        "matchpoints_conserved",
+        "rows_accounted_on_read",
+    } <= names
+    for ac in defs.asset_checks:
+        for spec in ac.check_specs:
+            assert spec.blocking, spec.name
+
+
+def test_schedule_and_sensor_on_by_default():
+    assert nightly.default_status == dg.DefaultScheduleStatus.RUNNING
+    assert inbox_sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    assert nightly.cron_schedule == "0 2 * * *"
+
+
+def test_sensor_requests_the_dates_a_changed_file_touches(tmp_path):
+    inbox = tmp_path / "inbox"
+    generate_inbox(inbox, sessions=2, clubs=1, seed=3)
+    res = {"inbox": InboxResource(path=str(inbox))}
+    with dg.build_sensor_context(resources=res) as ctx:
+        first = inbox_sensor(ctx)
+    assert sorted(r.partition_key for r in first.run_requests) == ["2026-11-02", "2026-11-03"]
+    with dg.build_sensor_context(resources=res, cursor=first.cursor) as ctx:
+        again = inbox_sensor(ctx)
+    assert not again.run_requests
+    changed = inbox / "results-club1-2026-11-03.csv"
+    lines = changed.read_text().splitlines()
+    changed.write_text("\n".join(lines[:-1]) + "\n")
+    with dg.build_sensor_context(resources=res, cursor=again.cursor) as ctx:
+        third = inbox_sensor(ctx)
+    assert [r.partition_key for r in third.run_requests] == ["2026-11-03"]
+    assert json.loads(third.cursor)["results-club1-2026-11-03.csv"]["dates"] == ["2026-11-03"]
