@@ -336,11 +336,12 @@ def watch_state(inbox: Path, snap: InboxSnapshot | None = None) -> dict[str, dic
 
 
 def changed_dates(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
-    """Session dates touched by files added, changed or removed between two watch states."""
+    """Session dates touched between two watch states: by a file added, removed or changed,
+    or whose results moved to other dates (an events file changed their event's date)."""
     dates: set[str] = set()
     for file in set(old) | set(new):
         before, after = old.get(file), new.get(file)
-        if before is None or after is None or before["sha256"] != after["sha256"]:
+        if before != after:  # added, removed, changed, or re-dated by an events file
             dates.update((before or {}).get("dates", []))
             dates.update((after or {}).get("dates", []))
     return sorted(dates)

@@ -94,7 +94,9 @@ def _csv_kind(header_line: str) -> str:
     cols = {c.strip().lower() for c in next(csv.reader([header_line]), [])}
     if {"board", "ns_pair", "ew_pair", "contract"} <= cols:
         return "results_csv"
-    if {"event_id", "session", "date"} <= cols and cols & {
+    # An events file needs at least the date of each event session (or one of its details).
+    if {"event_id", "session"} <= cols and cols & {
+        "date",
         "form",
         "scoring",
         "movement",

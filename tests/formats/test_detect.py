@@ -35,7 +35,7 @@ def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
         (b"\xef\xbb\xbf" + RESULTS_HEADER.encode(), "results_csv"),
         (b" Board , NS_Pair,EW_PAIR ,Contract\n1,1,2,3NT\n", "results_csv"),
         (b"event_id,session,date,form\nE1,1,2024-01-02,pairs\n", "events_csv"),
-        (b"event_id,session,date,name\nE1,1,2024-01-02,x\n", "unknown"),
+        (b"event_id,session,date,name\nE1,1,2024-01-02,x\n", "events_csv"),
         (b"event_id,contestant,names\nE1,1,A & B\n", "contestants_csv"),
         (b"ruling_id,kind,board\nR1,score,3\n", "rulings_csv"),
         (b"appeal_id,ruling_id,decision\nA1,R1,upheld\n", "appeals_csv"),

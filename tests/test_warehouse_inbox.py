@@ -1,0 +1,105 @@
+"""The inbox scan (dating, accounting) and the warehouse's transactional partition writes."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import duckdb
+import polars as pl
+import pytest
+
+from pipelines.inbox import changed_dates, scan, watch_state
+from pipelines.warehouse import Warehouse, Write, write
+
+RESULTS = """event_id,session,board,ns_pair,ew_pair,contract,declarer,tricks,score
+E1,1,1,1,2,4S,N,10,420
+E1,1,1,3,4,4S,N,9,-50
+E2,1,1,1,2,3NT,S,9,400
+"""
+
+
+def test_dates_from_events_then_file_name(tmp_path):
+    (tmp_path / "results-2026-11-05.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text("event_id,session,date\nE1,1,2026-11-04\n")
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    dates = dict(zip(snap.results["event_id"], snap.results["session_date"], strict=True))
+    assert dates == {"E1": "2026-11-04", "E2": "2026-11-05"}
+    assert snap.rejected.height == 0
+    reg = snap.files.filter(pl.col("file") == "results-2026-11-05.csv").row(0, named=True)
+    assert reg["dates"] == ["2026-11-04", "2026-11-05"]
+    assert reg["rows_read"] == reg["rows_reference"] + reg["rows_dated"] + reg["rows_rejected"]
+
+
+def test_future_dates_and_undated_rows_are_rejected(tmp_path):
+    (tmp_path / "results.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text("event_id,session,date\nE1,1,2031-01-01\n")
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert snap.results.height == 0
+    reasons = snap.rejected.sort("location")["reason"].to_list()
+    assert "session date '2031-01-01' is not a date between 1990-01-01 and tomorrow" in reasons
+    assert any(r.startswith("no date for event E2 session 1") for r in reasons)
+    reg = snap.files.filter(pl.col("file") == "results.csv").row(0, named=True)
+    assert reg["rows_rejected"] == 3 and reg["rows_dated"] == 0
+
+
+def test_duplicate_event_definitions_are_rejected(tmp_path):
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date,profile\nE1,1,2026-11-04,ebu\nE1,1,2026-11-05,wbf\nE3,1,x,zzz\n"
+    )
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert snap.events.select("event_id", "date", "profile").rows() == [("E1", "2026-11-04", "ebu")]
+    by_line = snap.rejected.group_by("location").agg(pl.col("field"))
+    fields = {r["location"]: sorted(r["field"]) for r in by_line.iter_rows(named=True)}
+    assert fields == {"line 3": ["event_id"], "line 4": ["date", "profile"]}
+
+
+def test_watch_state_and_changed_dates(tmp_path):
+    (tmp_path / "results-2026-11-05.csv").write_text(RESULTS)
+    s1 = watch_state(tmp_path)
+    assert changed_dates({}, s1) == ["2026-11-05"]
+    assert changed_dates(s1, s1) == []
+    (tmp_path / "events.csv").write_text("event_id,session,date\nE1,1,2026-11-04\n")
+    s2 = watch_state(tmp_path)
+    # the events file moves E1 to the 4th: both dates are touched
+    assert changed_dates(s1, s2) == ["2026-11-04", "2026-11-05"]
+    (tmp_path / "results-2026-11-05.csv").unlink()
+    assert changed_dates(s2, watch_state(tmp_path)) == ["2026-11-04", "2026-11-05"]
+
+
+def test_partition_write_is_one_transaction(tmp_path):
+    wh = Warehouse(tmp_path / "w.duckdb")
+    good = pl.DataFrame(
+        {
+            "stage": ["validate"],
+            "session_date": ["2026-11-02"],
+            "file": ["f"],
+            "location": ["line 2"],
+            "field": ["x"],
+            "reason": ["r"],
+            "raw": [None],
+        }
+    )
+    day = {"session_date": "2026-11-02"}
+    with wh.connect() as conn:
+        write(conn, [Write("rejected_inputs", good, day, delete="rejected_inputs_validate")])
+    bad = good.with_columns(pl.lit(None, pl.Utf8).alias("reason"))  # violates NOT NULL
+    with wh.connect() as conn, pytest.raises(duckdb.Error):
+        write(conn, [Write("rejected_inputs", bad, day, delete="rejected_inputs_validate")])
+    with wh.connect() as conn:
+        rows = conn.sql("SELECT reason FROM rejected_inputs").pl()
+    assert rows["reason"].to_list() == ["r"]  # the delete was rolled back with the insert
+
+
+def test_player_ids_never_reach_the_standings(tmp_path):
+    from pipelines.generate import generate_inbox
+    from pipelines.runner import run_inbox
+
+    generate_inbox(tmp_path / "inbox", sessions=1, clubs=1, seed=5)
+    db = tmp_path / "w.duckdb"
+    run_inbox(tmp_path / "inbox", db)
+    with duckdb.connect(str(db), read_only=True) as c:
+        cols = [r[0] for r in c.sql("DESCRIBE standings").fetchall()]
+        ids = [r[0] for r in c.sql("SELECT player_ids FROM contestants").fetchall()]
+        text = c.sql("SELECT * FROM standings").pl().write_csv()
+    assert "player_ids" not in cols
+    assert ids and not any(i.split(";")[0] in text for i in ids)
