@@ -1,0 +1,194 @@
+"""Readers for directors' ruling logs and appeal records (CSV or JSON Lines).
+
+``rulings*.csv`` / ``rulings*.jsonl``: one ruling per row/line with the columns of
+:data:`RULING_COLUMNS`; ``appeals*.csv`` / ``appeals*.jsonl``: one appeal per row/line with
+:data:`APPEAL_COLUMNS`. As with every reader, values are kept as text (JSON numbers and
+booleans are written out as text) with their lineage (``file``, ``location``: ``line N``);
+validation against the results happens in :mod:`pipelines.scoring.rulings`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.formats.model import REJECT_COLUMNS, empty_frame, frame
+
+#: Columns of a ruling (the optional ``approved`` flag marks a late score correction the
+#: Tournament Organizer approved, Law 79C2).
+RULING_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "ruling_id",
+    "event_id",
+    "session",
+    "section",
+    "board",
+    "round",
+    "table",
+    "ns_pair",
+    "ew_pair",
+    "director",
+    "called_at",
+    "ruled_at",
+    "laws",
+    "kind",
+    "offending",
+    "ns_result",
+    "ew_result",
+    "board_version",
+    "penalized",
+    "penalty",
+    "approved",
+    "note",
+)
+
+#: Columns of an appeal.
+APPEAL_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "appeal_id",
+    "ruling_id",
+    "lodged_at",
+    "lodged_by",
+    "heard_by",
+    "decided_at",
+    "outcome",
+    "ns_result",
+    "ew_result",
+    "deposit_retained",
+    "without_merit",
+    "note",
+)
+
+_REQUIRED = {
+    "rulings": ("ruling_id", "event_id", "session", "kind"),
+    "appeals": ("appeal_id", "ruling_id", "outcome"),
+}
+
+
+def _text(v: object) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    s = str(v).strip()
+    return s or None
+
+
+def read_log(path: Path, file: str, kind: str) -> tuple[pl.DataFrame, pl.DataFrame, int]:
+    """Read a ruling (``kind="rulings"``) or appeal (``"appeals"``) log.
+
+    Returns (rows, rejected, rows_read). A missing required column rejects the whole file;
+    a line that is not a JSON object, or a CSV row with the wrong number of fields, is rejected
+    on its own.
+    """
+    columns = RULING_COLUMNS if kind == "rulings" else APPEAL_COLUMNS
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        return _whole(file, "file", f"the file is not UTF-8 (byte {e.start})", 0)
+    lines = text.splitlines()
+    first = next((ln for ln in lines if ln.strip()), "")
+    if first.lstrip().startswith("{"):
+        return _jsonl(lines, file, columns, kind)
+    return _csv(text, file, columns, kind)
+
+
+def _whole(file: str, field: str, reason: str, rows: int):
+    rej = frame(
+        [{"file": file, "location": "file", "field": field, "reason": reason}], REJECT_COLUMNS
+    )
+    return pl.DataFrame(), rej, rows
+
+
+def _jsonl(lines: list[str], file: str, columns: tuple[str, ...], kind: str):
+    rows, rejected = [], []
+    read = 0
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        read += 1
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            rejected.append(
+                {
+                    "file": file,
+                    "location": f"line {i}",
+                    "field": "row",
+                    "reason": f"not valid JSON: {e.msg}",
+                    "raw": line[:300],
+                }
+            )
+            continue
+        if not isinstance(obj, dict):
+            rejected.append(
+                {
+                    "file": file,
+                    "location": f"line {i}",
+                    "field": "row",
+                    "reason": "each line must be a JSON object",
+                    "raw": line[:300],
+                }
+            )
+            continue
+        row = {c: _text(obj.get(c)) for c in columns[2:]}
+        rows.append({"file": file, "location": f"line {i}", **row})
+    missing = [c for c in _REQUIRED[kind] if rows and all(r[c] is None for r in rows)]
+    if missing:
+        return _whole(
+            file, ",".join(missing), f"no line gives {', '.join(missing)}: not a {kind} log", read
+        )
+    return frame(rows, columns), frame(rejected, REJECT_COLUMNS), read
+
+
+def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
+    import csv
+    import io
+
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except StopIteration:
+        return _whole(file, "file", "the file is empty", 0)
+    missing = [c for c in _REQUIRED[kind] if c not in header]
+    body = [(n, r) for n, r in enumerate(reader, start=2) if any(x.strip() for x in r)]
+    if missing:
+        return _whole(
+            file,
+            ",".join(missing),
+            f"the header lacks {', '.join(missing)}: not a {kind} log",
+            len(body),
+        )
+    rows, rejected = [], []
+    for n, r in body:
+        if len(r) != len(header):
+            rejected.append(
+                {
+                    "file": file,
+                    "location": f"line {n}",
+                    "field": "row",
+                    "reason": f"row has {len(r)} fields, the header has {len(header)}",
+                    "raw": ",".join(r)[:300],
+                }
+            )
+            continue
+        rec = dict(zip(header, r, strict=True))
+        rows.append(
+            {"file": file, "location": f"line {n}", **{c: _text(rec.get(c)) for c in columns[2:]}}
+        )
+    return frame(rows, columns), frame(rejected, REJECT_COLUMNS), len(body)
+
+
+def empty_rulings() -> pl.DataFrame:
+    """An empty rulings frame."""
+    return empty_frame(RULING_COLUMNS)
+
+
+def empty_appeals() -> pl.DataFrame:
+    """An empty appeals frame."""
+    return empty_frame(APPEAL_COLUMNS)
