@@ -12,7 +12,11 @@ export UV_PYTHON_DOWNLOADS := never
 # against the current directory, the project folder when started through make).
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: install run test lint format bench dev sample clean
+.PHONY: install mdbtools run test lint format bench dev sample clean
+
+# Bridgemate .bws databases are read with Debian's mdbtools (mdb-export), not a Python package.
+MDBTOOLS_HINT := reading .bws files needs mdbtools (mdb-export); install it with: apt-get install mdbtools
+APT_INSTALL := env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mdbtools >/dev/null
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -26,7 +30,28 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 	mkdir -p $(DAGSTER_HOME)
 	cp dagster.yaml $@
 
-install: $(VENV)/.synced $(DAGSTER_HOME)/dagster.yaml  ## install everything from the lock file
+install: $(VENV)/.synced $(DAGSTER_HOME)/dagster.yaml mdbtools  ## install everything from the lock file
+
+# Installs mdbtools when it is missing and apt-get can be used (as root, or sudo without a
+# password); otherwise says what to install and carries on: .bws files are then rejected
+# with the same message, every other format is read as usual.
+mdbtools:
+	@if command -v mdb-export >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "note: mdbtools is not installed and this machine has no apt-get; $(MDBTOOLS_HINT)"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else sudo=none; fi; \
+	  if [ "$$sudo" = none ]; then \
+	    echo "note: mdbtools is not installed and installing it needs root; $(MDBTOOLS_HINT)"; \
+	  else \
+	    echo "installing mdbtools (reads Bridgemate .bws files)"; \
+	    $$sudo $(APT_INSTALL) 2>/dev/null \
+	      || { $$sudo apt-get update -qq >/dev/null && $$sudo $(APT_INSTALL); } \
+	      || echo "note: mdbtools could not be installed; $(MDBTOOLS_HINT)"; \
+	  fi; \
+	fi
 
 run: install  ## run the main job on the bundled sample inbox -> data/warehouse.duckdb
 	$(BIN)/traveller run

@@ -83,6 +83,14 @@ def run(
                 for r in report.rejections.iter_rows(named=True)
             ]
         )
+    if report.warnings.height:
+        typer.echo(f"warnings   {report.warnings.height} (nothing rejected; see input_warnings)")
+        _echo_problems(
+            [
+                f"warning: {r['file']}:{r['location']}: {r['field']}: {r['reason']}"
+                for r in report.warnings.iter_rows(named=True)
+            ]
+        )
     unbalanced = report.accounting.filter(~pl.col("balanced"))
     if unbalanced.height:
         typer.echo(
@@ -117,13 +125,16 @@ def validate(
     files: Annotated[list[Path], typer.Argument(help="Files to check (any supported format).")],
 ) -> None:
     """Check files without touching the warehouse; each problem as file:location: field: message."""
-    from pipelines.validation_report import problems
+    from pipelines.validation_report import problems, warnings
 
     missing = [f for f in files if not f.is_file()]
     for f in missing:
         typer.echo(f"{f}: file: no such file", err=True)
-    found, checked = problems([f for f in files if f.is_file()])
+    present = [f for f in files if f.is_file()]
+    found, checked = problems(present)
     for line in found:
+        typer.echo(line)
+    for line in warnings(present):
         typer.echo(line)
     if found or missing:
         typer.echo(f"{len(found) + len(missing)} problem(s) in {len(files)} file(s)", err=True)

@@ -27,6 +27,7 @@ from pipelines.formats.model import (
     REJECT_COLUMNS,
     RESULT_COLUMNS,
     SOURCE_STANDING_COLUMNS,
+    WARNING_COLUMNS,
     ReadResult,
     empty_frame,
 )
@@ -46,6 +47,7 @@ FILES_SCHEMA: dict[str, pl.DataType] = {
     "rows_reference": pl.Int64,
     "rows_dated": pl.Int64,
     "rows_rejected": pl.Int64,
+    "rows_superseded": pl.Int64,
     "whole_file_rejected": pl.Boolean,
     "dates": pl.List(pl.Utf8),
 }
@@ -59,7 +61,9 @@ class InboxSnapshot:
     * ``results``: canonical result rows with ``session_date`` resolved;
     * ``events``: resolved event sessions (defaults applied);
     * ``contestants``, ``source_standings``: accepted reference rows;
-    * ``rejected``: rows and files rejected while reading.
+    * ``rejected``: rows and files rejected while reading;
+    * ``warnings``: things a scorer should look at that reject nothing (e.g. a Bridgemate
+      entry superseded by a later one, a table short of results).
     """
 
     files: pl.DataFrame
@@ -68,6 +72,7 @@ class InboxSnapshot:
     contestants: pl.DataFrame
     source_standings: pl.DataFrame
     rejected: pl.DataFrame
+    warnings: pl.DataFrame
 
     def dates(self) -> list[str]:
         """Sorted session dates found in the inbox."""
@@ -222,7 +227,7 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
     """Read the whole inbox; see the module docstring."""
     today = today or date.today()
     read = read_all(inbox)
-    results, events, contestants, standings, rejected = [], [], [], [], []
+    results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
     file_rows = []
     for path, r in read:
         prio = 0 if r.format == "events_csv" else 1
@@ -231,6 +236,7 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
         contestants.append(r.contestants)
         standings.append(r.source_standings)
         rejected.append(r.rejected)
+        warnings.append(r.warnings)
         file_rows.append(
             {
                 "file": r.file,
@@ -253,13 +259,17 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
     all_rejected = pl.concat(
         [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected]
     )
+    all_warnings = _concat(warnings, WARNING_COLUMNS)
     return InboxSnapshot(
-        files=_registry(file_rows, ev_frame, cont, source_standings, dated, all_rejected),
+        files=_registry(
+            file_rows, ev_frame, cont, source_standings, dated, all_rejected, all_warnings
+        ),
         results=dated,
         events=resolved.select(list(EVENTS_SCHEMA)),
         contestants=cont,
         source_standings=source_standings,
         rejected=all_rejected,
+        warnings=all_warnings,
     )
 
 
@@ -270,14 +280,15 @@ def _registry(
     source_standings: pl.DataFrame,
     dated: pl.DataFrame,
     rejected: pl.DataFrame,
+    warnings: pl.DataFrame,
 ) -> pl.DataFrame:
     """One row per file: what it held and how every row was accounted for.
 
-    ``rows_read = rows_reference + rows_dated + rows_rejected`` must hold for
-    every file not rejected whole: reference rows (events, contestants,
-    official standings; a location shared by two of them counts once) that
-    were accepted, table results that were dated, and distinct rejected
-    locations.
+    ``rows_read = rows_reference + rows_dated + rows_rejected + rows_superseded`` must hold
+    for every file not rejected whole: reference rows (events, contestants, official
+    standings; a location shared by two of them counts once) that were accepted, table
+    results that were dated, distinct rejected locations, and entries a later entry
+    superseded (a Bridgemate table's history, reported as warnings).
     """
     base = pl.DataFrame(
         file_rows,
@@ -298,14 +309,22 @@ def _registry(
         pl.len().alias("rows_dated"), pl.col("session_date").unique().sort().alias("dates")
     )
     rej = bad.group_by("file").agg(pl.len().alias("rows_rejected"))
+    sup = (
+        warnings.filter(pl.col("field") == "superseded")
+        .select("file", "location")
+        .unique()
+        .group_by("file")
+        .agg(pl.len().alias("rows_superseded"))
+    )
     return (
         base.join(ref, on="file", how="left")
         .join(dates, on="file", how="left")
         .join(rej, on="file", how="left")
+        .join(sup, on="file", how="left")
         .with_columns(
             *(
                 pl.col(c).fill_null(0).cast(pl.Int64)
-                for c in ("rows_reference", "rows_dated", "rows_rejected")
+                for c in ("rows_reference", "rows_dated", "rows_rejected", "rows_superseded")
             ),
             pl.col("dates").fill_null([]),
         )

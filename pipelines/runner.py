@@ -58,6 +58,7 @@ class RunReport:
     rejections: pl.DataFrame = field(default_factory=pl.DataFrame)
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
+    warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def blocked_dates(self) -> list[str]:
@@ -130,5 +131,6 @@ def run_inbox(
         )
     report.summary = wh.query("reports/run_summary").to_dicts()[0]
     report.rejections = wh.query("reports/rejections")
+    report.warnings = wh.query("reports/warnings")
     report.accounting = wh.query("reports/file_accounting")
     return report

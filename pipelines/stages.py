@@ -58,6 +58,7 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("contestants", snap.contestants),
                 Write("source_standings", snap.source_standings),
                 Write("rejected_inputs", rejected, delete="rejected_inputs_read"),
+                Write("input_warnings", snap.warnings),
             ],
         )
     return Summary(
@@ -66,6 +67,7 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
             "files": snap.files.height,
             "dates": snap.dates(),
             "rows_rejected": rejected.select("file", "location").unique().height,
+            "warnings": snap.warnings.height,
         },
     )
 

@@ -20,7 +20,10 @@ from pipelines.scoring.validate import validate_results
 
 
 def problems(paths: list[Path]) -> tuple[list[str], int]:
-    """Problems found in ``paths`` (in file order), and the number of rows checked."""
+    """Problems found in ``paths`` (in file order), and the number of rows checked.
+
+    Warnings (kept inputs worth a look) are not problems: see :func:`warnings`.
+    """
     reads = [read_file(p, Path.cwd()) for p in paths]
     rows = sum(r.rows_read for r in reads)
     lines: list[str] = []
@@ -50,3 +53,14 @@ def problems(paths: list[Path]) -> tuple[list[str], int]:
     order = {p: i for i, p in enumerate(r.file for r in reads)}
     lines.sort(key=lambda line: order.get(line.split(":", 1)[0], len(order)))
     return lines, rows
+
+
+def warnings(paths: list[Path]) -> list[str]:
+    """Warnings about ``paths``: inputs that are kept but deserve a look (e.g. a Bridgemate
+    entry superseded by a later one), as ``warning: file:location: field: message``."""
+    out = []
+    for p in paths:
+        r = read_file(p, Path.cwd())
+        for w in r.warnings.iter_rows(named=True):
+            out.append(f"warning: {w['file']}:{w['location']}: {w['field']}: {w['reason']}")
+    return out

@@ -35,6 +35,7 @@ TABLES: tuple[str, ...] = (
     "contestants",
     "source_standings",
     "rejected_inputs",
+    "input_warnings",
     "raw_results",
     "validated_results",
     "scored_results",

@@ -150,7 +150,15 @@ def test_real_files_through_dagster(tmp_path):
     assert by_file["compscore_usebio_butler_mitchell_14p.xml"]["n"] == 245
     assert "butler" in by_file["compscore_usebio_butler_mitchell_14p.xml"]["r"]
     assert by_file["realbridge_teams_imp_30teams_10b.pbn"]["n"] == 299
-    assert "Bridgemate" in by_file["bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws"]["r"]
+    # both Bridgemate databases are read and scored; the BCS file's erased entry and its
+    # erase record are history (warnings), not rejections
+    assert "bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws" not in by_file
+    assert "bridgemate_botwritten_jet4_howell_7p_21b.bws" not in by_file
+    bws = q(db, "SELECT file, count(*) n FROM scored_results WHERE format = 'bws' GROUP BY file")
+    assert dict(bws.iter_rows()) == {
+        "bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws": 154,
+        "bridgemate_botwritten_jet4_howell_7p_21b.bws": 63,
+    }
     from pipelines.warehouse import Warehouse
 
     assert Warehouse(db).query("reports/file_accounting")["balanced"].all()

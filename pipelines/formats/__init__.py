@@ -1,8 +1,9 @@
 """Format readers: turn one inbox file into the canonical frames of :mod:`.model`.
 
 :func:`detect_format` judges a file by its content; :func:`read_file` dispatches to the
-reader registered for that format in :data:`READERS`. A format without a reader
-(``bws``, ``rulings_csv``, ``appeals_csv`` for now) or an unrecognised file yields a
+reader registered for that format in :data:`READERS` (Bridgemate ``.bws`` databases through
+:mod:`.bws`, which needs mdbtools). A format without a reader (``rulings_csv``,
+``appeals_csv`` for now) or an unrecognised file yields a
 :class:`~pipelines.formats.model.ReadResult` with one file-level reject.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from pipelines.formats.bws import read_bws
 from pipelines.formats.canonical_csv import file_failure, read_results_csv
 from pipelines.formats.detect import FORMATS, detect_format
 from pipelines.formats.model import ReadResult
@@ -20,17 +22,17 @@ from pipelines.formats.usebio import read_usebio
 
 __all__ = ["FORMATS", "READERS", "ReadResult", "detect_format", "read_file"]
 
-#: ``format -> reader(path, file label)``; other stages may register more (e.g. ``bws``).
+#: ``format -> reader(path, file label)``; other stages may register more.
 READERS: dict[str, Callable[[Path, str], ReadResult]] = {
     "results_csv": read_results_csv,
     "events_csv": read_events_csv,
     "contestants_csv": read_contestants_csv,
     "usebio": read_usebio,
     "pbn": read_pbn,
+    "bws": read_bws,
 }
 
 _NO_READER = {
-    "bws": "a Bridgemate database (.bws); reading .bws files is not supported yet",
     "rulings_csv": "a rulings CSV, which the rulings stage reads, not the results readers",
     "appeals_csv": "an appeals CSV, which the appeals stage reads, not the results readers",
 }
@@ -58,6 +60,7 @@ def read_file(path: Path, inbox_root: Path) -> ReadResult:
         "unknown",
         "file",
         "the file's format was not recognised: expected a results CSV (header with board, "
-        "ns_pair, ew_pair, contract), events.csv, contestants CSV, USEBIO XML or PBN",
+        "ns_pair, ew_pair, contract), events.csv, contestants CSV, USEBIO XML, PBN or a "
+        "Bridgemate database (.bws)",
         None,
     )

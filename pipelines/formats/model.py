@@ -17,6 +17,10 @@ Canonical notation of a table result (the columns of :data:`RESULT_COLUMNS`):
   played), or empty.
 * ``source_ns_mp`` / ``source_ew_mp``: the matchpoints the exporting program
   computed, when the file carries them (USEBIO, PBN); kept to compare with ours.
+* ``lead``: the opening lead exactly as the file states it, when it carries one
+  (Bridgemate ``LeadCard`` ``SQ``, ``D10``; USEBIO ``LEAD`` ``AC``; PBN ScoreTable ``Lead``).
+* ``entered_at``: when the result was entered at the table, ``YYYY-MM-DD HH:MM:SS``
+  (Bridgemate ``DateLog`` + ``TimeLog``); null for the other formats.
 
 Every row carries its lineage: ``file`` (path relative to the inbox) and
 ``location`` (``line 12``, ``BOARD[3]/TRAVELLER_LINE[2]``, ``board 3 ScoreTable
@@ -49,6 +53,8 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "source_ns_mp",
     "source_ew_mp",
     "session_date",
+    "lead",
+    "entered_at",
 )
 
 #: Columns of an event-session frame (``events.csv`` or the header of a USEBIO/PBN file).
@@ -100,6 +106,10 @@ SOURCE_STANDING_COLUMNS: tuple[str, ...] = (
 #: Columns of a rejected input: what, where, and a reason a scorer understands.
 REJECT_COLUMNS: tuple[str, ...] = ("file", "location", "field", "reason", "raw")
 
+#: Columns of a warning: an input that was kept but that a scorer should look at (a result
+#: the table flagged as suspicious, a table short of results). Same shape as a reject.
+WARNING_COLUMNS: tuple[str, ...] = REJECT_COLUMNS
+
 
 def empty_frame(columns: tuple[str, ...]) -> pl.DataFrame:
     """An empty frame with the given columns, all ``Utf8``."""
@@ -124,6 +134,10 @@ class ReadResult:
     rows) the file holds; each of them must end up either in one of the frames
     or in ``rejected``. A file that cannot be read at all yields one rejected
     row with ``location`` ``file``.
+
+    ``warnings`` (:data:`WARNING_COLUMNS`) report inputs that were *kept* but deserve a
+    look; they take no part in the row accounting (a warned row is still counted where
+    it ended, in a frame or in ``rejected``).
     """
 
     file: str
@@ -135,4 +149,5 @@ class ReadResult:
         default_factory=lambda: empty_frame(SOURCE_STANDING_COLUMNS)
     )
     rejected: pl.DataFrame = field(default_factory=lambda: empty_frame(REJECT_COLUMNS))
+    warnings: pl.DataFrame = field(default_factory=lambda: empty_frame(WARNING_COLUMNS))
     rows_read: int = 0

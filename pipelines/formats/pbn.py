@@ -326,6 +326,7 @@ class _Reader:
                 "score": score,
                 "source_ns_mp": _dash(row.get(mp[0])),
                 "source_ew_mp": _dash(row.get(mp[1])),
+                "lead": _dash(row.get("Lead")),
             }
         )
 

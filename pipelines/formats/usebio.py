@@ -239,6 +239,7 @@ def _board(board: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
                 "source_ns_mp": ns_mp,
                 "source_ew_mp": ew_mp,
                 "session_date": ctx.date,
+                "lead": text_of(line, "LEAD"),
             }
         )
 

@@ -7,4 +7,5 @@ SELECT
     (SELECT count(*) FROM (SELECT DISTINCT file, location FROM rejected_inputs)) AS rows_rejected,
     (SELECT count(*) FROM standings WHERE scope = 'session')         AS session_standings,
     (SELECT count(*) FROM standings WHERE scope = 'event')           AS event_standings,
-    (SELECT count(*) FROM validated_results WHERE score_agrees = false) AS score_disagreements;
+    (SELECT count(*) FROM validated_results WHERE score_agrees = false) AS score_disagreements,
+    (SELECT count(*) FROM input_warnings)                            AS warnings;

@@ -8,6 +8,7 @@ CREATE TABLE IF NOT EXISTS source_files (
     rows_reference      BIGINT NOT NULL,      -- event / contestant / official-standing rows emitted
     rows_dated          BIGINT NOT NULL,      -- table results dated (passed to their partition)
     rows_rejected       BIGINT NOT NULL,      -- distinct locations rejected while reading
+    rows_superseded     BIGINT NOT NULL,      -- entries a later entry replaced (Bridgemate history)
     whole_file_rejected BOOLEAN NOT NULL,     -- the file could not be read at all
     dates               DATE[] NOT NULL       -- session dates its results belong to
 );

@@ -51,6 +51,8 @@ def test_reads_a_clean_file(tmp_path: Path) -> None:
         "source_ns_mp": None,
         "source_ew_mp": None,
         "session_date": None,
+        "lead": None,
+        "entered_at": None,
     }
     assert result.results["score"][1] == "-50"
 

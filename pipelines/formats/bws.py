@@ -1,0 +1,840 @@
+"""Bridgemate scoring databases (``.bws``): Jet 3 (Access 97) and Jet 4 (Access 2000) files.
+
+A ``.bws`` is the Access database that Bridgemate Control Software (BCS) and the
+scoring programs write while a session is played. Reading happens in two steps,
+so that the mapping can be tested without a database:
+
+1. :func:`export_tables` runs Debian's ``mdbtools`` (``mdb-tables``, ``mdb-export``;
+   both Jet versions) and parses each table's CSV with Polars, every column ``Utf8``;
+2. :func:`tables_to_result` maps those frames to a :class:`ReadResult`; it is pure.
+
+Tables used: ``ReceivedData`` (required: the results), ``Section`` (required: letters,
+phantom pair, scoring type), ``Session`` (date, name, GUID) and ``RoundData`` (the
+movement). A missing tool, an unreadable database or a missing required table rejects
+the whole file with the reason.
+
+Results (``ReceivedData``, one row per entry made at a table)
+--------------------------------------------------------------
+* **Superseded and erased entries.** Rows are grouped by (``Section``, ``Table``,
+  ``Round``, ``Board``, the two pair numbers in either order); in each group only the
+  row with the highest ``ID`` counts, and it is dropped if ``Erased`` is true. The pair
+  numbers are part of the key because a re-entry at a table is for the same two pairs
+  (the movement seats them), while a row naming other pairs at the same table, round
+  and board is another result, not a correction (the bot-written Jet 4 file holds such
+  rows; they are reported by the checks below). Every row is accounted for: a
+  superseded or erased entry is not an error but the table's history, so it is reported
+  as a warning with field ``superseded`` (location ``ReceivedData ID n``) and a reason
+  naming the entry that replaced it; the registry counts these rows apart, so
+  ``results + rejected + superseded`` covers every ``ReceivedData`` row.
+* ``Contract`` ``"4 S x"`` → ``4SX``, ``"3 NT"`` → ``3NT``, ``"4 D xx"`` → ``4DXX``,
+  ``PASS`` → ``PASS`` (no declarer, tricks or lead). Any other text is kept (spaces
+  removed, upper case) for validation to judge.
+* ``Result`` is relative to the contract (``=``, ``+1``, ``-2``): tricks = level + 6 +
+  the difference. A ``Result`` in another form, or one giving tricks outside 0–13, is
+  rejected.
+* ``declarer`` is the seat in column ``NS/EW`` (``N E S W``). The ``Declarer`` column
+  (a pair number) is never used: some writers fill it wrongly.
+* ``Remarks`` (compared without case or surrounding spaces):
+
+  - empty: an ordinary result; a row with neither contract nor remark is rejected;
+  - ``Wrong direction``: the pairs sat the wrong way round: ``ns_pair`` and
+    ``ew_pair`` are swapped (the seats of the contract stay as recorded) and the
+    result is kept;
+  - ``Not played`` → score ``NP``;
+  - ``<ns>%-<ew>%`` (``60%-40%``) → the director's table-level score ``A<ns>/<ew>``,
+    written as the percentages say (``A55/45``); validation accepts only 60/50/40;
+  - ``Arbitral score`` without percentages → rejected: the file does not say what the
+    director gave, so the director must give the percentages. (TabScore's provisional
+    ranking shows 50%/50% for any remark it cannot read, ``Not played`` included: a
+    display fallback, not a score to publish.)
+  - anything else → rejected, naming the remark.
+
+  A remark other than empty or ``Wrong direction`` overrides a contract left in the
+  row (as TabScore reads it); the contract is then ignored, with a warning.
+* ``section`` is the ``Section.Letter`` of the row's section ID (a row whose section
+  is not in ``Section`` is rejected); ``session`` is ``1``; ``session_date`` is
+  ``Session.Date`` as ``YYYY-MM-DD`` on every row; ``lead`` is ``LeadCard`` as written
+  (``SQ``, ``D10``); ``entered_at`` is ``DateLog``'s date + ``TimeLog``'s time
+  (``YYYY-MM-DD HH:MM:SS``), null unless both are there; ``location`` is
+  ``ReceivedData ID n``; ``format`` is ``bws``. The file carries no score: validation
+  computes it (Law 77) from contract, declarer and tricks.
+
+Consistency with ``RoundData``
+------------------------------
+``RoundData`` is used for a section when it seats at least one pair that the section's
+results name; otherwise it describes another movement (a template left over, as in the
+bot-written file): it is then not used for that section, and a warning says so.
+
+* A result whose table and round are not in ``RoundData``, whose pairs are not the
+  ``NSPair``/``EWPair`` there (in that order), or whose board is outside
+  ``LowBoard``..``HighBoard`` (not checked when ``CustomBoards`` is given) is
+  **rejected** with a reason stating what ``RoundData`` says.
+* **Warnings** (kept rows; :data:`~pipelines.formats.model.WARNING_COLUMNS`):
+
+  - a table with fewer results than its rounds require (every board
+    ``LowBoard``..``HighBoard`` of every round), one warning per table listing what is
+    missing; rounds where a pair is the section's phantom are left out. The phantom is
+    ``Section.MissingPair``; when that is 0, a pair that ``RoundData`` seats but no
+    ``ReceivedData`` row names is taken as the phantom, with a warning;
+  - ``SuspiciousContract`` set on a result;
+  - one table and round holding results of two different pairings;
+  - ``RoundData`` not used for a section (see above), or absent;
+  - a ``Section.ScoringType`` other than 1 (matchpoints); more than one ``Session`` row.
+
+Event
+-----
+One event session per file (location ``Session``): ``event_id`` = ``Session.GUID``,
+else the file's stem; ``name`` = ``Session.Name``; ``date`` = ``Session.Date``; form
+``pairs``; scoring ``matchpoints`` when every section's ``ScoringType`` is 1, else left
+to the defaults (warned); movement ``mitchell`` when in every section the NS pair at
+each table is the same in every round, else ``howell`` — judged on ``RoundData`` where it
+is used, else on the results.
+
+``rows_read`` = ``ReceivedData`` rows + 1 (the event row).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.formats.canonical_csv import clip, file_failure, normalise_results, reject
+from pipelines.formats.model import (
+    EVENT_COLUMNS,
+    REJECT_COLUMNS,
+    RESULT_COLUMNS,
+    WARNING_COLUMNS,
+    ReadResult,
+    frame,
+)
+
+FORMAT = "bws"
+
+#: The tables read, and those without which the file is rejected.
+TABLES: tuple[str, ...] = ("ReceivedData", "Section", "Session", "RoundData")
+REQUIRED_TABLES: tuple[str, ...] = ("ReceivedData", "Section")
+
+#: ``ReceivedData`` columns the reader needs (others are optional: ``LeadCard``,
+#: ``DateLog``, ``TimeLog``, ``SuspiciousContract``).
+RECEIVED_COLUMNS: tuple[str, ...] = (
+    "ID",
+    "Section",
+    "Table",
+    "Round",
+    "Board",
+    "PairNS",
+    "PairEW",
+    "NS/EW",
+    "Contract",
+    "Result",
+    "Remarks",
+    "Erased",
+)
+
+#: Why a ``.bws`` cannot be read on a machine without mdbtools.
+MISSING_TOOL = (
+    "reading .bws files needs mdbtools (mdb-export); install it with: apt-get install mdbtools"
+)
+
+#: Seconds one mdbtools call may take before the file is given up.
+TIMEOUT_SECONDS = 120
+
+_DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_CONTRACT = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C)\s*(X{0,2})$")
+_RESULT = re.compile(r"^(=|[+-]\d{1,2})$")
+_PERCENT = re.compile(r"^(\d{1,3}(?:[.,]\d+)?)\s*%?\s*-\s*(\d{1,3}(?:[.,]\d+)?)\s*%?$")
+_ISO_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})")
+_ISO_TIME = re.compile(r"(\d{2}:\d{2}:\d{2})$")
+_TRUE = {"1", "-1", "true", "yes"}
+
+Row = dict[str, str | None]
+
+
+class BwsReadError(Exception):
+    """The database could not be exported; the message is the reason for the reject."""
+
+
+# --------------------------------------------------------------------------- step 1: export
+
+
+def export_tables(path: Path, names: tuple[str, ...] = TABLES) -> dict[str, pl.DataFrame]:
+    """Export the tables ``names`` that the database at ``path`` holds, as all-Utf8 frames.
+
+    Tables the database lacks are left out of the result. Raises :class:`BwsReadError`
+    when mdbtools is missing, fails, or reports a problem on stderr (a truncated file can
+    make ``mdb-export`` print an empty table, exit 0 and complain only on stderr).
+    """
+    if shutil.which("mdb-export") is None or shutil.which("mdb-tables") is None:
+        raise BwsReadError(MISSING_TOOL)
+    listed = _run(["mdb-tables", "-1", str(path)])
+    present = {line.strip() for line in listed.splitlines() if line.strip()}
+    tables: dict[str, pl.DataFrame] = {}
+    for name in names:
+        if name not in present:
+            continue
+        out = _run(["mdb-export", "-D", _DATETIME_FORMAT, "-T", _DATETIME_FORMAT, str(path), name])
+        tables[name] = _parse_csv(out, name)
+    return tables
+
+
+def _run(args: list[str]) -> str:
+    """Run one mdbtools command; its stdout (UTF-8), or :class:`BwsReadError`."""
+    try:
+        done = subprocess.run(args, check=False, capture_output=True, timeout=TIMEOUT_SECONDS)
+    except FileNotFoundError as exc:
+        raise BwsReadError(MISSING_TOOL) from exc
+    except subprocess.TimeoutExpired as exc:
+        raise BwsReadError(
+            f"{args[0]} did not finish within {TIMEOUT_SECONDS} s; the database may be damaged"
+        ) from exc
+    problem = " ".join(done.stderr.decode("utf-8", "replace").split())
+    if done.returncode != 0 or problem:
+        detail = problem or f"exit status {done.returncode}"
+        raise BwsReadError(
+            f"the Bridgemate database cannot be read ({args[0]}: {clip(detail)}); "
+            "the file may be damaged or cut short: copy it again from the scoring computer"
+        )
+    return done.stdout.decode("utf-8", "replace")
+
+
+def _parse_csv(text: str, name: str) -> pl.DataFrame:
+    """One table's ``mdb-export`` CSV as an all-Utf8 frame (trimmed; empty → null)."""
+    if not text.strip():
+        raise BwsReadError(f"mdb-export printed nothing for table {name}")
+    df = pl.read_csv(io.StringIO(text), infer_schema=False, has_header=True)
+    return df.with_columns(
+        pl.when(pl.col(c).str.strip_chars() != "").then(pl.col(c).str.strip_chars()).alias(c)
+        for c in df.columns
+    )
+
+
+def read_bws(path: Path, file: str) -> ReadResult:
+    """Read a Bridgemate ``.bws`` into a :class:`ReadResult` (format ``bws``); see the module."""
+    try:
+        tables = export_tables(path)
+    except BwsReadError as exc:
+        return file_failure(file, FORMAT, "file", str(exc), None)
+    return tables_to_result(tables, file, path.stem)
+
+
+# --------------------------------------------------------------------------- step 2: mapping
+
+
+def _text(value: object) -> str | None:
+    """Trimmed text; empty or missing → ``None``."""
+    if value is None:
+        return None
+    s = str(value).strip()
+    return s or None
+
+
+def _int(value: object) -> int | None:
+    """A whole number from text (``"8"``, ``"-1"``), else ``None``."""
+    s = _text(value)
+    if s is None or not re.fullmatch(r"[+-]?\d+", s):
+        return None
+    return int(s)
+
+
+def _true(value: object) -> bool:
+    """An Access Boolean as mdb-export prints it (``1``; ``-1``/``TRUE`` accepted)."""
+    return (_text(value) or "").lower() in _TRUE
+
+
+def _iso_date(value: str | None) -> str | None:
+    """The ``YYYY-MM-DD`` part of an exported DateTime; other text unchanged."""
+    if value is None:
+        return None
+    m = _ISO_DATE.match(value)
+    return m.group(1) if m else value
+
+
+def _entered_at(date_log: str | None, time_log: str | None) -> str | None:
+    """``DateLog``'s date + ``TimeLog``'s time (``YYYY-MM-DD HH:MM:SS``); null unless both."""
+    d = _ISO_DATE.match(date_log or "")
+    t = _ISO_TIME.search(time_log or "")
+    return f"{d.group(1)} {t.group(1)}" if d and t else None
+
+
+def _raw(row: Mapping[str, str | None]) -> str:
+    """A row's values, comma-separated, in column order (the ``raw`` of a reject)."""
+    return ",".join("" if v is None else v for v in row.values())
+
+
+def _ranges(numbers: list[int] | set[int]) -> str:
+    """``[1, 2, 3, 7]`` → ``1-3, 7`` (sorted, runs joined)."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+@dataclass
+class _Section:
+    """What the reader knows of one ``Section`` row."""
+
+    ident: int
+    letter: str
+    missing_pair: int
+    scoring_type: str | None
+    session: int | None
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """One ``RoundData`` row: who sits where at a table in a round, and which boards."""
+
+    ns: int | None
+    ew: int | None
+    low: int | None
+    high: int | None
+    custom: bool
+
+
+@dataclass
+class _Out:
+    """Rows collected by the mapping."""
+
+    file: str
+    results: list[Row] = field(default_factory=list)
+    rejected: list[Row] = field(default_factory=list)
+    warnings: list[Row] = field(default_factory=list)
+
+    def reject(self, location: str, fld: str, reason: str, raw: str | None) -> None:
+        self.rejected.append(reject(self.file, location, fld, reason, raw))
+
+    def warn(self, location: str, fld: str, reason: str, raw: str | None) -> None:
+        self.warnings.append(reject(self.file, location, fld, reason, raw))
+
+
+def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -> ReadResult:
+    """Map exported ``.bws`` tables (all-Utf8 frames, as mdb-export prints them) to a result.
+
+    ``tables`` maps table names to frames (absent tables may be left out); ``file`` labels
+    every row; ``stem`` is the event id when ``Session`` has no GUID. Pure: the rules are
+    those of the module docstring.
+    """
+    missing = [t for t in REQUIRED_TABLES if t not in tables]
+    if missing:
+        return file_failure(
+            file,
+            FORMAT,
+            "file",
+            f"the database has no {' or '.join(missing)} table: it is not a Bridgemate "
+            "scoring database (.bws)",
+            None,
+        )
+    received = tables["ReceivedData"]
+    lacking = [c for c in RECEIVED_COLUMNS if c not in received.columns]
+    if lacking:
+        return file_failure(
+            file,
+            FORMAT,
+            "ReceivedData",
+            f"the ReceivedData table lacks the column(s) {', '.join(lacking)}",
+            ",".join(received.columns),
+            rows_read=received.height + 1,
+        )
+    out = _Out(file)
+    sections = _sections(tables["Section"])
+    session = _session(tables.get("Session"), sections, out)
+    event_id = session.get("GUID") or stem
+    session_date = _iso_date(session.get("Date"))
+    rows = [dict(r) for r in received.iter_rows(named=True)]
+    rounds = _round_data(tables.get("RoundData"))
+    live = _latest(rows, sections, out)
+    used = _rounds_used(rows, sections, rounds, out)
+    common = {
+        "file": file,
+        "format": FORMAT,
+        "event_id": event_id,
+        "session": "1",
+        "session_date": session_date,
+    }
+    for row in live:
+        _result(row, sections[_int(row["Section"]) or 0], used, common, out)
+    _table_warnings(rows, sections, used, out)
+    _suspicious(rows, out)
+    event: Row = {
+        "file": file,
+        "location": "Session",
+        "event_id": event_id,
+        "session": "1",
+        "date": session_date,
+        "name": session.get("Name"),
+        "form": "pairs",
+        "scoring": _scoring(sections, out),
+        "movement": _movement(used, out),
+    }
+    results = normalise_results(frame(out.results, RESULT_COLUMNS))
+    return ReadResult(
+        file=file,
+        format=FORMAT,
+        results=results,
+        events=frame([event], EVENT_COLUMNS),
+        rejected=frame(out.rejected, REJECT_COLUMNS),
+        warnings=frame(out.warnings, WARNING_COLUMNS),
+        rows_read=received.height + 1,
+    )
+
+
+def _sections(df: pl.DataFrame) -> dict[int, _Section]:
+    """``Section`` rows by ID; the letter defaults to the ID when empty."""
+    out: dict[int, _Section] = {}
+    for r in df.iter_rows(named=True):
+        ident = _int(r.get("ID"))
+        if ident is None:
+            continue
+        out[ident] = _Section(
+            ident=ident,
+            letter=_text(r.get("Letter")) or str(ident),
+            missing_pair=abs(_int(r.get("MissingPair")) or 0),
+            scoring_type=_text(r.get("ScoringType")),
+            session=_int(r.get("Session")),
+        )
+    return out
+
+
+def _session(
+    df: pl.DataFrame | None, sections: dict[int, _Section], out: _Out
+) -> dict[str, str | None]:
+    """The ``Session`` row of this file: the one the sections name, else the lowest ID."""
+    if df is None or df.height == 0:
+        out.warn(
+            "Session",
+            "Session",
+            "the database has no Session row: no session date, name or GUID "
+            "(give the date in events.csv, for the event named after the file)",
+            None,
+        )
+        return {}
+    rows = sorted(
+        df.iter_rows(named=True), key=lambda r: (_int(r.get("ID")) is None, _int(r.get("ID")) or 0)
+    )
+    wanted = {s.session for s in sections.values() if s.session is not None}
+    chosen = next((r for r in rows if _int(r.get("ID")) in wanted), rows[0])
+    if len(rows) > 1:
+        out.warn(
+            "Session",
+            "Session",
+            f"the Session table has {len(rows)} rows; session ID {chosen.get('ID')} is used "
+            "for the date, name and GUID of the whole file",
+            None,
+        )
+    guid = _text(chosen.get("GUID"))
+    return {
+        "GUID": guid.strip("{}") if guid else None,
+        "Date": _text(chosen.get("Date")),
+        "Name": _text(chosen.get("Name")),
+    }
+
+
+def _round_data(df: pl.DataFrame | None) -> dict[int, dict[tuple[int, int], _Seat]]:
+    """``RoundData`` by section ID, then (table, round)."""
+    out: dict[int, dict[tuple[int, int], _Seat]] = {}
+    if df is None:
+        return out
+    for r in df.iter_rows(named=True):
+        section, table, rnd = _int(r.get("Section")), _int(r.get("Table")), _int(r.get("Round"))
+        if section is None or table is None or rnd is None:
+            continue
+        out.setdefault(section, {})[(table, rnd)] = _Seat(
+            ns=_int(r.get("NSPair")),
+            ew=_int(r.get("EWPair")),
+            low=_int(r.get("LowBoard")),
+            high=_int(r.get("HighBoard")),
+            custom=_text(r.get("CustomBoards")) is not None,
+        )
+    return out
+
+
+def _where(sec: _Section | str, table: object, rnd: object, board: object | None = None) -> str:
+    """``section A table 8 round 10 board 12``."""
+    letter = sec.letter if isinstance(sec, _Section) else sec
+    text = f"section {letter} table {table} round {rnd}"
+    return f"{text} board {board}" if board is not None else text
+
+
+def _latest(rows: list[Row], sections: dict[int, _Section], out: _Out) -> list[Row]:
+    """The rows that count (last by ID of each group, not erased), in ID order; the others
+    are reported as ``superseded`` warnings with the reason. Rows with no ID or no known
+    section are rejected."""
+    groups: dict[tuple, list[Row]] = {}
+    for row in rows:
+        loc = f"ReceivedData ID {row['ID']}"
+        if _int(row["ID"]) is None:
+            out.reject(loc, "row", f"ID '{row['ID']}' is not a whole number", _raw(row))
+            continue
+        sec = sections.get(_int(row["Section"]) or 0)
+        if sec is None:
+            out.reject(
+                loc,
+                "section",
+                f"section ID '{row['Section']}' is not in the Section table",
+                _raw(row),
+            )
+            continue
+        pairs = tuple(sorted((row["PairNS"] or "", row["PairEW"] or "")))
+        key = (sec.ident, row["Table"], row["Round"], row["Board"], pairs)
+        groups.setdefault(key, []).append(row)
+    kept: list[Row] = []
+    for group in groups.values():
+        group.sort(key=lambda r: _int(r["ID"]) or 0)
+        last = group[-1]
+        sec = sections[_int(last["Section"]) or 0]
+        where = _where(sec, last["Table"], last["Round"], last["Board"])
+        for row in group[:-1]:
+            loc = f"ReceivedData ID {row['ID']}"
+            if _true(row["Erased"]):
+                reason = (
+                    f"erase record (result erased at the table) superseded by a later entry "
+                    f"(ID {last['ID']}) for {where}"
+                )
+            else:
+                reason = f"superseded by a later entry (ID {last['ID']}) for {where}"
+            out.warn(loc, "superseded", reason, _raw(row))
+        if _true(last["Erased"]):
+            out.warn(
+                f"ReceivedData ID {last['ID']}",
+                "superseded",
+                f"result erased at the table and not entered again ({where})",
+                _raw(last),
+            )
+        else:
+            kept.append(last)
+    return sorted(kept, key=lambda r: _int(r["ID"]) or 0)
+
+
+def _rounds_used(
+    rows: list[Row],
+    sections: dict[int, _Section],
+    rounds: dict[int, dict[tuple[int, int], _Seat]],
+    out: _Out,
+) -> dict[int, dict[tuple[int, int], _Seat]]:
+    """The sections whose ``RoundData`` is used for the checks (see the module docstring)."""
+    used: dict[int, dict[tuple[int, int], _Seat]] = {}
+    for ident, sec in sorted(sections.items()):
+        named = {
+            p
+            for r in rows
+            if _int(r["Section"]) == ident
+            for p in (_int(r["PairNS"]), _int(r["PairEW"]))
+            if p is not None
+        }
+        if not named:
+            continue
+        seats = rounds.get(ident, {})
+        seated = {p for s in seats.values() for p in (s.ns, s.ew) if p}
+        if not seats:
+            out.warn(
+                f"Section ID {ident}",
+                "RoundData",
+                f"RoundData has no rows for section {sec.letter}: its results were not "
+                "checked against the movement, nor its tables for missing results",
+                None,
+            )
+        elif not seated & named:
+            out.warn(
+                f"Section ID {ident}",
+                "RoundData",
+                f"RoundData of section {sec.letter} seats pairs {_ranges(seated)} but the "
+                f"results name pairs {_ranges(named)}: it describes another movement, so the "
+                "results were not checked against it, nor its tables for missing results",
+                None,
+            )
+        else:
+            used[ident] = seats
+    return used
+
+
+def _result(
+    row: Row,
+    sec: _Section,
+    used: dict[int, dict[tuple[int, int], _Seat]],
+    common: Row,
+    out: _Out,
+) -> None:
+    """One counting ``ReceivedData`` row → a result row, or a reject (first reason only)."""
+    loc = f"ReceivedData ID {row['ID']}"
+    raw = _raw(row)
+    table, rnd, board = row["Table"], row["Round"], row["Board"]
+    ns, ew = row["PairNS"], row["PairEW"]
+    if sec.ident in used:
+        problem = _roundata_problem(row, sec, used[sec.ident])
+        if problem is not None:
+            out.reject(loc, problem[0], problem[1], raw)
+            return
+    remark = (row["Remarks"] or "").strip()
+    kind = remark.lower()
+    contract_text = _text(row["Contract"])
+    result: Row = {
+        **common,
+        "location": loc,
+        "_sid": str(sec.ident),
+        "section": sec.letter,
+        "round": rnd,
+        "table": table,
+        "board": board,
+        "ns_pair": ns,
+        "ew_pair": ew,
+        "lead": _text(row.get("LeadCard")),
+        "entered_at": _entered_at(row.get("DateLog"), row.get("TimeLog")),
+    }
+    if kind in ("", "wrong direction"):
+        if contract_text is None:
+            reason = (
+                "no contract and no remark: nothing was entered for this board"
+                if not remark
+                else "remark 'Wrong direction' but no contract"
+            )
+            out.reject(loc, "contract", reason, raw)
+            return
+        played = _played(contract_text, row["NS/EW"], row["Result"])
+        if isinstance(played, str):
+            out.reject(loc, "tricks", played, raw)
+            return
+        result.update(played)
+        if result["contract"] == "PASS":
+            result["lead"] = None
+        if kind == "wrong direction":
+            result["ns_pair"], result["ew_pair"] = ew, ns
+        out.results.append(result)
+        return
+    percent = _PERCENT.match(remark)
+    if kind == "not played":
+        score = "NP"
+    elif percent:
+        score = f"A{percent.group(1).replace(',', '.')}/{percent.group(2).replace(',', '.')}"
+    elif kind == "arbitral score":
+        out.reject(
+            loc,
+            "score",
+            "remark 'Arbitral score' without percentages: the file does not say what the "
+            "director gave; the director must give the NS and EW percentages (e.g. 60%-40%)",
+            raw,
+        )
+        return
+    else:
+        out.reject(
+            loc,
+            "score",
+            f"remark '{remark}' is not one this reader knows (Not played, Arbitral score, "
+            "NS%-EW% such as 60%-40%, Wrong direction)",
+            raw,
+        )
+        return
+    if contract_text is not None:
+        out.warn(
+            loc,
+            "contract",
+            f"contract '{contract_text}' ignored: the remark '{remark}' decides this result",
+            raw,
+        )
+    result.update(
+        {"contract": None, "declarer": None, "tricks": None, "score": score, "lead": None}
+    )
+    out.results.append(result)
+
+
+def _roundata_problem(
+    row: Row, sec: _Section, seats: dict[tuple[int, int], _Seat]
+) -> tuple[str, str] | None:
+    """``(field, reason)`` when the row disagrees with ``RoundData``; else ``None``."""
+    table, rnd, board = _int(row["Table"]), _int(row["Round"]), _int(row["Board"])
+    at = _where(sec, row["Table"], row["Round"])
+    seat = seats.get((table, rnd)) if table is not None and rnd is not None else None
+    if seat is None:
+        return "round", f"RoundData has no {at}: the movement has no such table and round"
+    if (_int(row["PairNS"]), _int(row["PairEW"])) != (seat.ns, seat.ew):
+        return (
+            "ns_pair",
+            f"RoundData seats pair {seat.ns} NS v pair {seat.ew} EW at {at}; this result names "
+            f"{row['PairNS']} NS v {row['PairEW']} EW",
+        )
+    if not seat.custom and seat.low is not None and seat.high is not None:
+        if board is None or not seat.low <= board <= seat.high:
+            return (
+                "board",
+                f"RoundData gives boards {seat.low}-{seat.high} at {at}; this result is for "
+                f"board {row['Board']}",
+            )
+    return None
+
+
+def _played(contract: str, seat: str | None, result: str | None) -> Row | str:
+    """Contract, declarer and tricks of a played (or passed-out) board, or a reject reason."""
+    c = re.sub(r"\s+", " ", contract.upper()).strip()
+    if c.replace(" ", "") in ("PASS", "P", "AP", "ALLPASS"):
+        return {"contract": "PASS", "declarer": None, "tricks": None, "score": None}
+    declarer = (_text(seat) or "").upper() or None
+    m = _CONTRACT.match(c)
+    if not m:
+        return {"contract": c.replace(" ", ""), "declarer": declarer, "tricks": None, "score": None}
+    level, strain, doubled = m.groups()
+    strain = "NT" if strain == "N" else strain
+    rel = (_text(result) or "").replace(" ", "")
+    if not _RESULT.match(rel):
+        return f"Result '{result or ''}' is not '=' or +n / -n relative to the contract"
+    tricks = int(level) + 6 + (0 if rel == "=" else int(rel))
+    if not 0 <= tricks <= 13:
+        return f"Result '{rel}' on {contract} means {tricks} tricks, outside 0-13"
+    return {
+        "contract": f"{level}{strain}{doubled}",
+        "declarer": declarer,
+        "tricks": str(tricks),
+        "score": None,
+    }
+
+
+def _phantoms(
+    ident: int, sec: _Section, rows: list[Row], seats: dict[tuple[int, int], _Seat], out: _Out
+) -> set[int]:
+    """The section's phantom pair(s): ``MissingPair``, else the seated pairs no row names."""
+    if sec.missing_pair:
+        return {sec.missing_pair}
+    named = {
+        p
+        for r in rows
+        if _int(r["Section"]) == ident
+        for p in (_int(r["PairNS"]), _int(r["PairEW"]))
+        if p is not None
+    }
+    seated = {p for s in seats.values() for p in (s.ns, s.ew) if p}
+    absent = seated - named
+    for pair in sorted(absent):
+        out.warn(
+            f"Section ID {ident}",
+            "MissingPair",
+            f"pair {pair} of section {sec.letter} is seated by RoundData but named in no "
+            "result: taken as the sit-out (phantom) pair since Section.MissingPair is 0; its "
+            "rounds are not counted as missing results",
+            None,
+        )
+    return absent
+
+
+def _table_warnings(
+    rows: list[Row],
+    sections: dict[int, _Section],
+    used: dict[int, dict[tuple[int, int], _Seat]],
+    out: _Out,
+) -> None:
+    """Tables short of results (RoundData used), and table-rounds with two pairings."""
+    got: dict[tuple[int, int, int], set[int]] = {}
+    pairings: dict[tuple[int, int, int], set[tuple[str, str]]] = {}
+    for r in out.results:
+        key = (_int(r["_sid"]) or 0, _int(r["table"]) or 0, _int(r["round"]) or 0)
+        got.setdefault(key, set()).add(_int(r["board"]) or 0)
+        pair = tuple(sorted((r["ns_pair"] or "", r["ew_pair"] or "")))
+        pairings.setdefault(key, set()).add(pair)  # type: ignore[arg-type]
+    for (ident, table, rnd), found in sorted(pairings.items()):
+        if len(found) > 1:
+            sec = sections[ident]
+            names = ", ".join(f"{a} v {b}" for a, b in sorted(found))
+            out.warn(
+                f"ReceivedData {_where(sec, table, rnd)}",
+                "table",
+                f"{_where(sec, table, rnd)} holds results of {len(found)} different pairings "
+                f"({names}); a table seats one pairing a round",
+                None,
+            )
+    for ident, seats in sorted(used.items()):
+        sec = sections[ident]
+        phantoms = _phantoms(ident, sec, rows, seats, out)
+        by_table: dict[int, list[tuple[int, list[int]]]] = {}
+        for (table, rnd), seat in sorted(seats.items()):
+            if seat.ns in phantoms or seat.ew in phantoms or not seat.ns or not seat.ew:
+                continue
+            if seat.low is None or seat.high is None or seat.custom:
+                continue
+            need = range(seat.low, seat.high + 1)
+            have = got.get((ident, table, rnd), set())
+            by_table.setdefault(table, []).append((rnd, [b for b in need if b not in have]))
+        for table, per_round in sorted(by_table.items()):
+            short = [(rnd, miss) for rnd, miss in per_round if miss]
+            if not short:
+                continue
+            required = sum(
+                seat.high - seat.low + 1
+                for (t, _), seat in seats.items()
+                if t == table
+                and seat.low is not None
+                and seat.high is not None
+                and not seat.custom
+                and seat.ns
+                and seat.ew
+                and seat.ns not in phantoms
+                and seat.ew not in phantoms
+            )
+            n_missing = sum(len(m) for _, m in short)
+            detail = "; ".join(f"round {rnd} board(s) {_ranges(m)}" for rnd, m in short)
+            out.warn(
+                f"RoundData section {sec.letter} table {table}",
+                "table",
+                f"table {table} of section {sec.letter} has {required - n_missing} results "
+                f"where its {len(per_round)} rounds require {required}: missing {detail}",
+                None,
+            )
+
+
+def _suspicious(rows: list[Row], out: _Out) -> None:
+    """A warning for each counting result that Bridgemate flagged ``SuspiciousContract``."""
+    kept = {r["location"] for r in out.results}
+    for row in rows:
+        loc = f"ReceivedData ID {row['ID']}"
+        flag = _int(row.get("SuspiciousContract"))
+        if flag and loc in kept:
+            out.warn(
+                loc,
+                "SuspiciousContract",
+                f"Bridgemate flagged this contract as suspicious (SuspiciousContract = {flag}): "
+                f"{row['Contract'] or ''} {row['Result'] or ''} by {row['NS/EW'] or '?'} at "
+                f"table {row['Table']} round {row['Round']} board {row['Board']}; "
+                "check it with the table",
+                _raw(row),
+            )
+
+
+def _scoring(sections: dict[int, _Section], out: _Out) -> str | None:
+    """``matchpoints`` when every section's ``ScoringType`` is 1; else None (defaults), warned."""
+    if not sections:
+        return None
+    other = sorted({s.scoring_type for s in sections.values() if s.scoring_type not in ("1", None)})
+    for value in other:
+        out.warn(
+            "Section",
+            "ScoringType",
+            f"Section.ScoringType is {value}, not 1 (matchpoints): this reader does not know "
+            "what it means, so the session is scored with the defaults (matchpoints) unless "
+            "events.csv gives its scoring",
+            None,
+        )
+    if other or all(s.scoring_type is None for s in sections.values()):
+        return None
+    return "matchpoints"
+
+
+def _movement(used: dict[int, dict[tuple[int, int], _Seat]], out: _Out) -> str | None:
+    """``mitchell`` when in every section each table keeps its NS pair in every round."""
+    ns_by_table: dict[tuple[int, int], set[str]] = {}
+    for ident, seats in used.items():
+        for (table, _), seat in seats.items():
+            ns_by_table.setdefault((ident, table), set()).add(str(seat.ns))
+    for r in out.results:
+        ident = _int(r["_sid"]) or 0
+        if ident not in used:
+            key = (ident, _int(r["table"]) or 0)
+            ns_by_table.setdefault(key, set()).add(r["ns_pair"] or "")
+    if not ns_by_table:
+        return None
+    return "mitchell" if all(len(v) == 1 for v in ns_by_table.values()) else "howell"

@@ -1,0 +1,2 @@
+-- Warnings are found while reading the inbox and rewritten on every scan.
+DELETE FROM input_warnings;
