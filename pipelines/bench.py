@@ -6,24 +6,42 @@ the engine exactly as the pipeline runs it — no Dagster or DuckDB in the way:
 validation (types, Law 77), scoring (matchpoints, factoring), standings
 (session and event, exact ranks). Throughput is reported for scoring +
 standings together (the figure the project targets: 1,000,000 results/s) and
-for validation; peak memory is the process's peak resident set size.
+for validation; peak memory is the peak resident set size of the process that
+does all the work (generation included).
+
+The measurement (:func:`measure`) runs in a fresh Python process
+(``python -m pipelines.bench``) started by :func:`run_bench` with Polars'
+memory allocator configured by :data:`ALLOCATOR_ENV`. The allocator reads its
+settings when the process starts, which is why a child process is needed
+(the ``traveller`` command has imported Polars already). The child reports its
+own ``ru_maxrss``: the peak of the one process that generated, validated,
+scored and ranked everything (the parent only waits).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import polars as pl
 
 from pipelines.formats.model import RESULT_COLUMNS
-from pipelines.generate import generate_results_frame
-from pipelines.scoring.events import EVENTS_SCHEMA
-from pipelines.scoring.score import score_results
-from pipelines.scoring.standings import event_standings, session_standings
-from pipelines.scoring.validate import validate_results
+
+#: Allocator settings of the measuring process. Polars allocates through jemalloc, which by
+#: default keeps freed pages for about ten seconds for reuse; so a run of a few seconds
+#: would hold on to the memory of every finished step. Here freed pages go back to the
+#: system after 100 ms, by a background thread (off the timed path). The peak reported
+#: is still the real peak resident size of the process; only the caching policy changes.
+ALLOCATOR_ENV: dict[str, str] = {
+    "_RJEM_MALLOC_CONF": "dirty_decay_ms:100,muzzy_decay_ms:0,background_thread:true",
+}
 
 
 def peak_rss_mb() -> float:
@@ -40,6 +58,7 @@ class BenchReport:
     standings: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     peak_mb: float = 0.0
+    allocators: str = ""
 
     def rate(self, *stages: str) -> float:
         """Results per second through ``stages`` together."""
@@ -55,6 +74,7 @@ class BenchReport:
             f"validation           {self.rate('validate'):,.0f} results/s",
             f"scoring + standings  {self.rate('score', 'standings'):,.0f} results/s",
             f"peak memory          {self.peak_mb:,.0f} MB",
+            *([f"allocators           {self.allocators}"] if self.allocators else []),
         ]
 
 
@@ -65,14 +85,25 @@ def canonical(frame: pl.DataFrame) -> pl.DataFrame:
         pl.lit("").alias("location"),
         pl.lit("bench").alias("format"),
         pl.lit("2026-11-02").alias("session_date"),
-        *(pl.lit(None, pl.Utf8).alias(c) for c in ("round", "table", "source_ns_mp",
-                                                    "source_ew_mp")),
         *(pl.col(c).cast(pl.Utf8) for c in ("session", "board", "tricks")),
+    ).with_columns(
+        # Every other canonical column (round, table, source matchpoints ...) is empty.
+        *(pl.lit(None, pl.Utf8).alias(c) for c in RESULT_COLUMNS if c not in frame.columns
+          and c not in ("file", "location", "format", "session_date")),
     ).select(RESULT_COLUMNS)
 
 
-def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
-    """Generate ``n`` results and time validation, scoring and standings."""
+def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
+    """Generate ``n`` results and time validation, scoring and standings, in this process.
+
+    ``peak_mb`` is this process's peak resident set size at the end.
+    """
+    from pipelines.generate import generate_results_frame
+    from pipelines.scoring.events import EVENTS_SCHEMA
+    from pipelines.scoring.score import score_results, section_and_board_ids
+    from pipelines.scoring.standings import event_standings, session_standings
+    from pipelines.scoring.validate import validate_results
+
     report = BenchReport(results=n)
     progress(f"[1/4] generating {n:,} table results")
     raw = canonical(generate_results_frame(n, seed))
@@ -87,12 +118,54 @@ def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) ->
     scored = score_results(validated)
     report.seconds["score"] = time.perf_counter() - t
     del validated
+    report.boards = section_and_board_ids(scored)[3]
     progress("[4/4] standings (session and event, exact ranks)")
     t = time.perf_counter()
     sessions = session_standings(scored)
     events_rows = event_standings(sessions, scored)
     report.seconds["standings"] = time.perf_counter() - t
-    report.boards = scored.select("event_id", "session", "section", "board").unique().height
     report.standings = sessions.height + events_rows.height
     report.peak_mb = peak_rss_mb()
     return report
+
+
+def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
+    """Generate ``n`` results and time validation, scoring and standings.
+
+    The work runs in a child process with :data:`ALLOCATOR_ENV` (see the module
+    docstring); its progress lines are passed to ``progress`` as they come.
+    """
+    cmd = [sys.executable, "-m", "pipelines.bench", "--results", str(n), "--seed", str(seed)]
+    env = {**os.environ, **ALLOCATOR_ENV}
+    with subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as child:
+        assert child.stderr is not None and child.stdout is not None
+        errors = []
+        for line in child.stderr:
+            line = line.rstrip("\n")
+            if line.startswith("["):
+                progress(line)
+            else:
+                errors.append(line)
+        out = child.stdout.read()
+    if child.returncode != 0:
+        raise RuntimeError("the benchmark process failed:\n" + "\n".join(errors))
+    report = BenchReport(**json.loads(out))
+    report.allocators = ", ".join(f"{k}={v}" for k, v in ALLOCATOR_ENV.items())
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the measuring process: progress on stderr, the report as JSON on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m pipelines.bench")
+    parser.add_argument("--results", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    report = measure(args.results, args.seed, progress=lambda m: print(m, file=sys.stderr,
+                                                                         flush=True))
+    print(json.dumps(asdict(report)))
+
+
+if __name__ == "__main__":
+    main()

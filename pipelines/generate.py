@@ -183,9 +183,10 @@ _WEEKDAYS = (
 #: The trick level of a game in each strain (C D H S NT).
 _GAME_LEVEL = np.array([5, 5, 4, 4, 3])
 #: Contract strings by code ``(level - 1) * 15 + strain * 3 + doubled``; code 105 is ``PASS``.
-_CONTRACT_STRINGS: tuple[str, ...] = tuple(
-    f"{lv}{st}{('', 'X', 'XX')[d]}" for lv in range(1, 8) for st in STRAINS for d in range(3)
-) + ("PASS",)
+_CONTRACT_STRINGS: tuple[str, ...] = (
+    *(f"{lv}{st}{('', 'X', 'XX')[d]}" for lv in range(1, 8) for st in STRAINS for d in range(3)),
+    "PASS",
+)
 _PASS_CODE = 105
 
 # Status of a table result.
@@ -289,55 +290,67 @@ def _sample_tables(
 ) -> dict[str, np.ndarray]:
     """Table results for rows whose board group is ``group`` (indices into ``n_groups`` pars).
 
-    Returns integer arrays: ``level`` (0 for PASS or no contract), ``strain``, ``doubled``,
-    ``declarer`` (seat index), ``tricks``, ``code`` (into :data:`_CONTRACT_STRINGS`),
-    ``status`` (:data:`PLAYED`, :data:`MISSING`, :data:`NOT_PLAYED`, :data:`ARTIFICIAL`) and
-    ``artificial`` (index into :data:`ARTIFICIAL_CODES`).
+    Returns small integer arrays (``int8``): ``level`` (0 for PASS or no contract),
+    ``strain``, ``doubled``, ``declarer`` (seat index), ``tricks``, ``code`` (into
+    :data:`_CONTRACT_STRINGS`), ``status`` (:data:`PLAYED`, :data:`MISSING`,
+    :data:`NOT_PLAYED`, :data:`ARTIFICIAL`) and ``artificial`` (index into
+    :data:`ARTIFICIAL_CODES`). Every draw is narrowed to ``int8`` as soon as it is
+    made, so a million rows need a few megabytes, not hundreds.
     """
     m = len(group)
-    par_level, par_strain, par_decl, par_tricks = (a[group] for a in _sample_pars(rng, n_groups))
-    variant = rng.choice(
-        7, size=m, p=[0.705, 0.09, 0.07, 0.07, 0.04, 0.005, 0.02]
+    par_level, par_strain, par_decl, par_tricks = (
+        _int8(a)[group] for a in _sample_pars(rng, n_groups)
+    )
+    game_level = _int8(_GAME_LEVEL)
+    variant = _int8(
+        rng.choice(7, size=m, p=[0.705, 0.09, 0.07, 0.07, 0.04, 0.005, 0.02])
     )  # par, up, down, other strain, doubled, redoubled, sacrifice
     level = par_level.copy()
     strain = par_strain.copy()
-    doubled = np.zeros(m, dtype=np.int64)
+    doubled = np.zeros(m, dtype=np.int8)
     base = par_tricks.copy()
-    declarer = np.where(rng.random(m) < 0.2, (par_decl + 2) % 4, par_decl)
+    declarer = _int8(np.where(rng.random(m) < 0.2, (par_decl + 2) % 4, par_decl))
 
     up, down, other = variant == 1, variant == 2, variant == 3
-    level = np.where(up, np.minimum(par_level + 1, 7), level)
-    level = np.where(down, np.maximum(par_level - 1, 1), level)
-    alt = (par_strain + rng.integers(1, 5, size=m)) % 5
-    par_is_game = par_level == _GAME_LEVEL[par_strain]
-    strain = np.where(other, alt, strain)
-    level = np.where(other & par_is_game, _GAME_LEVEL[alt], level)
-    other_loss = rng.choice(3, size=m, p=[0.35, 0.4, 0.25])
-    base = np.where(other, par_tricks - other_loss, base)
-    dbl_loss = rng.choice(2, size=m, p=[0.4, 0.6])
-    base = np.where(variant == 4, par_tricks - dbl_loss, base)
-    doubled = np.where(variant == 4, 1, doubled)
-    doubled = np.where(variant == 5, 2, doubled)
+    level = _int8(np.where(up, np.minimum(par_level + 1, 7), level))
+    level = _int8(np.where(down, np.maximum(par_level - 1, 1), level))
+    alt = _int8((par_strain + rng.integers(1, 5, size=m)) % 5)
+    par_is_game = par_level == game_level[par_strain]
+    strain = _int8(np.where(other, alt, strain))
+    level = _int8(np.where(other & par_is_game, game_level[alt], level))
+    del alt, par_is_game, up, down
+    other_loss = _int8(rng.choice(3, size=m, p=[0.35, 0.4, 0.25]))
+    base = _int8(np.where(other, par_tricks - other_loss, base))
+    del other, other_loss
+    dbl_loss = _int8(rng.choice(2, size=m, p=[0.4, 0.6]))
+    base = _int8(np.where(variant == 4, par_tricks - dbl_loss, base))
+    del dbl_loss
+    doubled = _int8(np.where(variant == 4, 1, doubled))
+    doubled = _int8(np.where(variant == 5, 2, doubled))
     # A sacrifice or competitive contract by the other side, often doubled and going down.
     sac = variant == 6
-    sac_level = np.minimum(par_level + rng.integers(0, 2, size=m), 7)
-    sac_decl = (par_decl + 1 + 2 * rng.integers(0, 2, size=m)) % 4
-    sac_down = rng.choice(np.array([1, 2, 3]), size=m, p=[0.45, 0.4, 0.15])
-    sac_dbl = (rng.random(m) < 0.6).astype(np.int64)
-    level = np.where(sac, sac_level, level)
-    strain = np.where(sac, rng.integers(0, 5, size=m), strain)
-    declarer = np.where(sac, sac_decl, declarer)
-    doubled = np.where(sac, sac_dbl, doubled)
-    base = np.where(sac, sac_level + 6 - sac_down, base)
+    del variant
+    sac_level = _int8(np.minimum(par_level + rng.integers(0, 2, size=m), 7))
+    sac_decl = _int8((par_decl + 1 + 2 * rng.integers(0, 2, size=m)) % 4)
+    sac_down = _int8(rng.choice(np.array([1, 2, 3]), size=m, p=[0.45, 0.4, 0.15]))
+    sac_dbl = _int8(rng.random(m) < 0.6)
+    level = _int8(np.where(sac, sac_level, level))
+    strain = _int8(np.where(sac, _int8(rng.integers(0, 5, size=m)), strain))
+    declarer = _int8(np.where(sac, sac_decl, declarer))
+    doubled = _int8(np.where(sac, sac_dbl, doubled))
+    base = _int8(np.where(sac, sac_level + 6 - sac_down, base))
+    del sac, sac_level, sac_decl, sac_down, sac_dbl
 
-    dev = rng.choice(np.array([-2, -1, 0, 1, 2]), size=m, p=[0.01, 0.14, 0.7, 0.14, 0.01])
-    tricks = np.clip(base + dev, 0, 13)
+    dev = _int8(rng.choice(np.array([-2, -1, 0, 1, 2]), size=m, p=[0.01, 0.14, 0.7, 0.14, 0.01]))
+    tricks = _int8(np.clip(base + dev, 0, 13))
+    del base, dev
     passed = (par_level <= 2) & (rng.random(m) < 0.04)
-    code = np.where(passed, _PASS_CODE, (level - 1) * 15 + strain * 3 + doubled)
-    level = np.where(passed, 0, level)
+    code = _int8(np.where(passed, _PASS_CODE, (level - 1) * 15 + strain * 3 + doubled))
+    level = _int8(np.where(passed, 0, level))
+    del passed
 
     u = rng.random(m)
-    status = np.select(
+    status = _int8(np.select(
         [
             u < MISSING_RATE,
             u < MISSING_RATE + not_played_rate,
@@ -345,8 +358,9 @@ def _sample_tables(
         ],
         [MISSING, NOT_PLAYED, ARTIFICIAL],
         PLAYED,
-    )
-    artificial = rng.choice(len(ARTIFICIAL_CODES), size=m, p=_ARTIFICIAL_P)
+    ))
+    del u
+    artificial = _int8(rng.choice(len(ARTIFICIAL_CODES), size=m, p=_ARTIFICIAL_P))
     return {
         "level": level,
         "strain": strain,
@@ -357,6 +371,11 @@ def _sample_tables(
         "status": status,
         "artificial": artificial,
     }
+
+
+def _int8(a: np.ndarray) -> np.ndarray:
+    """``a`` as ``int8`` (every value drawn here is a small integer)."""
+    return np.asarray(a).astype(np.int8, copy=False)
 
 
 # --------------------------------------------------------------------------- people
@@ -632,15 +651,18 @@ def _howell_template(tables: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _frame_layout(
     rng: np.random.Generator, n_sessions: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(session_index, board, ns_pair, ew_pair)`` for ``n_sessions`` Howell sessions."""
+    """``(session_index, board, ns_pair, ew_pair)`` for ``n_sessions`` Howell sessions.
+
+    The session index is ``int32``, the others ``int16`` (boards and pairs are small).
+    """
     tables = rng.choice(np.array(_FRAME_TABLES), size=n_sessions)
     sizes = tables * _FRAME_BOARDS
     offsets = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     total = int(sizes.sum())
-    sess = np.empty(total, dtype=np.int64)
-    board = np.empty(total, dtype=np.int64)
-    ns = np.empty(total, dtype=np.int64)
-    ew = np.empty(total, dtype=np.int64)
+    sess = np.empty(total, dtype=np.int32)
+    board = np.empty(total, dtype=np.int16)
+    ns = np.empty(total, dtype=np.int16)
+    ew = np.empty(total, dtype=np.int16)
     for t in _FRAME_TABLES:
         idx = np.flatnonzero(tables == t)
         if not len(idx):
@@ -652,6 +674,7 @@ def _frame_layout(
         board[pos] = np.tile(tb, k)
         ns[pos] = np.tile(tn, k)
         ew[pos] = np.tile(te, k)
+        del pos
     return sess, board, ns, ew
 
 
@@ -666,6 +689,9 @@ def generate_results_frame(n_results: int, seed: int = 0) -> pl.DataFrame:
     :func:`~pipelines.laws.contract.ns_score_expr`, ``0`` for a pass-out, or an artificial
     code). Within each ``(event_id, session, section, board)`` the NS pairs are distinct and
     so are the EW pairs.
+
+    Rows are drawn as small integer codes (numpy, ``int8``/``int16``); every text column is
+    then one gather from a short list of strings, so no large intermediate column is built.
     """
     if n_results < 0:
         raise ValueError(f"n_results must be >= 0, not {n_results}")
@@ -704,52 +730,49 @@ def generate_results_frame(n_results: int, seed: int = 0) -> pl.DataFrame:
         pl.col("session"),
     )
 
-    rs = sess[keep]
+    rs = pl.Series(sess[keep])
+    del sess
     status = res["status"][keep]
     is_art = status == ARTIFICIAL
-    code = np.where(is_art, len(_CONTRACT_STRINGS), res["code"][keep])
+    del status
+    code = np.where(is_art, len(_CONTRACT_STRINGS), res["code"][keep]).astype(np.int16)
     no_contract = is_art | (code == _PASS_CODE)
-    decl = np.where(no_contract, 4, res["declarer"][keep])
+    decl = np.where(no_contract, 4, res["declarer"][keep]).astype(np.int8)
     tricks = res["tricks"][keep]
     b = board[keep]
-    # Index into the score table; 0 (ignored) where there is no played contract.
-    key = np.where(no_contract, 0, _score_key((b - 1) % 16, code, decl, tricks))
-    contracts = pl.Series("contract", [*_CONTRACT_STRINGS, None], dtype=pl.Utf8)
-    seats = pl.Series("declarer", [*SEATS, None], dtype=pl.Utf8)
-    art_codes = pl.Series("art", ARTIFICIAL_CODES, dtype=pl.Utf8)
-    df = pl.DataFrame(
-        {
-            "event_id": sessions["event_id"].gather(rs),
-            "session": sessions["session"].gather(rs),
-            "section": pl.repeat("A", len(keep), dtype=pl.Utf8, eager=True),
-            "board": b.astype(np.int32),
-            "ns_pair": ns[keep],
-            "ew_pair": ew[keep],
-            "contract": contracts.gather(code),
-            "declarer": seats.gather(decl),
-            "tricks": pl.Series(tricks.astype(np.int8)),
-            "_no_contract": no_contract,
-            "_is_art": is_art,
-            "_artificial": art_codes.gather(res["artificial"][keep]),
-            "_played_score": _score_table().gather(key),
-        }
+    # One list of score texts: every played score, then the artificial codes, then "0".
+    # Each row's score is an index into it.
+    n_table = len(_score_table())
+    score_idx = np.where(
+        is_art,
+        n_table + res["artificial"][keep].astype(np.int64),
+        np.where(no_contract, n_table + len(ARTIFICIAL_CODES),
+                 _score_key((b - 1) % 16, code, decl, tricks)),
     )
-    return df.select(
-        "event_id",
-        "session",
-        "section",
-        "board",
-        pl.col("ns_pair").cast(pl.Utf8),
-        pl.col("ew_pair").cast(pl.Utf8),
-        "contract",
-        "declarer",
-        pl.when(pl.col("_no_contract")).then(None).otherwise(pl.col("tricks")).alias("tricks"),
-        pl.when(pl.col("_is_art"))
-        .then(pl.col("_artificial"))
-        .when(pl.col("_no_contract"))
-        .then(pl.lit("0"))
-        .otherwise(pl.col("_played_score"))
-        .alias("score"),
+    del res, is_art
+    score_texts = pl.concat(
+        [_score_table(), pl.Series("score", [*ARTIFICIAL_CODES, "0"], dtype=pl.Utf8)]
+    )
+    pair_texts = pl.Series([str(i) for i in range(int(max(ns.max(), ew.max())) + 1)],
+                           dtype=pl.Utf8)
+    tricks_s = pl.Series("tricks", tricks, dtype=pl.Int8)
+    if no_contract.any():
+        tricks_s = tricks_s.scatter(np.flatnonzero(no_contract), None)
+    return pl.DataFrame(
+        [
+            sessions["event_id"].gather(rs),
+            sessions["session"].gather(rs),
+            pl.repeat("A", len(keep), dtype=pl.Utf8, eager=True).alias("section"),
+            pl.Series("board", b, dtype=pl.Int32),
+            pair_texts.gather(pl.Series(ns[keep])).alias("ns_pair"),
+            pair_texts.gather(pl.Series(ew[keep])).alias("ew_pair"),
+            pl.Series("contract", [*_CONTRACT_STRINGS, None], dtype=pl.Utf8).gather(
+                pl.Series(code)
+            ),
+            pl.Series("declarer", [*SEATS, None], dtype=pl.Utf8).gather(pl.Series(decl)),
+            tricks_s,
+            score_texts.gather(pl.Series(score_idx)).alias("score"),
+        ]
     )
 
 
@@ -758,6 +781,9 @@ def _score_key(
 ) -> np.ndarray:
     """Index into :func:`_score_table` of a board pattern ``(board - 1) % 16``, contract code,
     declarer seat index and tricks."""
+    pattern, code, declarer, tricks = (
+        np.asarray(a, dtype=np.int64) for a in (pattern, code, declarer, tricks)
+    )
     return ((pattern * _PASS_CODE + code) * 4 + declarer) * 14 + tricks
 
 

@@ -123,7 +123,9 @@ def test_standings_sum_board_scores_and_rank_exactly(case):
     for pair, r in got.items():
         assert Fraction(r["score_num"], r["score_den"]) == totals[pair]
         assert Fraction(r["top_num"], r["top_den"]) == tops[pair]
-        pct[pair] = totals[pair] / tops[pair]
+        # a contestant whose boards all had a single result (top 0) stands at 50 %
+        pct[pair] = totals[pair] / tops[pair] if tops[pair] else Fraction(1, 2)
+        assert abs(r["percentage"] - float(100 * pct[pair])) < 1e-9
     for pair, r in got.items():
         assert r["rank"] == 1 + sum(1 for p in pct.values() if p > pct[pair])
         assert r["tied"] == (sum(1 for p in pct.values() if p == pct[pair]) > 1)

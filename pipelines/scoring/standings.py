@@ -6,7 +6,9 @@
 * Session score = the sum of the contestant's matchpoints as the profile
   counts them (exact, or the rounded figures shown); top = the sum of the
   full-field tops of the boards it played (artificial scores included, boards
-  not played excluded); percentage = score / top. A profile may scale the
+  not played excluded); percentage = score / top (50 % for a contestant whose
+  boards all had a single result, top 0: there was nothing to compare). A profile
+  may scale the
   score of a contestant that missed boards to the full session
   (``totals.sitout = "scale_to_full"``, as Compscore does): the percentage is
   unchanged.
@@ -20,11 +22,27 @@ All sums and comparisons are exact (:mod:`pipelines.laws.exact`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 import polars as pl
 
 from pipelines import profiles
-from pipelines.laws.exact import exact_rank, reduce, sum_by, to_float
+from pipelines.laws.exact import (
+    LIMIT,
+    ExactArithmeticOverflow,
+    column,
+    dense_ids,
+    exact_rank,
+    group_ids,
+    joint_codes,
+    pack,
+    sum_by,
+    sum_fractions,
+    to_float,
+)
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.scoring.score import section_and_board_ids
 
 #: Columns of a standings row.
 STANDINGS_SCHEMA: dict[str, pl.DataType] = {
@@ -98,56 +116,188 @@ def session_standings(
 ) -> pl.DataFrame:
     """Session standings for every session in ``scored`` (each under its event's profile)."""
     parts = []
-    for name in sorted(scored["profile"].unique().to_list()):
+    names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
+    for name in names:
         prof = profiles.load(name)
-        long = contestant_rows(scored.filter(pl.col("profile") == name), prof)
-        if long.height:
-            parts.append(_session(long, prof))
+        rows = scored if len(names) == 1 else scored.select(_INPUT).filter(
+            pl.col("profile") == name
+        )
+        part = _session(rows, prof)
+        if part is not None:
+            parts.append(part)
     if not parts:
         return pl.DataFrame(schema=STANDINGS_SCHEMA)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
 
 
-def _session(long: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+#: Columns of the scored results that standings read.
+_INPUT = [*_SIDE_COLS, "ns_pair", "ew_pair", "kind", "ns_mp_num", "ew_mp_num", "mp_den", "ns_mp",
+          "ew_mp", "expected"]
+
+
+def _session(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | None:
+    """Ranked session standings of results scored under ``prof`` (``None`` if no board played).
+
+    Each contestant's boards are summed exactly (:func:`_session_totals`),
+    :func:`_rank` places the contestants within each ranking group and
+    :func:`_tiebreak` breaks ties if the profile says so.
+    """
     group = ["event_id", "session", "section", "dir_key"]
-    keys = [*group, "contestant"]
-    # One pass over the board rows: per contestant and denominator (few of those).
-    partial = long.group_by([*keys, "den"]).agg(
-        pl.col("num").sum(),
-        pl.len().alias("boards"),
-        pl.col("top_num").sum(),
-        pl.col("top_den").first(),
-        pl.col("direction").first(),
-        pl.col("session_date").first(),
-        pl.col("movement").first(),
-        pl.col("profile").first(),
-    )
-    totals = sum_by(
-        partial, "num", "den", keys, group,
-        aggs=[
-            pl.col("boards").sum(),
-            pl.col("top_num").sum(),
-            pl.col("top_den").first(),
-            pl.col("direction").first(),
-            pl.col("session_date").first(),
-            pl.col("movement").first(),
-            pl.col("profile").first(),
-        ],
-    ).rename({"num": "score_num", "den": "score_den"})
-    if prof.sitout == "scale_to_full":
-        full = long.group_by(["event_id", "session", "section"]).agg(
-            pl.col("board").n_unique().alias("__full")
-        )
-        totals = totals.join(full, on=["event_id", "session", "section"], how="left").with_columns(
-            (pl.col("score_num") * pl.col("__full")).alias("score_num"),
-            (pl.col("score_den") * pl.col("boards")).alias("score_den"),
-            (pl.col("top_num") * pl.col("__full")).alias("top_num"),
-            (pl.col("top_den") * pl.col("boards")).alias("top_den"),
-        ).drop("__full")
-        totals = reduce(reduce(totals, "score_num", "score_den"), "top_num", "top_den")
+    totals = _session_totals(scored, prof)
+    if totals is None:
+        return None
     totals = totals.with_columns(pl.lit("session").alias("scope"))
-    ranked = _rank(totals, group, prof)
+    ranked = _rank(totals, ["__rg"], prof)
+
+    def long() -> pl.DataFrame:
+        return contestant_rows(scored, prof)
+
     return _tiebreak(ranked, long, group, prof)
+
+
+def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | None:
+    """One row per contestant of each session: exact score and top, boards played.
+
+    The rules are :func:`contestant_rows`' and the module docstring's; the work
+    runs on integers. Each side of each board played (NP excluded) is one
+    contestant-board; contestants are numbered by (section, pair, direction:
+    NS/EW in a Mitchell, none in a Howell), the ranking group is (section,
+    direction). Matchpoints are summed exactly per contestant
+    (:func:`~pipelines.laws.exact.sum_fractions`, one common denominator per
+    ranking group); the top is the sum of ``2(N-1)`` over ``unit_den``. Text
+    columns are taken from each contestant's first board. With ``scale_to_full``
+    score and top are multiplied by (boards of the section) / (boards played).
+    """
+    n = scored.height
+    keep = scored.select(pl.col("kind") != "not_played").to_series().fill_null(False).to_numpy()
+    if not keep.any():
+        return None
+    every = bool(keep.all())
+    section, n_sections, board, n_boards = section_and_board_ids(scored)
+    pairs, n_pairs = joint_codes([column(scored, "ns_pair"), column(scored, "ew_pair")])
+    mitchell = scored.select(pl.col("movement") == "mitchell").to_series()
+    mitchell = mitchell.fill_null(False).to_numpy()
+    # Contestant key of each side: (section, pair, direction 0 Howell / 1 NS / 2 EW).
+    space = 3 * n_pairs * n_sections
+    if space >= LIMIT:
+        raise ExactArithmeticOverflow("too many contestants to number")
+    key_type = np.int32 if space < 2**31 else np.int64
+    keys = []
+    for side, pair in enumerate(pairs):
+        key = pack([(pair, n_pairs), (section, n_sections)])[0].astype(key_type, copy=False)
+        key *= key_type(3)
+        key += mitchell * key_type(side + 1)
+        keys.append(key)
+    del pairs, key
+    seen = np.zeros(space, dtype=bool) if space <= 8 * n + 1024 else None
+    if seen is not None:
+        for key in keys:
+            seen[key if every else key[keep]] = True
+        present = np.flatnonzero(seen)
+    else:
+        present = np.unique(np.concatenate([k if every else k[keep] for k in keys]))
+    n_cont = len(present)
+    # Contestant ids 0..n_cont-1 (rank of the key among the keys met); rows not played
+    # get n_cont, a bin that is dropped.
+    ids = []
+    table = None
+    if seen is not None:
+        table = np.full(space, n_cont, dtype=np.int32)
+        table[present] = np.arange(n_cont, dtype=np.int32)
+        del seen
+    for key in keys:
+        if table is not None:
+            cid = np.take(table, key, out=key if key.dtype == np.int32 else None, mode="clip")
+        else:
+            cid = np.searchsorted(present, key).astype(np.int32)
+        if not every:
+            cid[~keep] = n_cont
+        ids.append(cid)
+    del keys
+    direction = present % 3
+    section_of = present // (3 * n_pairs)
+    rg, _ = dense_ids(section_of * 3 + direction)
+    rg = np.r_[rg, 0].astype(np.int32)
+
+    parts = []
+    if prof.count == "displayed":
+        # The rounded figures shown, as integers over 10**decimals.
+        scale = 10**prof.mp_decimals
+        for side, c in enumerate(("ns_mp", "ew_mp")):
+            num = scored.select((pl.col(c) * scale).round(0).cast(pl.Int64)).to_series()
+            missing = num.is_null().to_numpy() | ~keep
+            den = np.where(missing, 0, scale) if missing.any() else np.full(n, scale)
+            parts.append((ids[side], num.fill_null(0).to_numpy(), den))
+    else:
+        mp_den = column(scored, "mp_den").cast(pl.Int64)
+        den_all = mp_den.fill_null(0).to_numpy()
+        for side, c in enumerate(("ns_mp_num", "ew_mp_num")):
+            num = column(scored, c).cast(pl.Int64)
+            missing = (num.is_null() | mp_den.is_null()).to_numpy() | ~keep
+            den = np.where(missing, 0, den_all) if missing.any() else den_all
+            parts.append((ids[side], num.fill_null(0).to_numpy(), den))
+    score_num, score_den = sum_fractions(parts, n_cont + 1, rg)
+    del parts
+    score_num, score_den = score_num[:n_cont], score_den[:n_cont]
+    top = column(scored, "expected").cast(pl.Int64).fill_null(1).to_numpy() - 1
+    top *= 2
+    top_num = np.zeros(n_cont + 1, dtype=np.int64)
+    boards = np.zeros(n_cont + 1, dtype=np.int64)
+    first = np.full(n_cont + 1, 2 * n, dtype=np.int64)
+    order = np.arange(n, dtype=np.int64)
+    for side, cid in enumerate(ids):
+        np.add.at(top_num, cid, top)
+        boards += np.bincount(cid, minlength=n_cont + 1)
+        if side:
+            order += n
+        np.minimum.at(first, cid, order)
+    del order, top, ids
+    top_num, boards, first = top_num[:n_cont], boards[:n_cont], first[:n_cont]
+    rg = rg[:n_cont]
+    top_den = np.full(n_cont, prof.unit_den, dtype=np.int64)
+
+    if prof.sitout == "scale_to_full":
+        played_board = np.zeros(n_boards, dtype=bool)
+        played_board[board[keep]] = True
+        section_of_board = np.zeros(n_boards, dtype=np.int64)
+        section_of_board[board] = section
+        full = np.bincount(section_of_board[played_board], minlength=n_sections)[section_of]
+        score_num, score_den = _reduced(score_num * full, score_den * boards)
+        top_num, top_den = _reduced(top_num * full, top_den * boards)
+
+    rep = pl.Series(first % n)
+    text = scored.select(*_SIDE_COLS[:-1], "ns_pair", "ew_pair")[rep].with_columns(
+        pl.Series("__ew", first >= n),
+        pl.Series("dir_key", ["", "NS", "EW"], dtype=pl.Utf8).gather(pl.Series(direction)),
+    )
+    return text.select(
+        "event_id", "session", "section",
+        pl.when("__ew").then(pl.col("ew_pair")).otherwise(pl.col("ns_pair")).alias("contestant"),
+        pl.when(pl.col("dir_key") != "").then(pl.col("dir_key")).alias("direction"),
+        "dir_key", "session_date", "movement", "profile",
+    ).with_columns(
+        pl.Series("boards", boards, dtype=pl.UInt32),
+        pl.Series("score_num", score_num, dtype=pl.Int64),
+        pl.Series("score_den", score_den, dtype=pl.Int64),
+        pl.Series("top_num", top_num, dtype=pl.Int64),
+        pl.Series("top_den", top_den, dtype=pl.Int64),
+        pl.Series("__rg", rg, dtype=pl.Int64),
+    )
+
+
+def _fraction(df: pl.DataFrame, num: str, den: str) -> tuple[np.ndarray, np.ndarray]:
+    """Numerators and denominators as ``Int64`` arrays (a null fraction gets denominator 0)."""
+    missing = (df[num].is_null() | df[den].is_null()).to_numpy()
+    n = df[num].cast(pl.Int64).fill_null(0).to_numpy()
+    d = df[den].cast(pl.Int64).fill_null(0).to_numpy()
+    return n, np.where(missing, 0, d)
+
+
+def _reduced(num: np.ndarray, den: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``num/den`` divided by their gcd (``den`` positive)."""
+    g = np.gcd(num, den)
+    g[g == 0] = 1
+    return num // g, den // g
 
 
 def event_standings(
@@ -159,6 +309,8 @@ def event_standings(
 
     ``scored`` (the events' scored results) is used only for head-to-head
     tie-breaks. An event is ranked under the profile of its first session.
+    Session scores and tops are summed exactly per (event, section, direction,
+    contestant), numbered with integers, one common denominator per ranking group.
     """
     s = session_rows.filter(pl.col("scope") == "session")
     if s.height == 0:
@@ -172,24 +324,45 @@ def event_standings(
     for name in sorted(s["profile"].unique().to_list()):
         prof = profiles.load(name)
         sp = s.filter(pl.col("profile") == name)
-        score = sum_by(
-            sp, "score_num", "score_den", keys, group,
-            aggs=[
+        cid, n_cont = group_ids(sp, keys)
+        row_rg, _ = group_ids(sp, group)
+        rg = np.zeros(n_cont, dtype=np.int64)
+        rg[cid] = row_rg
+        score_num, score_den = sum_fractions(
+            [(cid, *_fraction(sp, "score_num", "score_den"))], n_cont, rg
+        )
+        top_num, top_den = sum_fractions([(cid, *_fraction(sp, "top_num", "top_den"))], n_cont, rg)
+        totals = (
+            sp.with_columns(pl.Series("__c", cid))
+            .group_by("__c")
+            .agg(
+                *(pl.col(k).first() for k in keys),
                 pl.col("boards").sum(),
                 pl.col("direction").first(),
                 pl.col("session_date").max(),
                 pl.col("movement").first(),
                 pl.col("profile").first(),
-            ],
+            )
+            .sort("__c")
+            .with_columns(
+                pl.Series("score_num", score_num, dtype=pl.Int64),
+                pl.Series("score_den", score_den, dtype=pl.Int64),
+                pl.Series("top_num", top_num, dtype=pl.Int64),
+                pl.Series("top_den", top_den, dtype=pl.Int64),
+                pl.Series("__rg", rg, dtype=pl.Int64),
+                pl.lit("event").alias("scope"),
+                pl.lit(None, pl.Int32).alias("session"),
+            )
         )
-        top = sum_by(sp, "top_num", "top_den", keys, group)
-        totals = score.join(top, on=keys, how="left", nulls_equal=True).with_columns(
-            pl.lit("event").alias("scope"), pl.lit(None, pl.Int32).alias("session")
-        )
-        ranked = _rank(totals, group, prof)
-        events = ranked["event_id"].unique().to_list()
-        sc = scored.filter(pl.col("event_id").is_in(events))
-        long = contestant_rows(sc, prof) if sc.height else None
+        ranked = _rank(totals, ["__rg"], prof)
+
+        def long(
+            ranked: pl.DataFrame = ranked, prof: profiles.Profile = prof
+        ) -> pl.DataFrame | None:
+            events = ranked["event_id"].unique().to_list()
+            sc = scored.filter(pl.col("event_id").is_in(events))
+            return contestant_rows(sc, prof) if sc.height else None
+
         parts.append(_tiebreak(ranked, long, group, prof))
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
 
@@ -197,8 +370,16 @@ def event_standings(
 def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.DataFrame:
     """Percentage = score / top; exact places within ``group``."""
     t = totals.with_columns(
-        (pl.col("score_num") * pl.col("top_den") * 100).alias("__pnum"),
-        (pl.col("score_den") * pl.col("top_num")).alias("__pden"),
+        # A contestant whose boards all had a single result (top 0) had nothing to be compared
+        # with: neither above nor below average, 50 %.
+        pl.when(pl.col("top_num") == 0)
+        .then(pl.lit(50, pl.Int64))
+        .otherwise(pl.col("score_num") * pl.col("top_den") * 100)
+        .alias("__pnum"),
+        pl.when(pl.col("top_num") == 0)
+        .then(pl.lit(1, pl.Int64))
+        .otherwise(pl.col("score_den") * pl.col("top_num"))
+        .alias("__pden"),
     )
     t = exact_rank(t, "__pnum", "__pden", group)
     pdec, tdec = prof.percentage_decimals, prof.total_decimals
@@ -216,7 +397,10 @@ def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.
 
 
 def _tiebreak(
-    ranked: pl.DataFrame, long: pl.DataFrame | None, group: list[str], prof: profiles.Profile
+    ranked: pl.DataFrame,
+    long: Callable[[], pl.DataFrame | None],
+    group: list[str],
+    prof: profiles.Profile,
 ) -> pl.DataFrame:
     """Break exact ties head to head when the profile says so.
 
@@ -225,8 +409,12 @@ def _tiebreak(
     is ordered by that figure (exact); the ``tiebreak`` column shows
     ``2 x (members it beat) + (members it equalled)`` — for two pairs ``2``/``0``,
     or ``1``/``1`` when the head-to-head is level, in which case they stay tied.
+    ``long`` gives the rows of :func:`contestant_rows` (called only if needed).
     """
-    if prof.tiebreak != "head_to_head" or long is None or not ranked["tied"].any():
+    if prof.tiebreak != "head_to_head" or not ranked["tied"].any():
+        return ranked
+    long = long()  # the contestant-board rows, built only when a tie is to be broken
+    if long is None:
         return ranked
     tied = ranked.filter(pl.col("tied")).select(
         *group, "contestant", "rank",

@@ -22,10 +22,14 @@ standings until corrected (an asset check reads this column).
 
 from __future__ import annotations
 
+import functools
+
+import numpy as np
 import polars as pl
 
 from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
+from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
 from pipelines.scoring.checks import Check, apply_checks, quote
 
 #: Artificial score codes: ``A<ns>/<ew>``, each side a fixed percentage or a variable average.
@@ -170,51 +174,269 @@ def result_checks() -> list[Check]:
     ]
 
 
+#: Text columns whose checks and types are worked out once per distinct value (or
+#: combination of values), then mapped back to the rows: they hold few distinct values.
+_CODED = ("session", "board", "round", "table", "score", "contract", "declarer", "tricks")
+
+#: Event-session details every result row carries (from the resolved events, else defaults).
+_EVENT_FIELDS = ("form", "scoring", "movement", "profile", "expected_results", "laws")
+
+#: Index of a contract in the Law 77 table: ``(level - 1) * 15 + strain * 3 + doubled``.
+_STRAIN_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
+_SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
 def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Validate canonical result rows against the resolved ``events`` (defaults applied).
 
     Returns ``(validated, rejected)``: ``validated`` has :data:`VALIDATED_SCHEMA`;
     ``rejected`` has the reject columns. Rows keep their input order.
+
+    How (the rules are the module docstring's): the text columns are coded as
+    integers once (:class:`_Codes`). Every check of :func:`result_checks` that
+    reads only columns of :data:`_CODED` is evaluated once per distinct
+    combination of their values and mapped back to the rows through the
+    codes; the others row by row. Only rows failing some check are then
+    described (one rejected row per failed check, as
+    :func:`~pipelines.scoring.checks.apply_checks` does).
     """
     if raw.height == 0:
         return pl.DataFrame(schema=VALIDATED_SCHEMA), pl.DataFrame(
             schema={c: pl.Utf8 for c in REJECT_COLUMNS}
         )
-    ev = events.select(
-        "event_id", "session", "form", "scoring", "movement", "profile", "expected_results", "laws"
-    )
-    df = (
-        raw.select(RESULT_COLUMNS)
-        .with_row_index("__order")
-        .with_columns(pl.col("session").cast(pl.Int32, strict=False).alias("__session"))
-        .join(ev, left_on=["event_id", "__session"], right_on=["event_id", "session"], how="left")
-        .sort("__order")
-    )
-    from pipelines.scoring.events import DEFAULTS
-
-    df = df.with_columns(
-        *(pl.col(c).fill_null(pl.lit(DEFAULTS[c])) for c in
-          ("form", "scoring", "movement", "profile", "laws"))
-    )
-    ok, rejected = apply_checks(df, result_checks(), _raw())
-    typed = _type(ok)
-    typed, dup_rejected = _reject_duplicates(typed)
+    df = raw.select(RESULT_COLUMNS)
+    coded = (*_CODED, "event_id")
+    codes = _Codes(df, coded, joint=("ns_pair", "ew_pair"))
+    detailed = _with_event_details(df, events, codes)
+    if detailed.height != df.height:  # a session defined twice multiplied its rows
+        codes = _Codes(detailed, coded, joint=("ns_pair", "ew_pair"))
+    df = codes.df = detailed
+    del detailed
+    checks = result_checks()
+    failing = _failing(df, checks, codes)
+    if failing is not None:
+        _, rejected = apply_checks(df.filter(pl.Series(failing)), checks, _raw())
+        codes = codes.filter(~failing)
+        df = codes.df
+    else:
+        rejected = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    typed = _type(df, codes)
+    del df
+    typed, dup_rejected = _reject_duplicates(typed, codes)
+    del codes
     if dup_rejected.height:
         rejected = pl.concat([rejected, dup_rejected])
     return typed.select([pl.col(c).cast(t) for c, t in VALIDATED_SCHEMA.items()]), rejected
 
 
-def _type(df: pl.DataFrame) -> pl.DataFrame:
-    """Cast checked rows to their types; classify the result; compute the Law 77 score."""
+class _Codes:
+    """Integer codes of text columns of a frame: ``get(col)`` gives ``(codes, values)``.
+
+    ``values`` holds the column's distinct values, sorted, then null; row ``i``
+    holds ``values[codes[i]]``. Columns named in ``joint`` share one list of
+    values (so equal pair ids get equal codes in both columns). All columns
+    are coded together, through an ``Enum`` of their values (hash lookups, no
+    sort), so Polars can do them in parallel.
+    """
+
+    def __init__(
+        self, df: pl.DataFrame, cols: tuple[str, ...], joint: tuple[str, ...] = ()
+    ) -> None:
+        self.df = df
+        every = [*cols, *joint]
+        uniques = df.lazy().select(
+            pl.col(c).unique().drop_nulls().implode() for c in every
+        ).collect()
+        cats = {c: uniques[c][0].sort() for c in every}
+        if joint:
+            shared = pl.concat([cats[c] for c in joint]).unique().sort()
+            cats.update(dict.fromkeys(joint, shared))
+        self.values = {
+            c: pl.concat([cats[c], pl.Series([None], dtype=cats[c].dtype)]) for c in every
+        }
+        self.codes: dict[str, np.ndarray] = {}
+        cast = []
+        for c in every:
+            if len(cats[c]) == 0 or (len(cats[c]) == 1 and not column(df, c).null_count()):
+                self.codes[c] = np.zeros(df.height, dtype=np.uint32)  # one value (or all null)
+            else:
+                cast.append(
+                    pl.col(c).cast(pl.Enum(cats[c])).to_physical().cast(pl.UInt32)
+                    .fill_null(len(cats[c]))
+                )
+        if cast:
+            for c, s in df.select(cast).to_dict().items():
+                self.codes[c] = s.to_numpy()
+
+    def get(self, col: str) -> tuple[np.ndarray, pl.Series]:
+        return self.codes[col], self.values[col]
+
+    def filter(self, keep: np.ndarray) -> _Codes:
+        """The codes of the rows where ``keep`` is true (``df`` filtered alike)."""
+        out = object.__new__(_Codes)
+        out.df = self.df.filter(pl.Series(keep))
+        out.values = self.values
+        out.codes = {c: codes[keep] for c, codes in self.codes.items()}
+        return out
+
+    def combinations(self, cols: tuple[str, ...]) -> tuple[np.ndarray, pl.DataFrame] | None:
+        """A key per row for its combination of ``cols``, and the distinct combinations.
+
+        Returns ``(key, combos)``: ``combos`` has the columns ``cols`` and a
+        ``__key`` column; ``None`` when the combinations could not be packed.
+        """
+        total = 1
+        for c in cols:
+            total *= len(self.values[c])
+        if total >= 2**62:
+            return None
+        key = np.zeros(self.df.height, dtype=np.int64)
+        stride = 1
+        for c in cols:
+            key += self.codes[c].astype(np.int64) * stride
+            stride *= len(self.values[c])
+        seen = distinct(key, total)
+        stride, columns = 1, {}
+        for c in cols:
+            v = self.values[c]
+            columns[c] = v.gather(pl.Series((seen // stride) % len(v)))
+            stride *= len(v)
+        return key, pl.DataFrame({**columns, "__key": seen})
+
+
+def _member(key: np.ndarray, values: np.ndarray, space: int) -> np.ndarray:
+    """Whether each element of ``key`` (values below ``space``) is one of ``values``."""
+    if space <= 8 * len(key) + 1024:
+        table = np.zeros(space, dtype=bool)
+        table[values] = True
+        return table[key]
+    return np.isin(key, values)
+
+
+def _with_event_details(df: pl.DataFrame, events: pl.DataFrame, codes: _Codes) -> pl.DataFrame:
+    """Add the event-session details of :data:`_EVENT_FIELDS` to every row.
+
+    A row takes the details of its (``event_id``, ``session``) in ``events``;
+    where a row's session is not listed (or a detail is empty) the defaults of
+    :mod:`pipelines.scoring.events` apply. The lookup runs on the distinct
+    sessions; a detail shared by every row is added as a single value.
+    """
+    from pipelines.scoring.events import DEFAULTS
+
+    ev = events.select("event_id", "session", *_EVENT_FIELDS)
+    fill = [pl.col(c).fill_null(pl.lit(DEFAULTS[c])) for c in _EVENT_FIELDS if c in DEFAULTS]
+    on = dict(left_on=["event_id", "__session"], right_on=["event_id", "session"])
+    session = column(df, "session").cast(pl.Int32, strict=False).alias("__session")
+    if ev.select("event_id", "session").is_duplicated().any():
+        # The same session defined twice: every row joins each definition, as it always has
+        # (the copies keep the row's identity ``__row``, so they are not each other's duplicates).
+        out = df.with_row_index("__row").with_columns(session).join(
+            ev, how="left", maintain_order="left", **on
+        )
+        return out.with_columns(fill).drop("__session")
+    e_codes, e_values = codes.get("event_id")
+    s_codes, n_s = column_codes(session)
+    ids, _ = dense_ids(e_codes.astype(np.int64) * n_s + s_codes)
+    first = pl.Series(ids).arg_unique()
+    sessions = pl.DataFrame(
+        {
+            "event_id": e_values.gather(pl.Series(e_codes).gather(first)),
+            "__session": session.gather(first),
+        }
+    )
+    order = np.empty(len(first), dtype=np.int64)
+    order[ids[first.to_numpy()]] = np.arange(len(first))
+    joined = sessions.join(ev, how="left", maintain_order="left", **on).with_columns(fill)
+    details = []
+    for c in _EVENT_FIELDS:
+        values = joined[c].unique()
+        if len(values) == 1:
+            details.append(pl.lit(values[0], dtype=joined[c].dtype).alias(c))
+        else:
+            details.append(joined[c].gather(pl.Series(order[ids])).alias(c))
+    return df.with_columns(details)
+
+
+def _failing(df: pl.DataFrame, checks: list[Check], codes: _Codes) -> np.ndarray | None:
+    """Which rows fail at least one check; ``None`` when every row passes.
+
+    A check reading only :data:`_CODED` columns is decided on the distinct
+    combinations of the values it reads (its own expression, so the same
+    decision as row by row) and mapped back to rows through the codes.
+    """
+    grouped: dict[tuple[str, ...], list[pl.Expr]] = {}
+    direct: list[pl.Expr] = []
+    for c in checks:
+        fails = c.fails.fill_null(False)
+        roots = tuple(sorted(set(c.fails.meta.root_names())))
+        if roots and all(r in _CODED for r in roots):
+            grouped.setdefault(roots, []).append(fails)
+        else:
+            direct.append(fails)
+    mask = np.zeros(df.height, dtype=bool)
+    if direct:
+        mask |= df.lazy().select(pl.any_horizontal(direct)).collect().to_series().to_numpy()
+    for roots, fails in grouped.items():
+        packed = codes.combinations(roots)
+        if packed is None:
+            mask |= df.lazy().select(pl.any_horizontal(fails)).collect().to_series().to_numpy()
+            continue
+        key, combos = packed
+        bad = combos.filter(pl.any_horizontal(fails))["__key"].to_numpy()
+        if len(bad):
+            space = 1
+            for r in roots:
+                space *= len(codes.values[r])
+            mask |= _member(key, bad, space)
+    return mask if mask.any() else None
+
+
+@functools.cache
+def _law77_table() -> np.ndarray:
+    """The NS score of every contract result by :func:`ns_score_expr`, as an ``Int64`` array.
+
+    Indexed by ``((((board - 1) mod 16) * 105 + contract) * 4 + declarer) * 14 + tricks``
+    with ``contract = (level - 1) * 15 + strain * 3 + doubled`` (strains C D H S NT,
+    doubled 0/1/2), ``declarer`` a seat index (N E S W) and ``tricks`` 0..13. Law 2
+    repeats every 16 boards, so these 94,080 figures are every score there is.
+    """
+    pattern, contract, declarer, tricks = (
+        a.ravel()
+        for a in np.meshgrid(
+            np.arange(16), np.arange(105), np.arange(4), np.arange(14), indexing="ij"
+        )
+    )
+    grid = pl.DataFrame(
+        {
+            "board": pattern + 1,
+            "level": contract // 15 + 1,
+            "strain": pl.Series(list(_STRAIN_INDEX)).gather((contract % 15) // 3),
+            "doubled": contract % 3,
+            "declarer": pl.Series(list(_SEAT_INDEX)).gather(declarer),
+            "tricks": tricks,
+        }
+    )
+    c = pl.col
+    return grid.select(
+        ns_score_expr(c("board"), c("level"), c("strain"), c("doubled"), c("declarer"),
+                      c("tricks")).cast(pl.Int64)
+    ).to_series().to_numpy()
+
+
+def _type(df: pl.DataFrame, codes: _Codes) -> pl.DataFrame:
+    """Cast checked rows to their types; classify the result; compute the Law 77 score.
+
+    What depends on one text column only (the kind of result, the artificial
+    score and the stated score from ``score``; the parts of ``contract``; the
+    declarer's seat; the tricks) is worked out once per distinct value with the
+    same expressions as row by row, then gathered back to the rows. The Law 77
+    score of a played contract is read from :func:`_law77_table` (board mod 16,
+    contract, declarer, tricks); a pass-out scores 0; other results have none.
+    """
     score = pl.col("score").fill_null("")
     art = score.str.extract_groups(ARTIFICIAL_RE)
-    df = df.with_columns(
-        pl.col("session").cast(pl.Int32),
-        pl.col("section").fill_null(""),
-        pl.col("round").cast(pl.Int32),
-        pl.col("table").cast(pl.Int32),
-        pl.col("board").cast(pl.Int32),
-        pl.col("tricks").cast(pl.Int8, strict=False),
+    sc, sv = codes.get("score")
+    per_score = pl.DataFrame({"score": sv}).select(
         pl.when(score.str.contains(ARTIFICIAL_RE))
         .then(pl.lit("artificial"))
         .when(score == "NP")
@@ -223,35 +445,79 @@ def _type(df: pl.DataFrame) -> pl.DataFrame:
         .alias("kind"),
         art.struct.field("1").alias("ns_art"),
         art.struct.field("2").alias("ew_art"),
-        pl.col("score").alias("score_stated"),
         pl.when(score.str.contains(_SIGNED)).then(score.cast(pl.Int64, strict=False))
         .alias("stated_score"),
+    )
+    cc, cv = codes.get("contract")
+    parts = contract_parts_expr(pl.col("contract"))
+    strain = parts["strain"].replace_strict(_STRAIN_INDEX, default=None, return_dtype=pl.Int64)
+    per_contract = pl.DataFrame({"contract": cv}).with_columns(
+        is_pass_expr(pl.col("contract")).fill_null(False).alias("__pass"),
+        ((parts["level"].cast(pl.Int64) - 1) * 15 + strain * 3 + parts["doubled"].cast(pl.Int64))
+        .fill_null(-1).alias("__cidx"),
+    ).with_columns(
+        pl.when(pl.col("__pass")).then(pl.lit("PASS")).otherwise(pl.col("contract"))
+        .alias("__contract"),
+    )
+    dc, dv = codes.get("declarer")
+    seat = dv.replace_strict(_SEAT_INDEX, default=None, return_dtype=pl.Int64).fill_null(-1)
+    tc, tv = codes.get("tricks")
+    tricks_values = tv.cast(pl.Int8, strict=False)
+
+    def gather(values: pl.Series, idx: np.ndarray, name: str) -> pl.Series:
+        return values.gather(pl.Series(idx)).alias(name)
+
+    # The contract column as given, unless a pass-out is spelt otherwise than PASS.
+    if per_contract["__contract"].eq_missing(per_contract["contract"]).all():
+        contract = column(df, "contract")
+    else:
+        contract = gather(per_contract["__contract"], cc, "contract")
+    board = column(df, "board").cast(pl.Int32)
+    played = (per_score["kind"] == "played").to_numpy()[sc]
+    passed = per_contract["__pass"].to_numpy()[cc]
+    cidx = per_contract["__cidx"].cast(pl.Int16).to_numpy()[cc]
+    seats = seat.cast(pl.Int8).to_numpy()[dc]
+    tricks_np = tricks_values.fill_null(-1).to_numpy()[tc]
+    key = board.fill_null(0).to_numpy().astype(np.int32)
+    scoreable = (
+        played & ~passed & (cidx >= 0) & (seats >= 0) & (tricks_np >= 0) & (tricks_np <= 13)
+        & (key >= 1)
+    )
+    # ((((board - 1) mod 16) * 105 + contract) * 4 + declarer) * 14 + tricks, in place
+    key -= 1
+    key %= 16
+    key *= 105
+    key += cidx
+    key *= 4
+    key += seats
+    key *= 14
+    key += tricks_np
+    key[~scoreable] = 0
+    del cidx, seats, tricks_np
+    computed = _law77_table()[key]
+    computed[~scoreable] = 0
+    del key
+    computed_s = pl.Series("computed_score", computed, dtype=pl.Int64)
+    no_score = ~played | (~passed & ~scoreable)
+    if no_score.any():
+        computed_s = computed_s.scatter(np.flatnonzero(no_score), None)
+    return df.with_columns(
+        pl.col("session").cast(pl.Int32),
+        pl.col("section").fill_null(""),
+        pl.col("round").cast(pl.Int32),
+        pl.col("table").cast(pl.Int32),
+        board,
+        gather(tricks_values, tc, "tricks"),
+        gather(per_score["kind"], sc, "kind"),
+        gather(per_score["ns_art"], sc, "ns_art"),
+        gather(per_score["ew_art"], sc, "ew_art"),
+        pl.col("score").alias("score_stated"),
+        gather(per_score["stated_score"], sc, "stated_score"),
+        computed_s,
         pl.col("source_ns_mp").cast(pl.Float64, strict=False),
         pl.col("source_ew_mp").cast(pl.Float64, strict=False),
-    )
-    # Materialise the contract's parts once: every later reference reads a column.
-    df = df.with_columns(
-        is_pass_expr(pl.col("contract")).fill_null(False).alias("__pass"),
-        *(v.alias(f"__{k}") for k, v in contract_parts_expr(pl.col("contract")).items()),
-    )
-    computed = (
-        pl.when(pl.col("kind") != "played")
-        .then(None)
-        .when(pl.col("__pass"))
-        .then(pl.lit(0, pl.Int64))
-        .otherwise(
-            ns_score_expr(
-                pl.col("board"), pl.col("__level"), pl.col("__strain"), pl.col("__doubled"),
-                pl.col("declarer"), pl.col("tricks"),
-            )
-        )
-    )
-    df = df.with_columns(
-        computed.cast(pl.Int64).alias("computed_score"),
-        pl.when(pl.col("__pass")).then(pl.lit("PASS")).otherwise(pl.col("contract"))
-        .alias("contract"),
-    ).drop("__level", "__strain", "__doubled", "__pass")
-    return df.with_columns(
+        contract.alias("contract"),
+    ).with_columns(
         pl.when(pl.col("stated_score").is_null() | pl.col("computed_score").is_null())
         .then(None)
         .otherwise(pl.col("stated_score") == pl.col("computed_score"))
@@ -259,12 +525,63 @@ def _type(df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _reject_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _reject_duplicates(df: pl.DataFrame, codes: _Codes) -> tuple[pl.DataFrame, pl.DataFrame]:
     """One result per pair per board: later duplicates are rejected, naming the first.
 
     In a Howell a pair id is one contestant whichever direction it sits; in a
     Mitchell the contestant is the pair id together with its direction.
+
+    Every (board, pair, direction) of every row is packed into one integer;
+    only the boards where such a key repeats are examined row by row.
     """
+    n = df.height
+    e_codes, e_values = codes.get("event_id")
+    packed = pack(
+        [
+            (e_codes, len(e_values)),
+            *(column_codes(column(df, c)) for c in ("session", "section", "board")),
+        ]
+    )
+    if packed is None:
+        return _describe_duplicates(_ordered(df))
+    key = packed[0]
+    board, n_boards = dense_ids(key, overwrite=True)
+    ns, pairs = codes.get("ns_pair")
+    ew = codes.get("ew_pair")[0]
+    stride = 3 * len(pairs)
+    if n_boards * stride >= 2**62:
+        return _describe_duplicates(_ordered(df))
+    mitchell = df.select(pl.col("movement") == "mitchell").to_series().fill_null(False).to_numpy()
+    base = board.astype(np.int64)
+    base *= stride
+    sides = np.empty(2 * n, dtype=np.int64)
+    for half, pair, direction in ((sides[:n], ns, 1), (sides[n:], ew, 2)):
+        np.multiply(pair, 3, out=half, dtype=np.int64, casting="unsafe")
+        half += base
+        half += mitchell * np.int64(direction)
+    del base
+    sides.sort()
+    repeated = sides[1:][sides[1:] == sides[:-1]]
+    if not len(repeated):
+        return df, pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    affected = _member(board, np.unique(repeated // stride), n_boards)
+    rows = df.with_row_index("__pos").filter(pl.Series(affected))
+    order = pl.col("__row") if "__row" in df.columns else pl.col("__pos")
+    kept, rejected = _describe_duplicates(rows.with_columns(order.alias("__order")))
+    keep = ~affected
+    keep[kept["__pos"].to_numpy()] = True
+    return df.filter(pl.Series(keep)), rejected
+
+
+def _ordered(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with ``__order``: each row's identity (its input row)."""
+    if "__row" in df.columns:
+        return df.with_columns(pl.col("__row").alias("__order"))
+    return df.with_row_index("__order")
+
+
+def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The rule of :func:`_reject_duplicates` on rows with an ``__order``: ``(kept, rejected)``."""
     board = ["event_id", "session", "section", "board"]
     mitchell = pl.col("movement") == "mitchell"
     # Only small columns go into the two-sided frame: an integer board id, the pair, and
