@@ -64,7 +64,7 @@ def run(
     if not inbox.is_dir():
         typer.echo(f"traveller: inbox folder not found: {inbox}", err=True)
         raise typer.Exit(2)
-    report = run_inbox(inbox, warehouse)
+    report = run_inbox(inbox, warehouse, progress=lambda msg: typer.echo(msg, err=True))
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")

@@ -10,6 +10,7 @@ date before its standings; the other dates go on.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,15 +90,23 @@ def _failed(result: dg.ExecuteInProcessResult, session_date: str | None) -> list
 
 
 def run_inbox(
-    inbox: Path, warehouse: Path, instance: dg.DagsterInstance | None = None
+    inbox: Path,
+    warehouse: Path,
+    instance: dg.DagsterInstance | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> RunReport:
-    """Materialise every asset for ``inbox`` into ``warehouse``; see the module docstring."""
+    """Materialise every asset for ``inbox`` into ``warehouse``; see the module docstring.
+
+    ``progress`` (if given) is told of each step as it starts.
+    """
+    say = progress or (lambda _msg: None)
     resources = {
         "warehouse": WarehouseResource(path=str(warehouse)),
         "inbox": InboxResource(path=str(inbox)),
     }
     everything = [*defs.assets, *defs.asset_checks]  # type: ignore[misc]
     instance = instance or _instance()
+    say("reading the inbox")
     first = dg.materialize(
         everything,
         selection=dg.AssetSelection.groups("inbox"),
@@ -111,7 +120,8 @@ def run_inbox(
     if not first.success and _errors(first):
         raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
     report.dates = wh.query("read/dates")["session_date"].to_list()
-    for day in report.dates:
+    for i, day in enumerate(report.dates, start=1):
+        say(f"[{i}/{len(report.dates)}] session date {day}: validate, score, rank")
         result = dg.materialize(
             everything,
             selection=dg.AssetSelection.groups("results"),
