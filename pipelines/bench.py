@@ -80,17 +80,25 @@ class BenchReport:
 
 def canonical(frame: pl.DataFrame) -> pl.DataFrame:
     """A generated frame as the readers hand rows to validation (text, with lineage)."""
-    return frame.with_columns(
-        pl.lit("bench").alias("file"),
-        pl.lit("").alias("location"),
-        pl.lit("bench").alias("format"),
-        pl.lit("2026-11-02").alias("session_date"),
-        *(pl.col(c).cast(pl.Utf8) for c in ("session", "board", "tricks")),
-    ).with_columns(
-        # Every other canonical column (round, table, source matchpoints ...) is empty.
-        *(pl.lit(None, pl.Utf8).alias(c) for c in RESULT_COLUMNS if c not in frame.columns
-          and c not in ("file", "location", "format", "session_date")),
-    ).select(RESULT_COLUMNS)
+    return (
+        frame.with_columns(
+            pl.lit("bench").alias("file"),
+            pl.lit("").alias("location"),
+            pl.lit("bench").alias("format"),
+            pl.lit("2026-11-02").alias("session_date"),
+            *(pl.col(c).cast(pl.Utf8) for c in ("session", "board", "tricks")),
+        )
+        .with_columns(
+            # Every other canonical column (round, table, source matchpoints ...) is empty.
+            *(
+                pl.lit(None, pl.Utf8).alias(c)
+                for c in RESULT_COLUMNS
+                if c not in frame.columns
+                and c not in ("file", "location", "format", "session_date")
+            ),
+        )
+        .select(RESULT_COLUMNS)
+    )
 
 
 def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
@@ -162,8 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--results", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    report = measure(args.results, args.seed, progress=lambda m: print(m, file=sys.stderr,
-                                                                         flush=True))
+    report = measure(
+        args.results, args.seed, progress=lambda m: print(m, file=sys.stderr, flush=True)
+    )
     print(json.dumps(asdict(report)))
 
 

@@ -350,15 +350,17 @@ def _sample_tables(
     del passed
 
     u = rng.random(m)
-    status = _int8(np.select(
-        [
-            u < MISSING_RATE,
-            u < MISSING_RATE + not_played_rate,
-            u < MISSING_RATE + not_played_rate + ARTIFICIAL_RATE,
-        ],
-        [MISSING, NOT_PLAYED, ARTIFICIAL],
-        PLAYED,
-    ))
+    status = _int8(
+        np.select(
+            [
+                u < MISSING_RATE,
+                u < MISSING_RATE + not_played_rate,
+                u < MISSING_RATE + not_played_rate + ARTIFICIAL_RATE,
+            ],
+            [MISSING, NOT_PLAYED, ARTIFICIAL],
+            PLAYED,
+        )
+    )
     del u
     artificial = _int8(rng.choice(len(ARTIFICIAL_CODES), size=m, p=_ARTIFICIAL_P))
     return {
@@ -746,15 +748,17 @@ def generate_results_frame(n_results: int, seed: int = 0) -> pl.DataFrame:
     score_idx = np.where(
         is_art,
         n_table + res["artificial"][keep].astype(np.int64),
-        np.where(no_contract, n_table + len(ARTIFICIAL_CODES),
-                 _score_key((b - 1) % 16, code, decl, tricks)),
+        np.where(
+            no_contract,
+            n_table + len(ARTIFICIAL_CODES),
+            _score_key((b - 1) % 16, code, decl, tricks),
+        ),
     )
     del res, is_art
     score_texts = pl.concat(
         [_score_table(), pl.Series("score", [*ARTIFICIAL_CODES, "0"], dtype=pl.Utf8)]
     )
-    pair_texts = pl.Series([str(i) for i in range(int(max(ns.max(), ew.max())) + 1)],
-                           dtype=pl.Utf8)
+    pair_texts = pl.Series([str(i) for i in range(int(max(ns.max(), ew.max())) + 1)], dtype=pl.Utf8)
     tricks_s = pl.Series("tricks", tricks, dtype=pl.Int8)
     if no_contract.any():
         tricks_s = tricks_s.scatter(np.flatnonzero(no_contract), None)

@@ -31,6 +31,7 @@ from pipelines.formats.model import (
     ReadResult,
     empty_frame,
 )
+from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.scoring.checks import Check, apply_checks, quote
 from pipelines.scoring.events import EVENTS_SCHEMA, resolve_events, with_defaults
 
@@ -63,7 +64,8 @@ class InboxSnapshot:
     * ``contestants``, ``source_standings``: accepted reference rows;
     * ``rejected``: rows and files rejected while reading;
     * ``warnings``: things a scorer should look at that reject nothing (e.g. a Bridgemate
-      entry superseded by a later one, a table short of results).
+      entry superseded by a later one, a table short of results);
+    * ``rulings``, ``appeals``: directors' rulings and appeal decisions, dated.
     """
 
     files: pl.DataFrame
@@ -73,6 +75,8 @@ class InboxSnapshot:
     source_standings: pl.DataFrame
     rejected: pl.DataFrame
     warnings: pl.DataFrame
+    rulings: pl.DataFrame
+    appeals: pl.DataFrame
 
     def dates(self) -> list[str]:
         """Sorted session dates found in the inbox."""
@@ -159,9 +163,14 @@ def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
 
 
 def _date_results(
-    results: pl.DataFrame, events: pl.DataFrame, today: date
+    results: pl.DataFrame,
+    events: pl.DataFrame,
+    today: date,
+    columns: tuple[str, ...] = RESULT_COLUMNS,
+    raw_columns: tuple[str, ...] = RESULT_COLUMNS[3:15],
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Resolve each result row's session date; reject rows that cannot be dated."""
+    """Resolve each row's session date (result rows, or ruling rows with ``columns``);
+    reject rows that cannot be dated."""
     ev = events.select(
         "event_id", pl.col("session").alias("__s"), pl.col("date").alias("__ev_date")
     )
@@ -205,9 +214,76 @@ def _date_results(
             ),
         ),
     ]
-    raw = pl.concat_str([pl.col(c).fill_null("") for c in RESULT_COLUMNS[3:15]], separator=",")
+    raw = pl.concat_str([pl.col(c).fill_null("") for c in raw_columns], separator=",")
     ok, rejected = apply_checks(df, checks, raw)
-    return ok.select(RESULT_COLUMNS), rejected
+    return ok.select(*columns), rejected
+
+
+_ISO_DATE = r"(\d{4}-\d{2}-\d{2})"
+
+
+def date_logs(
+    rulings: pl.DataFrame, appeals: pl.DataFrame, events: pl.DataFrame, today: date
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Date ruling and appeal rows; returns (rulings, appeals, rejected).
+
+    A ruling is dated like a result: its event session's date in events.csv (or the
+    event's file), else an ISO date in the log's file name. A second ruling with an id
+    already used is rejected. An appeal takes the date, event and session of the ruling it
+    is about; an appeal about a ruling no log holds is rejected, as is a second appeal with
+    an id already used.
+    """
+    ruling_raw = RULING_COLUMNS[2:]
+    r = rulings.with_columns(pl.col("file").str.extract(_ISO_DATE, 1).alias("session_date"))
+    dated, rejected = _date_results(r, events, today, (*RULING_COLUMNS, "session_date"), ruling_raw)
+    dated, dup = _first_of(dated, "ruling_id", "ruling", ruling_raw)
+    appeal_raw = APPEAL_COLUMNS[2:]
+    known = dated.select(
+        "ruling_id",
+        "session_date",
+        pl.col("event_id").alias("__event"),
+        pl.col("session").alias("__session"),
+    )
+    a = appeals.with_row_index("__o").join(known, on="ruling_id", how="left").sort("__o")
+    unknown = Check(
+        "ruling_id",
+        pl.col("session_date").is_null(),
+        pl.format(
+            "appeal {} is about ruling {}, which no ruling log holds",
+            quote("appeal_id"),
+            quote("ruling_id"),
+        ),
+    )
+    raw = pl.concat_str([pl.col(c).fill_null("") for c in appeal_raw], separator=",")
+    a_ok, a_rej = apply_checks(a, [unknown], raw)
+    a_ok = a_ok.rename({"__event": "event_id", "__session": "session"}).select(
+        *APPEAL_COLUMNS, "session_date", "event_id", "session"
+    )
+    a_ok, a_dup = _first_of(a_ok, "appeal_id", "appeal", appeal_raw)
+    return dated, a_ok, pl.concat([rejected, dup, a_rej, a_dup])
+
+
+def _first_of(
+    df: pl.DataFrame, key: str, what: str, raw_columns: tuple[str, ...]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Keep the first row of each ``key`` value; reject the others naming the first."""
+    df = df.with_row_index("__o")
+    first = df.group_by(key).agg(pl.col("__o").min().alias("__first"))
+    df = df.join(first, on=key, how="left").sort("__o")
+    dup = df.filter(pl.col("__o") != pl.col("__first"))
+    where = df.select(
+        pl.col("__o").alias("__first"), pl.format("{}:{}", "file", "location").alias("__w")
+    )
+    raw = pl.concat_str([pl.col(c).fill_null("") for c in raw_columns], separator=",")
+    rejected = dup.join(where, on="__first", how="left").select(
+        "file",
+        "location",
+        pl.lit(key).alias("field"),
+        pl.format(f"{what} id {{}} is already used at {{}}", pl.col(key), "__w").alias("reason"),
+        raw.alias("raw"),
+    )
+    kept = df.filter(pl.col("__o") == pl.col("__first")).drop("__o", "__first")
+    return kept, rejected
 
 
 def dated_results_for(
@@ -228,6 +304,7 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
     today = today or date.today()
     read = read_all(inbox)
     results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
+    rulings, appeals = [], []
     file_rows = []
     for path, r in read:
         prio = 0 if r.format == "events_csv" else 1
@@ -237,6 +314,10 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
         standings.append(r.source_standings)
         rejected.append(r.rejected)
         warnings.append(r.warnings)
+        if r.rulings is not None:
+            rulings.append(r.rulings)
+        if r.appeals is not None:
+            appeals.append(r.appeals)
         file_rows.append(
             {
                 "file": r.file,
@@ -256,13 +337,19 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
     cont, cont_rejected = validate_contestants(_concat(contestants, CONTESTANT_COLUMNS))
     source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
     dated, date_rejected = _date_results(_concat(results, RESULT_COLUMNS), resolved, today)
+    dated_rulings, dated_appeals, log_rejected = date_logs(
+        _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today
+    )
     all_rejected = pl.concat(
-        [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected]
+        [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected, log_rejected]
+    )
+    every_dated = pl.concat(
+        [f.select("file", "session_date") for f in (dated, dated_rulings, dated_appeals)]
     )
     all_warnings = _concat(warnings, WARNING_COLUMNS)
     return InboxSnapshot(
         files=_registry(
-            file_rows, ev_frame, cont, source_standings, dated, all_rejected, all_warnings
+            file_rows, ev_frame, cont, source_standings, every_dated, all_rejected, all_warnings
         ),
         results=dated,
         events=resolved.select(list(EVENTS_SCHEMA)),
@@ -270,6 +357,8 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
         source_standings=source_standings,
         rejected=all_rejected,
         warnings=all_warnings,
+        rulings=dated_rulings,
+        appeals=dated_appeals,
     )
 
 
@@ -287,8 +376,8 @@ def _registry(
     ``rows_read = rows_reference + rows_dated + rows_rejected + rows_superseded`` must hold
     for every file not rejected whole: reference rows (events, contestants, official
     standings; a location shared by two of them counts once) that were accepted, table
-    results that were dated, distinct rejected locations, and entries a later entry
-    superseded (a Bridgemate table's history, reported as warnings).
+    results, rulings and appeals that were dated, distinct rejected locations, and
+    entries a later entry superseded (a Bridgemate table's history, reported as warnings).
     """
     base = pl.DataFrame(
         file_rows,
@@ -375,3 +464,14 @@ def recently_changed_dates(inbox: Path, since: float) -> list[str]:
         return []
     state = watch_state(inbox)
     return sorted({d for f in recent for d in state.get(f, {}).get("dates", [])})
+
+
+def dated_logs_for(
+    inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Re-read ``files`` and return their ruling and appeal rows dated ``day``."""
+    read = [r for _, r in read_all(inbox, [inbox / f for f in files])]
+    rulings = _concat([r.rulings for r in read if r.rulings is not None], RULING_COLUMNS)
+    appeals = _concat([r.appeals for r in read if r.appeals is not None], APPEAL_COLUMNS)
+    r, a, _ = date_logs(rulings, appeals, events, today or date.today())
+    return r.filter(pl.col("session_date") == day), a.filter(pl.col("session_date") == day)

@@ -18,6 +18,7 @@ Traveller does its own reading and writing here and its assets return
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -98,10 +99,33 @@ class Warehouse:
             return query(conn, name, params)
 
 
+def schema_version() -> str:
+    """A fingerprint of every table definition in ``sql/schema`` (changes when one does)."""
+    h = hashlib.sha256()
+    for table in TABLES:
+        h.update(sql(f"schema/{table}").encode())
+    return h.hexdigest()[:16]
+
+
 def ensure_schema(conn: duckdb.DuckDBPyConnection) -> None:
-    """Create every table that does not exist yet."""
+    """Create every table that does not exist yet.
+
+    The warehouse is derived entirely from the inbox, so when the table definitions change
+    (a new version of Traveller) the old tables are dropped and created anew rather than
+    migrated; the next run rebuilds them (``traveller run`` re-reads every date).
+    """
+    conn.execute(sql("schema/warehouse_meta"))
+    version = schema_version()
+    row = conn.execute("SELECT schema_version FROM warehouse_meta").fetchone()
+    if row is not None and row[0] != version:
+        for table in reversed(TABLES):
+            conn.execute(sql(f"drop/{table}"))
+        conn.execute("DELETE FROM warehouse_meta")
+        row = None
     for table in TABLES:
         conn.execute(sql(f"schema/{table}"))
+    if row is None:
+        conn.execute("INSERT INTO warehouse_meta VALUES ($v)", {"v": version})
 
 
 def query(

@@ -2,8 +2,8 @@
 
 :func:`detect_format` judges a file by its content; :func:`read_file` dispatches to the
 reader registered for that format in :data:`READERS` (Bridgemate ``.bws`` databases through
-:mod:`.bws`, which needs mdbtools). A format without a reader (``rulings_csv``,
-``appeals_csv`` for now) or an unrecognised file yields a
+:mod:`.bws`, which needs mdbtools; directors' ruling and appeal logs, CSV or JSON Lines,
+through :mod:`.rulings`). An unrecognised file yields a
 :class:`~pipelines.formats.model.ReadResult` with one file-level reject.
 """
 
@@ -18,6 +18,7 @@ from pipelines.formats.detect import FORMATS, detect_format
 from pipelines.formats.model import ReadResult
 from pipelines.formats.pbn import read_pbn
 from pipelines.formats.reference_csv import read_contestants_csv, read_events_csv
+from pipelines.formats.rulings import read_appeals, read_rulings
 from pipelines.formats.usebio import read_usebio
 
 __all__ = ["FORMATS", "READERS", "ReadResult", "detect_format", "read_file"]
@@ -30,12 +31,11 @@ READERS: dict[str, Callable[[Path, str], ReadResult]] = {
     "usebio": read_usebio,
     "pbn": read_pbn,
     "bws": read_bws,
+    "rulings_csv": read_rulings,
+    "appeals_csv": read_appeals,
 }
 
-_NO_READER = {
-    "rulings_csv": "a rulings CSV, which the rulings stage reads, not the results readers",
-    "appeals_csv": "an appeals CSV, which the appeals stage reads, not the results readers",
-}
+_NO_READER: dict[str, str] = {}
 
 
 def relative_name(path: Path, inbox_root: Path) -> str:

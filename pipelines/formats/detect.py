@@ -8,6 +8,7 @@ a hostile file (entity bombs, huge lines) cannot hurt it.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from pathlib import Path
 
@@ -46,10 +47,36 @@ def detect_bytes(head: bytes) -> str:
         return "usebio" if _xml_root(body.lstrip()[:4096]) == "USEBIO" else "unknown"
     if b"\x00" in body:
         return "unknown"
-    first = _first_line(body.decode("utf-8", errors="replace"))
+    text = body.decode("utf-8", errors="replace")
+    jsonl = _jsonl_kind(text)
+    if jsonl:
+        return jsonl
+    first = _first_line(text)
     if first.startswith("%") or _PBN_TAG.match(first):
         return "pbn"
     return _csv_kind(first)
+
+
+def _jsonl_kind(text: str) -> str | None:
+    """``rulings_csv``/``appeals_csv`` for a JSON Lines ruling or appeal log, else ``None``.
+
+    (Both logs share their CSV format names: the reader accepts either form.)
+    """
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    if not line.startswith("{"):
+        return None
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    keys = {str(k).lower() for k in obj}
+    if {"appeal_id", "ruling_id"} <= keys:
+        return "appeals_csv"
+    if {"ruling_id", "kind"} <= keys:
+        return "rulings_csv"
+    return None
 
 
 def _first_line(text: str) -> str:

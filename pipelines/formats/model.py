@@ -73,6 +73,7 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "director",
     "correction_minutes",
     "expected_results",
+    "published_at",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).
@@ -150,4 +151,6 @@ class ReadResult:
     )
     rejected: pl.DataFrame = field(default_factory=lambda: empty_frame(REJECT_COLUMNS))
     warnings: pl.DataFrame = field(default_factory=lambda: empty_frame(WARNING_COLUMNS))
+    rulings: pl.DataFrame | None = None  # a ruling log (pipelines.formats.rulings)
+    appeals: pl.DataFrame | None = None  # an appeal log
     rows_read: int = 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.formats.model import REJECT_COLUMNS, empty_frame, frame
+from pipelines.formats.model import REJECT_COLUMNS, ReadResult, empty_frame, frame
 
 #: Columns of a ruling (the optional ``approved`` flag marks a late score correction the
 #: Tournament Organizer approved, Law 79C2).
@@ -192,3 +192,27 @@ def empty_rulings() -> pl.DataFrame:
 def empty_appeals() -> pl.DataFrame:
     """An empty appeals frame."""
     return empty_frame(APPEAL_COLUMNS)
+
+
+def read_rulings(path: Path, file: str) -> ReadResult:
+    """Read a ruling log (CSV or JSON Lines) into a :class:`ReadResult` with ``rulings``."""
+    rows, rejected, n = read_log(path, file, "rulings")
+    return ReadResult(
+        file=file,
+        format="rulings",
+        rulings=rows if rows.height else empty_rulings(),
+        rejected=rejected,
+        rows_read=n,
+    )
+
+
+def read_appeals(path: Path, file: str) -> ReadResult:
+    """Read an appeal log (CSV or JSON Lines) into a :class:`ReadResult` with ``appeals``."""
+    rows, rejected, n = read_log(path, file, "appeals")
+    return ReadResult(
+        file=file,
+        format="appeals",
+        appeals=rows if rows.height else empty_appeals(),
+        rejected=rejected,
+        rows_read=n,
+    )

@@ -137,8 +137,7 @@ def joint_codes(columns: list[pl.Series]) -> tuple[list[np.ndarray], int]:
     if k <= 1 and not has_null:
         return [np.zeros(len(c), dtype=np.int32) for c in columns], 1
     codes = [
-        c.cast(pl.Enum(cats)).to_physical().cast(pl.Int32).fill_null(k).to_numpy()
-        for c in columns
+        c.cast(pl.Enum(cats)).to_physical().cast(pl.Int32).fill_null(k).to_numpy() for c in columns
     ]
     return codes, k + (1 if has_null else 0)
 
@@ -226,8 +225,11 @@ def sum_fractions(
         return key
 
     keys = [pair_keys(ids, den) for ids, _, den in parts]
-    pairs = np.unique(np.concatenate([distinct(k, space) for k in keys])) if keys else (
-        np.zeros(0, dtype=np.int64))
+    pairs = (
+        np.unique(np.concatenate([distinct(k, space) for k in keys]))
+        if keys
+        else (np.zeros(0, dtype=np.int64))
+    )
     pair_den = dvals[pairs % n_d]
     real = pair_den > 0
     lcm = _lcm_per_group(pairs[real] // n_d, n_common, pair_den[real])
@@ -307,9 +309,7 @@ def common_denominator(df: pl.DataFrame, den: str, by: list[str], out: str) -> p
     gid, n_groups = group_ids(pairs, by)
     lcms = _lcm_per_group(gid, n_groups, pairs[den].cast(pl.Int64).to_numpy())
     first = pl.Series(gid).arg_unique().to_numpy()
-    keys = pairs[first].select(by).with_columns(
-        pl.Series(out, lcms[gid[first]], dtype=pl.Int64)
-    )
+    keys = pairs[first].select(by).with_columns(pl.Series(out, lcms[gid[first]], dtype=pl.Int64))
     return df.join(keys, on=by, how="left", nulls_equal=True)
 
 

@@ -5,6 +5,10 @@ PBN file (which carries its own event details); the defaults for an event not
 listed anywhere (pairs, matchpoints, Howell, profile ``wbf``, 2017 Laws, a
 30-minute correction period, Law 79C). Fields are merged one by one, so an
 ``events.csv`` row may override only the profile of a USEBIO event.
+
+``published_at`` is when the session's official scores were made available: the
+correction period (Law 79C) and the appeal period (92B) run from it. When no source
+gives it, the end of the session's day (23:59) is taken.
 """
 
 from __future__ import annotations
@@ -44,11 +48,22 @@ EVENTS_SCHEMA: dict[str, pl.DataType] = {
     "director": pl.Utf8,
     "correction_minutes": pl.Int32,
     "expected_results": pl.Int32,
+    "published_at": pl.Utf8,
     "file": pl.Utf8,
     "location": pl.Utf8,
 }
 
 _INT = r"^\d+$"
+
+
+def parse_time(expr: pl.Expr) -> pl.Expr:
+    """An ISO date and time (``YYYY-MM-DD HH:MM[:SS]``, ``T`` allowed) as a Datetime; null if
+    it is not one."""
+    t = expr.str.strip_chars().str.replace("T", " ")
+    return pl.coalesce(
+        t.str.strptime(pl.Datetime("us"), "%Y-%m-%d %H:%M:%S", strict=False),
+        t.str.strptime(pl.Datetime("us"), "%Y-%m-%d %H:%M", strict=False),
+    )
 
 
 def _one_of(col: str, allowed: tuple[str, ...]) -> Check:
@@ -93,6 +108,14 @@ def event_checks() -> list[Check]:
             pl.format(
                 "correction_minutes must be a whole number of minutes, not '{}'",
                 quote("correction_minutes"),
+            ),
+        ),
+        Check(
+            "published_at",
+            pl.col("published_at").is_not_null() & parse_time(pl.col("published_at")).is_null(),
+            pl.format(
+                "published_at must be a date and time YYYY-MM-DD HH:MM, not '{}'",
+                quote("published_at"),
             ),
         ),
         Check(

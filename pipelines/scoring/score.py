@@ -116,13 +116,17 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
     method = np.zeros(len(n), dtype=np.int8)
     short = np.flatnonzero(n < big_n)
     method[short] = np.where(
-        has_art[short], methods.index(prof.factoring_adjusted),
-        methods.index(prof.factoring_missing)
+        has_art[short],
+        methods.index(prof.factoring_adjusted),
+        methods.index(prof.factoring_missing),
     )
     # What the traveller shows: the exact figure, or (Compscore) the unfactored one on a
     # board merely short of results.
-    raw_rows = short[played[short] & ~has_art[short]] if (
-        prof.traveller_factoring == "adjusted_boards_only") else short[:0]
+    raw_rows = (
+        short[played[short] & ~has_art[short]]
+        if (prof.traveller_factoring == "adjusted_boards_only")
+        else short[:0]
+    )
     raw_m, raw_ok = m[raw_rows], m_ok[raw_rows]
     del has_art
     # Exact NS matchpoints on the 2/1 scale as num/den (the 1/0.5 scale halves them below):
@@ -179,7 +183,9 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
         m_ok = np.zeros(len(n), dtype=bool)
         m_ok[raw_rows] = raw_ok
         columns += [
-            pl.Series("__raw", raw), _series("__m", m, m_ok), pl.Series("__n", n, dtype=pl.Int64)
+            pl.Series("__raw", raw),
+            _series("__m", m, m_ok),
+            pl.Series("__n", n, dtype=pl.Int64),
         ]
         rn, m_col, nn = pl.col("__raw"), pl.col("__m"), pl.col("__n")
         shown_ns = pl.when(rn).then(m_col).otherwise(shown_ns)
@@ -196,23 +202,35 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
     else:
         counted_ns = pl.col("ns_mp_num") / pl.col("mp_den")
         counted_ew = pl.col("ew_mp_num") / pl.col("mp_den")
-    figures = pl.DataFrame(columns).lazy().select(
-        "ns_mp_num",
-        "ew_mp_num",
-        "mp_den",
-        top.alias("top"),
-        rnd(shown_ns, shown_den, top_shown / 2).alias("ns_mp_display"),
-        rnd(shown_ew, shown_den, top_shown / 2).alias("ew_mp_display"),
-        top_shown.cast(pl.Float64).alias("top_display"),
-        counted_ns.alias("ns_mp"),
-        counted_ew.alias("ew_mp"),
-    ).with_columns(
-        # a board with a single result (top 0) compares with nothing: 50 %
-        pl.when(pl.col("top") > 0).then(100 * pl.col("ns_mp") / pl.col("top"))
-        .when(pl.col("ns_mp").is_not_null()).then(50.0).alias("ns_pct"),
-        pl.when(pl.col("top") > 0).then(100 * pl.col("ew_mp") / pl.col("top"))
-        .when(pl.col("ew_mp").is_not_null()).then(50.0).alias("ew_pct"),
-    ).collect()
+    figures = (
+        pl.DataFrame(columns)
+        .lazy()
+        .select(
+            "ns_mp_num",
+            "ew_mp_num",
+            "mp_den",
+            top.alias("top"),
+            rnd(shown_ns, shown_den, top_shown / 2).alias("ns_mp_display"),
+            rnd(shown_ew, shown_den, top_shown / 2).alias("ew_mp_display"),
+            top_shown.cast(pl.Float64).alias("top_display"),
+            counted_ns.alias("ns_mp"),
+            counted_ew.alias("ew_mp"),
+        )
+        .with_columns(
+            # a board with a single result (top 0) compares with nothing: 50 %
+            pl.when(pl.col("top") > 0)
+            .then(100 * pl.col("ns_mp") / pl.col("top"))
+            .when(pl.col("ns_mp").is_not_null())
+            .then(50.0)
+            .alias("ns_pct"),
+            pl.when(pl.col("top") > 0)
+            .then(100 * pl.col("ew_mp") / pl.col("top"))
+            .when(pl.col("ew_mp").is_not_null())
+            .then(50.0)
+            .alias("ew_pct"),
+        )
+        .collect()
+    )
     del columns
     out = df.with_columns(
         pl.when(pl.col("kind") == "played").then(pl.col("computed_score")).alias("ns_score"),

@@ -119,8 +119,8 @@ def session_standings(
     names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
     for name in names:
         prof = profiles.load(name)
-        rows = scored if len(names) == 1 else scored.select(_INPUT).filter(
-            pl.col("profile") == name
+        rows = (
+            scored if len(names) == 1 else scored.select(_INPUT).filter(pl.col("profile") == name)
         )
         part = _session(rows, prof)
         if part is not None:
@@ -131,8 +131,18 @@ def session_standings(
 
 
 #: Columns of the scored results that standings read.
-_INPUT = [*_SIDE_COLS, "ns_pair", "ew_pair", "kind", "ns_mp_num", "ew_mp_num", "mp_den", "ns_mp",
-          "ew_mp", "expected"]
+_INPUT = [
+    *_SIDE_COLS,
+    "ns_pair",
+    "ew_pair",
+    "kind",
+    "ns_mp_num",
+    "ew_mp_num",
+    "mp_den",
+    "ns_mp",
+    "ew_mp",
+    "expected",
+]
 
 
 def _session(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | None:
@@ -271,10 +281,15 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         pl.Series("dir_key", ["", "NS", "EW"], dtype=pl.Utf8).gather(pl.Series(direction)),
     )
     return text.select(
-        "event_id", "session", "section",
+        "event_id",
+        "session",
+        "section",
         pl.when("__ew").then(pl.col("ew_pair")).otherwise(pl.col("ns_pair")).alias("contestant"),
         pl.when(pl.col("dir_key") != "").then(pl.col("dir_key")).alias("direction"),
-        "dir_key", "session_date", "movement", "profile",
+        "dir_key",
+        "session_date",
+        "movement",
+        "profile",
     ).with_columns(
         pl.Series("boards", boards, dtype=pl.UInt32),
         pl.Series("score_num", score_num, dtype=pl.Int64),
@@ -388,10 +403,12 @@ def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.
         to_float(pl.col("score_num"), pl.col("score_den")).alias("score"),
         to_float(pl.col("top_num"), pl.col("top_den")).alias("top"),
         to_float(pl.col("__pnum"), pl.col("__pden")).alias("percentage"),
-        shown(round_expr(pl.col("score_num"), pl.col("score_den"), tdec, mode), tdec)
-        .alias("score_display"),
-        shown(round_expr(pl.col("__pnum"), pl.col("__pden"), pdec, mode), pdec)
-        .alias("percentage_display"),
+        shown(round_expr(pl.col("score_num"), pl.col("score_den"), tdec, mode), tdec).alias(
+            "score_display"
+        ),
+        shown(round_expr(pl.col("__pnum"), pl.col("__pden"), pdec, mode), pdec).alias(
+            "percentage_display"
+        ),
         pl.lit(None, pl.Utf8).alias("tiebreak"),
     )
 
@@ -417,7 +434,9 @@ def _tiebreak(
     if long is None:
         return ranked
     tied = ranked.filter(pl.col("tied")).select(
-        *group, "contestant", "rank",
+        *group,
+        "contestant",
+        "rank",
         pl.struct("__pnum", "__pden").rank("dense").over(group).alias("__set"),
     )
     scope_keys = [k for k in group if k != "dir_key"]
@@ -466,16 +485,21 @@ def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
         exact = c.filter(pl.col("direction").is_not_null()).unique(
             ["event_id", "contestant", "direction"], keep="first", maintain_order=True
         )
-        undirected = c.filter(pl.col("direction").is_null()).unique(
-            ["event_id", "contestant"], keep="first", maintain_order=True
-        ).select("event_id", "contestant", pl.col("names").alias("__undirected"))
+        undirected = (
+            c.filter(pl.col("direction").is_null())
+            .unique(["event_id", "contestant"], keep="first", maintain_order=True)
+            .select("event_id", "contestant", pl.col("names").alias("__undirected"))
+        )
         anydir = c.unique(["event_id", "contestant"], keep="first", maintain_order=True).select(
             "event_id", "contestant", pl.col("names").alias("__any")
         )
         df = (
             df.drop("names")
-            .join(exact.drop("file", "location", "player_ids", strict=False),
-                  on=["event_id", "contestant", "direction"], how="left")
+            .join(
+                exact.drop("file", "location", "player_ids", strict=False),
+                on=["event_id", "contestant", "direction"],
+                how="left",
+            )
             .join(undirected, on=["event_id", "contestant"], how="left")
             .join(anydir, on=["event_id", "contestant"], how="left")
             .with_columns(
@@ -488,6 +512,12 @@ def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
             .drop("__undirected", "__any")
         )
     return df.select([pl.col(c).cast(t) for c, t in STANDINGS_SCHEMA.items()]).sort(
-        "event_id", "scope", "session", "section", "direction", "rank", "contestant",
+        "event_id",
+        "scope",
+        "session",
+        "section",
+        "direction",
+        "rank",
+        "contestant",
         nulls_last=True,
     )

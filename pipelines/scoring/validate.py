@@ -74,8 +74,20 @@ VALIDATED_SCHEMA: dict[str, pl.DataType] = {
 
 
 def _raw() -> pl.Expr:
-    cols = ["event_id", "session", "section", "round", "table", "board", "ns_pair", "ew_pair",
-            "contract", "declarer", "tricks", "score"]
+    cols = [
+        "event_id",
+        "session",
+        "section",
+        "round",
+        "table",
+        "board",
+        "ns_pair",
+        "ew_pair",
+        "contract",
+        "declarer",
+        "tricks",
+        "score",
+    ]
     return pl.concat_str([pl.col(c).fill_null("") for c in cols], separator=",")
 
 
@@ -101,14 +113,26 @@ def result_checks() -> list[Check]:
         form_ok = form_ok | ((pl.col("form") == form) & (pl.col("scoring") == scoring))
     return [
         Check("event_id", pl.col("event_id").is_null(), pl.lit("event_id is empty")),
-        Check("session", _whole("session", 1),
-              pl.format("session must be a whole number >= 1, not '{}'", quote("session"))),
-        Check("board", _whole("board", 1),
-              pl.format("board must be a whole number >= 1, not '{}'", quote("board"))),
-        Check("round", pl.col("round").is_not_null() & _whole("round", 1),
-              pl.format("round must be empty or a whole number >= 1, not '{}'", quote("round"))),
-        Check("table", pl.col("table").is_not_null() & _whole("table", 1),
-              pl.format("table must be empty or a whole number >= 1, not '{}'", quote("table"))),
+        Check(
+            "session",
+            _whole("session", 1),
+            pl.format("session must be a whole number >= 1, not '{}'", quote("session")),
+        ),
+        Check(
+            "board",
+            _whole("board", 1),
+            pl.format("board must be a whole number >= 1, not '{}'", quote("board")),
+        ),
+        Check(
+            "round",
+            pl.col("round").is_not_null() & _whole("round", 1),
+            pl.format("round must be empty or a whole number >= 1, not '{}'", quote("round")),
+        ),
+        Check(
+            "table",
+            pl.col("table").is_not_null() & _whole("table", 1),
+            pl.format("table must be empty or a whole number >= 1, not '{}'", quote("table")),
+        ),
         Check("ns_pair", pl.col("ns_pair").is_null(), pl.lit("ns_pair is empty")),
         Check("ew_pair", pl.col("ew_pair").is_null(), pl.lit("ew_pair is empty")),
         Check(
@@ -158,8 +182,9 @@ def result_checks() -> list[Check]:
             "tricks",
             needs_play & legal & _whole("tricks", 0)
             | (needs_play & (pl.col("tricks").cast(pl.Int64, strict=False).fill_null(0) > 13)),
-            pl.format("tricks must be the tricks taken by declarer, 0 to 13, not '{}'",
-                      quote("tricks")),
+            pl.format(
+                "tricks must be the tricks taken by declarer, 0 to 13, not '{}'", quote("tricks")
+            ),
         ),
         Check(
             "event_id",
@@ -244,9 +269,9 @@ class _Codes:
     ) -> None:
         self.df = df
         every = [*cols, *joint]
-        uniques = df.lazy().select(
-            pl.col(c).unique().drop_nulls().implode() for c in every
-        ).collect()
+        uniques = (
+            df.lazy().select(pl.col(c).unique().drop_nulls().implode() for c in every).collect()
+        )
         cats = {c: uniques[c][0].sort() for c in every}
         if joint:
             shared = pl.concat([cats[c] for c in joint]).unique().sort()
@@ -261,7 +286,10 @@ class _Codes:
                 self.codes[c] = np.zeros(df.height, dtype=np.uint32)  # one value (or all null)
             else:
                 cast.append(
-                    pl.col(c).cast(pl.Enum(cats[c])).to_physical().cast(pl.UInt32)
+                    pl.col(c)
+                    .cast(pl.Enum(cats[c]))
+                    .to_physical()
+                    .cast(pl.UInt32)
                     .fill_null(len(cats[c]))
                 )
         if cast:
@@ -330,8 +358,10 @@ def _with_event_details(df: pl.DataFrame, events: pl.DataFrame, codes: _Codes) -
     if ev.select("event_id", "session").is_duplicated().any():
         # The same session defined twice: every row joins each definition, as it always has
         # (the copies keep the row's identity ``__row``, so they are not each other's duplicates).
-        out = df.with_row_index("__row").with_columns(session).join(
-            ev, how="left", maintain_order="left", **on
+        out = (
+            df.with_row_index("__row")
+            .with_columns(session)
+            .join(ev, how="left", maintain_order="left", **on)
         )
         return out.with_columns(fill).drop("__session")
     e_codes, e_values = codes.get("event_id")
@@ -417,10 +447,15 @@ def _law77_table() -> np.ndarray:
         }
     )
     c = pl.col
-    return grid.select(
-        ns_score_expr(c("board"), c("level"), c("strain"), c("doubled"), c("declarer"),
-                      c("tricks")).cast(pl.Int64)
-    ).to_series().to_numpy()
+    return (
+        grid.select(
+            ns_score_expr(
+                c("board"), c("level"), c("strain"), c("doubled"), c("declarer"), c("tricks")
+            ).cast(pl.Int64)
+        )
+        .to_series()
+        .to_numpy()
+    )
 
 
 def _type(df: pl.DataFrame, codes: _Codes) -> pl.DataFrame:
@@ -445,19 +480,31 @@ def _type(df: pl.DataFrame, codes: _Codes) -> pl.DataFrame:
         .alias("kind"),
         art.struct.field("1").alias("ns_art"),
         art.struct.field("2").alias("ew_art"),
-        pl.when(score.str.contains(_SIGNED)).then(score.cast(pl.Int64, strict=False))
+        pl.when(score.str.contains(_SIGNED))
+        .then(score.cast(pl.Int64, strict=False))
         .alias("stated_score"),
     )
     cc, cv = codes.get("contract")
     parts = contract_parts_expr(pl.col("contract"))
     strain = parts["strain"].replace_strict(_STRAIN_INDEX, default=None, return_dtype=pl.Int64)
-    per_contract = pl.DataFrame({"contract": cv}).with_columns(
-        is_pass_expr(pl.col("contract")).fill_null(False).alias("__pass"),
-        ((parts["level"].cast(pl.Int64) - 1) * 15 + strain * 3 + parts["doubled"].cast(pl.Int64))
-        .fill_null(-1).alias("__cidx"),
-    ).with_columns(
-        pl.when(pl.col("__pass")).then(pl.lit("PASS")).otherwise(pl.col("contract"))
-        .alias("__contract"),
+    per_contract = (
+        pl.DataFrame({"contract": cv})
+        .with_columns(
+            is_pass_expr(pl.col("contract")).fill_null(False).alias("__pass"),
+            (
+                (parts["level"].cast(pl.Int64) - 1) * 15
+                + strain * 3
+                + parts["doubled"].cast(pl.Int64)
+            )
+            .fill_null(-1)
+            .alias("__cidx"),
+        )
+        .with_columns(
+            pl.when(pl.col("__pass"))
+            .then(pl.lit("PASS"))
+            .otherwise(pl.col("contract"))
+            .alias("__contract"),
+        )
     )
     dc, dv = codes.get("declarer")
     seat = dv.replace_strict(_SEAT_INDEX, default=None, return_dtype=pl.Int64).fill_null(-1)
@@ -480,7 +527,12 @@ def _type(df: pl.DataFrame, codes: _Codes) -> pl.DataFrame:
     tricks_np = tricks_values.fill_null(-1).to_numpy()[tc]
     key = board.fill_null(0).to_numpy().astype(np.int32)
     scoreable = (
-        played & ~passed & (cidx >= 0) & (seats >= 0) & (tricks_np >= 0) & (tricks_np <= 13)
+        played
+        & ~passed
+        & (cidx >= 0)
+        & (seats >= 0)
+        & (tricks_np >= 0)
+        & (tricks_np <= 13)
         & (key >= 1)
     )
     # ((((board - 1) mod 16) * 105 + contract) * 4 + declarer) * 14 + tricks, in place
@@ -596,21 +648,25 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     sides = pl.concat(
         [
-            keyed.select("__order", "__g", pl.col("ns_pair").alias("pair"),
-                         pl.col("__ns_dir").alias("__dir")),
-            keyed.select("__order", "__g", pl.col("ew_pair").alias("pair"),
-                         pl.col("__ew_dir").alias("__dir")),
+            keyed.select(
+                "__order", "__g", pl.col("ns_pair").alias("pair"), pl.col("__ns_dir").alias("__dir")
+            ),
+            keyed.select(
+                "__order", "__g", pl.col("ew_pair").alias("pair"), pl.col("__ew_dir").alias("__dir")
+            ),
         ]
     )
     del keyed
-    sides = sides.with_columns(pl.col("__order").min().over(["__g", "pair", "__dir"])
-                               .alias("__first"))
+    sides = sides.with_columns(
+        pl.col("__order").min().over(["__g", "pair", "__dir"]).alias("__first")
+    )
     dups = sides.filter(pl.col("__order") != pl.col("__first"))
     del sides
     if dups.height == 0:
         return df, pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
-    firsts = df.join(dups.select(pl.col("__first").alias("__order")).unique(), on="__order",
-                     how="semi").select(
+    firsts = df.join(
+        dups.select(pl.col("__first").alias("__order")).unique(), on="__order", how="semi"
+    ).select(
         pl.col("__order").alias("__first"),
         pl.format("{}:{}", "file", "location").alias("__where"),
     )
@@ -632,9 +688,23 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             "__where",
         ).alias("reason"),
         pl.concat_str(
-            [pl.col(c).cast(pl.Utf8).fill_null("") for c in
-             ("event_id", "session", "section", "round", "table", "board", "ns_pair", "ew_pair",
-              "contract", "declarer", "tricks", "score_stated")],
+            [
+                pl.col(c).cast(pl.Utf8).fill_null("")
+                for c in (
+                    "event_id",
+                    "session",
+                    "section",
+                    "round",
+                    "table",
+                    "board",
+                    "ns_pair",
+                    "ew_pair",
+                    "contract",
+                    "declarer",
+                    "tricks",
+                    "score_stated",
+                )
+            ],
             separator=",",
         ).alias("raw"),
     )

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS events (
     director           VARCHAR,
     correction_minutes INTEGER NOT NULL,   -- Law 79C correction period
     expected_results   INTEGER,            -- results expected per board, if the event says
+    published_at       VARCHAR,            -- when official scores were made available (Law 79C)
     file               VARCHAR,            -- where the (strongest) definition came from
     location           VARCHAR,
     PRIMARY KEY (event_id, session)

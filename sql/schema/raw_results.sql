@@ -21,6 +21,3 @@ CREATE TABLE IF NOT EXISTS raw_results (
     lead         VARCHAR,             -- opening lead as the file states it (SQ, D10), if given
     entered_at   VARCHAR              -- when entered at the table, YYYY-MM-DD HH:MM:SS (.bws)
 );
--- A warehouse created before lead and entered_at existed gets them, at the end, here.
-ALTER TABLE raw_results ADD COLUMN IF NOT EXISTS lead VARCHAR;
-ALTER TABLE raw_results ADD COLUMN IF NOT EXISTS entered_at VARCHAR;
