@@ -42,14 +42,49 @@ def validated_results(
 
 @dg.asset(
     partitions_def=SESSION_DATES,
-    deps=[validated_results],
+    deps=["source_files", "events"],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
+def ruling_log(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource, inbox: InboxResource
+) -> dg.MaterializeResult:
+    """Directors' rulings and appeal decisions of the session date, as read."""
+    s = stages.build_ruling_log(inbox.get(), warehouse.get(), context.partition_key)
+    return dg.MaterializeResult(
+        metadata={
+            "dagster/row_count": s.written["raw_rulings"],
+            "appeals": s.written["raw_appeals"],
+        }
+    )
+
+
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=[ruling_log, validated_results, "events"],
+    group_name="results",
+    kinds={"duckdb", "polars"},
+)
+def rulings(
+    context: dg.AssetExecutionContext, warehouse: WarehouseResource
+) -> dg.MaterializeResult:
+    """Rulings and appeals checked against the results, with their effective outcome (Laws
+    12C, 82C, 87, 90, 91, 79C, 92, 93); rulings that cannot be applied are rejected."""
+    s = stages.rulings(warehouse.get(), context.partition_key)
+    return dg.MaterializeResult(metadata={"dagster/row_count": s.written["rulings"], **s.figures})
+
+
+@dg.asset(
+    partitions_def=SESSION_DATES,
+    deps=[validated_results, rulings],
     group_name="results",
     kinds={"duckdb", "polars"},
 )
 def scored_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
-    """Matchpoints per table result (Law 78A; Neuberg/linear factoring; Law 12C2 artificial)."""
+    """Matchpoints per table result with the rulings applied (Law 78A; Neuberg/linear
+    factoring; Law 12C adjusted scores; Law 87 fouled boards), the official version."""
     s = stages.score(warehouse.get(), context.partition_key)
     return dg.MaterializeResult(
         metadata={"dagster/row_count": s.written["scored_results"], **s.figures}
@@ -98,3 +133,30 @@ def matchpoints_conserved(
 ) -> dg.AssetCheckResult:
     ok, bad = stages.check_conservation(warehouse.get(), context.partition_key)
     return dg.AssetCheckResult(passed=ok, metadata={"boards_off": table(bad)})
+
+
+@dg.asset_check(
+    asset=rulings,
+    blocking=True,
+    partitions_def=SESSION_DATES,
+    description="Every ruling and appeal of the date could be applied; one that cannot holds "
+    "the date's standings until corrected.",
+)
+def rulings_applicable(
+    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
+) -> dg.AssetCheckResult:
+    ok, bad = stages.check_rulings(warehouse.get(), context.partition_key)
+    return dg.AssetCheckResult(passed=ok, metadata={"rejected": bad.height, "rows": table(bad)})
+
+
+@dg.asset_check(
+    asset=rulings,
+    blocking=True,
+    partitions_def=SESSION_DATES,
+    description="Per file: rulings and appeals of the date read = accepted + rejected.",
+)
+def ruling_rows_accounted(
+    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
+) -> dg.AssetCheckResult:
+    ok, bad = stages.check_ruling_accounting(warehouse.get(), context.partition_key)
+    return dg.AssetCheckResult(passed=ok, metadata={"unbalanced_files": table(bad)})

@@ -3,14 +3,14 @@
 import dagster as dg
 
 from assets.partitions import SESSION_DATES
-from assets.results import scored_results
+from assets.results import rulings, scored_results
 from pipelines import stages
 from pipelines.resources import WarehouseResource
 
 
 @dg.asset(
     partitions_def=SESSION_DATES,
-    deps=[scored_results, "contestants"],
+    deps=[scored_results, rulings, "contestants"],
     group_name="results",
     kinds={"duckdb", "polars"},
 )

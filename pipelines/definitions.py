@@ -17,6 +17,8 @@ defs = dg.Definitions(
     assets=[
         inbox.inbox_tables,
         results.raw_results,
+        results.ruling_log,
+        results.rulings,
         results.validated_results,
         results.scored_results,
         standings.standings,
@@ -26,6 +28,8 @@ defs = dg.Definitions(
         results.rows_accounted,
         results.score_contract_agreement,
         results.matchpoints_conserved,
+        results.rulings_applicable,
+        results.ruling_rows_accounted,
     ],
     jobs=[nightly_job],
     schedules=[nightly],

@@ -5,29 +5,34 @@ engine, writes its slice in one transaction and returns a small summary that
 the Dagster assets report as metadata. The checks return ``(passed, rows)``
 where ``rows`` are the offending rows (empty when all is well).
 
-Stage           writes                                         slice
---------------  ---------------------------------------------  ---------------------------
-ingest          source_files, events, contestants,              whole tables; rejected rows
-                source_standings, rejected_inputs (read)        of stage 'read'
-build_raw       raw_results                                     one session date
-validate        validated_results, rejected_inputs (validate)   one session date
-score           scored_results                                  one session date
-standings       standings                                       the date's sessions + the
-                                                                events with a session that day
+Stage             writes                                          slice
+----------------  ----------------------------------------------  ---------------------------
+ingest            source_files, events, contestants,              whole tables; rejected rows
+                  source_standings, rejected_inputs (read),       of stage 'read'
+                  input_warnings
+build_raw         raw_results                                     one session date
+build_ruling_log  raw_rulings, raw_appeals                        one session date
+validate          validated_results, rejected_inputs (validate)   one session date
+rulings           rulings, appeals, rejected_inputs (rulings)     one session date
+score             scored_results, adjustments                     one session date
+standings         standings, standings_changes                    the date's sessions + the
+                                                                  events with a session that day
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import polars as pl
 
 from pipelines import inbox as inbox_mod
-from pipelines.scoring.score import score_results
-from pipelines.scoring.standings import event_standings, session_standings
+from pipelines.scoring.conservation import breaches
+from pipelines.scoring.rulings import parse_time, validate_rulings
 from pipelines.scoring.validate import validate_results
+from pipelines.scoring.versions import decisions, event_versions, results_for_date
 from pipelines.warehouse import Warehouse, Write, query, write
 
 
@@ -99,7 +104,14 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
                 # Withdraw what was derived from the date's previous results first: scores and
                 # standings come back only once this date's checks pass.
                 Write("standings", pl.DataFrame(), _day(session_date), delete="standings_of_date"),
+                Write(
+                    "standings_changes",
+                    pl.DataFrame(),
+                    _day(session_date),
+                    delete="standings_changes_of_date",
+                ),
                 Write("scored_results", pl.DataFrame(), _day(session_date)),
+                Write("adjustments", pl.DataFrame(), _day(session_date)),
                 Write("validated_results", validated, _day(session_date)),
                 Write(
                     "rejected_inputs",
@@ -118,13 +130,103 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
     )
 
 
-def score(wh: Warehouse, session_date: str) -> Summary:
-    """Matchpoint one date's validated results under each event's profile."""
+def build_ruling_log(
+    inbox: Path, wh: Warehouse, session_date: str, today: date | None = None
+) -> Summary:
+    """Read the ruling and appeal logs of ``session_date``; write that partition."""
     with wh.connect() as conn:
+        files = query(conn, "read/files_for_date", _day(session_date))["file"].to_list()
+        events = query(conn, "read/events")
+    rulings, appeals = inbox_mod.dated_logs_for(inbox, files, events, session_date, today)
+    with wh.connect() as conn:
+        written = write(
+            conn,
+            [
+                Write("raw_rulings", rulings, _day(session_date)),
+                Write("raw_appeals", appeals, _day(session_date)),
+            ],
+        )
+    return Summary(written, {})
+
+
+def rulings(wh: Warehouse, session_date: str) -> Summary:
+    """Check one date's rulings and appeals against its results; their effective outcome."""
+    with wh.connect() as conn:
+        raw_r = query(conn, "read/raw_rulings_for_date", _day(session_date))
+        raw_a = query(conn, "read/raw_appeals_for_date", _day(session_date))
         validated = query(conn, "read/validated_for_date", _day(session_date))
-    scored = score_results(validated)
+        events = query(conn, "read/events")
+    result = validate_rulings(raw_r, raw_a, validated, events)
+    rejected = result.rejected.with_columns(
+        pl.lit("rulings").alias("stage"), pl.lit(session_date).alias("session_date")
+    )
     with wh.connect() as conn:
-        written = write(conn, [Write("scored_results", scored, _day(session_date))])
+        written = write(
+            conn,
+            [
+                Write("rulings", result.rulings, _day(session_date)),
+                Write("appeals", result.appeals, _day(session_date)),
+                Write(
+                    "rejected_inputs",
+                    rejected,
+                    _day(session_date),
+                    delete="rejected_inputs_rulings",
+                ),
+            ],
+        )
+    r = result.rulings
+    return Summary(
+        written,
+        {
+            "rulings_rejected": rejected.select("file", "location").unique().height,
+            "adjusted_scores": int(r["kind"].is_in(list(BOARD_CHANGING)).sum()),
+            "penalties": int(r["kind"].is_in(["procedural_penalty", "disciplinary_penalty"]).sum()),
+            "appeals_pending": int(result.appeals["pending"].sum()) if result.appeals.height else 0,
+        },
+    )
+
+
+BOARD_CHANGING = (
+    "assigned",
+    "weighted",
+    "artificial",
+    "director_error",
+    "score_correction",
+    "fouled_board",
+)
+
+
+def now() -> datetime:
+    """The time standings are judged provisional or final at: ``$TRAVELLER_NOW``
+    (``YYYY-MM-DD HH:MM``, for reproducible runs and tests) or the clock."""
+    fixed = os.environ.get("TRAVELLER_NOW")
+    return parse_time(fixed) if fixed else datetime.now()
+
+
+def _date_inputs(conn, session_date: str) -> dict:
+    return {
+        "validated": query(conn, "read/validated_for_date", _day(session_date)),
+        "rulings": query(conn, "read/rulings_for_dates", {"dates": [session_date]}),
+        "appeals": query(conn, "read/appeals_for_dates", {"dates": [session_date]}),
+        "events": query(conn, "read/events"),
+        "contestants": query(conn, "read/contestants"),
+    }
+
+
+def score(wh: Warehouse, session_date: str) -> Summary:
+    """Score one date with its rulings applied (the official, newest version)."""
+    with wh.connect() as conn:
+        inputs = _date_inputs(conn, session_date)
+    res = results_for_date(**inputs, now=now())
+    scored = res.scored.drop("__row")
+    with wh.connect() as conn:
+        written = write(
+            conn,
+            [
+                Write("scored_results", scored, _day(session_date)),
+                Write("adjustments", res.adjustments, _day(session_date)),
+            ],
+        )
     factored = scored.filter(pl.col("factoring").is_in(["neuberg", "linear"]))
     return Summary(
         written,
@@ -134,35 +236,59 @@ def score(wh: Warehouse, session_date: str) -> Summary:
             .unique()
             .height,
             "artificial_scores": int((scored["kind"] == "artificial").sum()),
+            "adjusted_results": int(scored["adjustment"].is_not_null().sum()),
         },
     )
 
 
 def standings(wh: Warehouse, session_date: str) -> Summary:
-    """Session standings of the date; event standings of every event with a session that day."""
+    """Every version of the date's session standings, and of the standings of every event
+    with a session that day; what each new version changed."""
     with wh.connect() as conn:
-        scored = query(conn, "read/scored_for_date", _day(session_date))
-        contestants = query(conn, "read/contestants")
-        events = sorted(scored["event_id"].unique().to_list())
+        inputs = _date_inputs(conn, session_date)
+        events = sorted(inputs["validated"]["event_id"].unique().to_list())
         ids = {"event_ids": events}
-        others = query(conn, "read/session_standings_for_events", ids).filter(
+        dates = query(conn, "read/event_dates", ids)["session_date"].to_list()
+        others = query(conn, "read/session_versions_for_events", ids).filter(
             pl.col("session_date") != session_date
         )
+        ev_rulings = query(conn, "read/rulings_for_dates", {"dates": dates}).filter(
+            pl.col("event_id").is_in(events)
+        )
+        ev_appeals = query(conn, "read/appeals_for_dates", {"dates": dates}).filter(
+            pl.col("event_id").is_in(events)
+        )
         all_scored = query(conn, "read/scored_for_events", ids)
-    sessions = session_standings(scored, contestants)
+    res = results_for_date(**inputs, now=now())
+    sessions = res.standings
     every_session = (
         pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
     )
-    evs = event_standings(every_session, all_scored, contestants)
-    rows = pl.concat([sessions, evs])
+    ev_rows, ev_changes = event_versions(
+        every_session, decisions(ev_rulings, ev_appeals), all_scored, inputs["contestants"]
+    )
+    rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
+    changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
+    scope = {"session_date": session_date, "event_ids": events}
     with wh.connect() as conn:
         written = write(
             conn,
-            [Write("standings", rows, {"session_date": session_date, "event_ids": events})],
+            [Write("standings", rows, scope), Write("standings_changes", changes, scope)],
         )
+    newest = sessions.filter(pl.col("status") != "superseded")
     return Summary(
         written,
-        {"sessions": sessions.select("event_id", "session").unique().height, "events": len(events)},
+        {
+            "sessions": sessions.select("event_id", "session").unique().height,
+            "events": len(events),
+            "versions": int(sessions["version"].max() or 0) if sessions.height else 0,
+            "final": int(
+                newest.filter(pl.col("status") == "final")
+                .select("event_id", "session")
+                .unique()
+                .height
+            ),
+        },
     )
 
 
@@ -191,7 +317,23 @@ def check_score_agreement(wh: Warehouse, session_date: str) -> tuple[bool, pl.Da
 
 
 def check_conservation(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Matchpoints are conserved on every board of the date."""
+    """Matchpoints are conserved on every board of the date (Law 78A, see
+    :mod:`pipelines.scoring.conservation`)."""
     with wh.connect() as conn:
-        rows = query(conn, "checks/matchpoints_conserved", _day(session_date))
+        scored = query(conn, "read/scored_for_date", _day(session_date))
+    rows = breaches(scored)
     return rows.height == 0, rows
+
+
+def check_rulings(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
+    """Every ruling and appeal of the date could be applied."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/rulings_rejected", _day(session_date))
+    return rows.height == 0, rows
+
+
+def check_ruling_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
+    """Every ruling and appeal of the date read is accepted or rejected."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/rows_accounted_rulings", _day(session_date))
+    return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))

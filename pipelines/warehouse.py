@@ -38,9 +38,15 @@ TABLES: tuple[str, ...] = (
     "rejected_inputs",
     "input_warnings",
     "raw_results",
+    "raw_rulings",
+    "raw_appeals",
     "validated_results",
+    "rulings",
+    "appeals",
     "scored_results",
+    "adjustments",
     "standings",
+    "standings_changes",
 )
 
 #: Default warehouse file, relative to the working directory.

@@ -22,6 +22,8 @@ def test_definitions_load():
         "contestants",
         "source_standings",
         "raw_results",
+        "ruling_log",
+        "rulings",
         "validated_results",
         "scored_results",
         "standings",
@@ -38,6 +40,8 @@ def test_blocking_checks_gate_standings():
         "rows_accounted",
         "matchpoints_conserved",
         "rows_accounted_on_read",
+        "rulings_applicable",
+        "ruling_rows_accounted",
     } <= names
     for ac in defs.asset_checks:
         for spec in ac.check_specs:

@@ -32,6 +32,15 @@ Fields (section.key):
 * ``ranking.tiebreak``: ``none`` (equal percentages share the place) or
   ``head_to_head`` (Magic Contest: the tied contestant with more matchpoints on
   the boards they played against each other is placed higher).
+* ``artificial.session_percentage_rule``: apply Law 12C2(c) (2007: Law 88) to variable
+  averages: average-plus is the non-offender's ``max(60 %, percentage on the other
+  boards)``, average-minus the offender's ``min(40 %, ...)`` under the 2017 Laws.
+* ``fouled.small_groups``: how a fouled board's small groups are scored (Law 87 and
+  the regulation): ``neuberg`` (a single result 60 %), ``ebu`` (White Book 4.2.3.3:
+  65/55 and 70/60/50 % when E >= 3A), ``acbl`` (1991 rule).
+* ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
+  ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
+  is ``unranked`` (shown without a place) or ``excluded`` from the standings.
 """
 
 from __future__ import annotations
@@ -57,11 +66,13 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "count": ("exact", "displayed"),
     "sitout": ("none", "scale_to_full"),
     "tiebreak": ("none", "head_to_head"),
+    "small_groups": ("neuberg", "ebu", "acbl"),
+    "sanctioned": ("unranked", "excluded"),
 }
 
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "matchpoints": ("scale", "factoring_missing", "factoring_adjusted"),
-    "artificial": ("average_plus", "average", "average_minus"),
+    "artificial": ("average_plus", "average", "average_minus", "session_percentage_rule"),
     "display": (
         "mp_decimals",
         "mp_rounding",
@@ -72,6 +83,8 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     ),
     "totals": ("count", "sitout"),
     "ranking": ("tiebreak",),
+    "fouled": ("small_groups",),
+    "penalties": ("standard", "sanctioned"),
 }
 
 
@@ -101,6 +114,15 @@ class Profile:
     count: str
     sitout: str
     tiebreak: str
+    session_percentage_rule: bool
+    small_groups: str
+    standard: str
+    sanctioned: str
+
+    @property
+    def standard_penalty(self) -> str:
+        """The penalty a ruling gets when it names none (``penalties.standard``)."""
+        return self.standard
 
     @property
     def unit_den(self) -> int:
@@ -154,6 +176,16 @@ def parse(name: str, data: dict) -> Profile:
     for key, v in values.items():
         if types[key] in ("int", int) and not (isinstance(v, int) and not isinstance(v, bool)):
             raise ProfileError(f"profile {name}: {key} must be an integer, not {v!r}")
+        if types[key] in ("bool", bool) and not isinstance(v, bool):
+            raise ProfileError(f"profile {name}: {key} must be true or false, not {v!r}")
+        if types[key] in ("str", str) and not isinstance(v, str):
+            raise ProfileError(f"profile {name}: {key} must be a string, not {v!r}")
+    from pipelines.laws.penalties import PenaltyError, parse_penalty
+
+    try:
+        parse_penalty(values["standard"], "25%")
+    except PenaltyError as e:
+        raise ProfileError(f"profile {name}: penalties.standard: {e}") from e
     for key in ("average_plus", "average", "average_minus"):
         if not 0 <= values[key] <= 100:  # type: ignore[operator]
             raise ProfileError(f"profile {name}: {key} must be a percentage 0..100")

@@ -37,6 +37,7 @@ from pipelines.laws.exact import (
     group_ids,
     joint_codes,
     pack,
+    reduce,
     sum_by,
     sum_fractions,
     to_float,
@@ -62,6 +63,10 @@ STANDINGS_SCHEMA: dict[str, pl.DataType] = {
     "top_num": pl.Int64,
     "top_den": pl.Int64,
     "percentage": pl.Float64,
+    "penalties": pl.Float64,
+    "penalty_num": pl.Int64,
+    "penalty_den": pl.Int64,
+    "sanction": pl.Utf8,
     "rank": pl.Int32,
     "tied": pl.Boolean,
     "tiebreak": pl.Utf8,
@@ -69,6 +74,19 @@ STANDINGS_SCHEMA: dict[str, pl.DataType] = {
     "percentage_display": pl.Float64,
     "movement": pl.Utf8,
     "profile": pl.Utf8,
+    "version": pl.Int32,
+    "status": pl.Utf8,
+}
+
+#: Columns of a penalty to apply (Laws 90, 91): who, how many matchpoints, and any sanction.
+PENALTIES_SCHEMA: dict[str, pl.DataType] = {
+    "event_id": pl.Utf8,
+    "session": pl.Int32,
+    "contestant": pl.Utf8,
+    "direction": pl.Utf8,
+    "penalty_num": pl.Int64,
+    "penalty_den": pl.Int64,
+    "sanction": pl.Utf8,
 }
 
 _SIDE_COLS = ["event_id", "session", "section", "session_date", "movement", "profile", "board"]
@@ -112,9 +130,18 @@ def contestant_rows(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
 
 
 def session_standings(
-    scored: pl.DataFrame, contestants: pl.DataFrame | None = None
+    scored: pl.DataFrame,
+    contestants: pl.DataFrame | None = None,
+    penalties: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """Session standings for every session in ``scored`` (each under its event's profile)."""
+    """Session standings for every session in ``scored`` (each under its event's profile).
+
+    ``penalties`` (:data:`PENALTIES_SCHEMA`, one row per penalty) are deducted from the
+    penalised contestant's total only (Laws 90, 91): its ``score`` is the matchpoints it
+    earned less its penalties, which are also shown apart; no other contestant's figures
+    change. A contestant with a ``sanction`` (suspended, disqualified) is shown without a
+    place, or left out, as the profile says, and the others are ranked without it.
+    """
     parts = []
     names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
     for name in names:
@@ -122,7 +149,7 @@ def session_standings(
         rows = (
             scored if len(names) == 1 else scored.select(_INPUT).filter(pl.col("profile") == name)
         )
-        part = _session(rows, prof)
+        part = _session(rows, prof, penalties)
         if part is not None:
             parts.append(part)
     if not parts:
@@ -145,7 +172,9 @@ _INPUT = [
 ]
 
 
-def _session(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | None:
+def _session(
+    scored: pl.DataFrame, prof: profiles.Profile, penalties: pl.DataFrame | None = None
+) -> pl.DataFrame | None:
     """Ranked session standings of results scored under ``prof`` (``None`` if no board played).
 
     Each contestant's boards are summed exactly (:func:`_session_totals`),
@@ -156,7 +185,7 @@ def _session(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | Non
     totals = _session_totals(scored, prof)
     if totals is None:
         return None
-    totals = totals.with_columns(pl.lit("session").alias("scope"))
+    totals = _with_penalties(totals, penalties).with_columns(pl.lit("session").alias("scope"))
     ranked = _rank(totals, ["__rg"], prof)
 
     def long() -> pl.DataFrame:
@@ -300,6 +329,42 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
     )
 
 
+def _with_penalties(totals: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.DataFrame:
+    """Deduct each contestant's penalties from its score (exactly); note any sanction."""
+    if penalties is None or penalties.height == 0:
+        return totals.with_columns(
+            pl.lit(0, pl.Int64).alias("penalty_num"),
+            pl.lit(1, pl.Int64).alias("penalty_den"),
+            pl.lit(None, pl.Utf8).alias("sanction"),
+        )
+    keys = ["event_id", "session", "contestant", "direction"]
+    p = penalties.with_columns(pl.col("session").cast(pl.Int32))
+    total = sum_by(
+        p.with_columns(pl.lit(1).alias("__g")),
+        "penalty_num",
+        "penalty_den",
+        [*keys, "__g"],
+        ["__g"],
+    ).drop("__g")
+    sanction = (
+        p.filter(pl.col("sanction").is_not_null())
+        .with_columns((pl.col("sanction") == "disqualified").alias("__dq"))
+        .sort("__dq", descending=True)
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("sanction").first())
+    )
+    t = (
+        totals.with_columns(pl.col("session").cast(pl.Int32))
+        .join(total, on=keys, how="left", nulls_equal=True)
+        .join(sanction, on=keys, how="left", nulls_equal=True)
+        .with_columns(pl.col("penalty_num").fill_null(0), pl.col("penalty_den").fill_null(1))
+    )
+    num = pl.col("score_num") * pl.col("penalty_den") - pl.col("penalty_num") * pl.col("score_den")
+    den = pl.col("score_den") * pl.col("penalty_den")
+    t = t.with_columns(num.alias("score_num"), den.alias("score_den"))
+    return reduce(t, "score_num", "score_den")
+
+
 def _fraction(df: pl.DataFrame, num: str, den: str) -> tuple[np.ndarray, np.ndarray]:
     """Numerators and denominators as ``Int64`` arrays (a null fraction gets denominator 0)."""
     missing = (df[num].is_null() | df[den].is_null()).to_numpy()
@@ -347,6 +412,15 @@ def event_standings(
             [(cid, *_fraction(sp, "score_num", "score_den"))], n_cont, rg
         )
         top_num, top_den = sum_fractions([(cid, *_fraction(sp, "top_num", "top_den"))], n_cont, rg)
+        if "penalty_num" not in sp.columns:
+            sp = sp.with_columns(
+                pl.lit(0, pl.Int64).alias("penalty_num"),
+                pl.lit(1, pl.Int64).alias("penalty_den"),
+                pl.lit(None, pl.Utf8).alias("sanction"),
+            )
+        pen_num, pen_den = sum_fractions(
+            [(cid, *_fraction(sp, "penalty_num", "penalty_den"))], n_cont, rg
+        )
         totals = (
             sp.with_columns(pl.Series("__c", cid))
             .group_by("__c")
@@ -357,11 +431,18 @@ def event_standings(
                 pl.col("session_date").max(),
                 pl.col("movement").first(),
                 pl.col("profile").first(),
+                # a disqualification (Law 91B) carries to the event; a suspension stays in
+                # its session
+                pl.when((pl.col("sanction") == "disqualified").any())
+                .then(pl.lit("disqualified"))
+                .alias("sanction"),
             )
             .sort("__c")
             .with_columns(
                 pl.Series("score_num", score_num, dtype=pl.Int64),
                 pl.Series("score_den", score_den, dtype=pl.Int64),
+                pl.Series("penalty_num", pen_num, dtype=pl.Int64),
+                pl.Series("penalty_den", pen_den, dtype=pl.Int64),
                 pl.Series("top_num", top_num, dtype=pl.Int64),
                 pl.Series("top_den", top_den, dtype=pl.Int64),
                 pl.Series("__rg", rg, dtype=pl.Int64),
@@ -383,7 +464,42 @@ def event_standings(
 
 
 def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.DataFrame:
-    """Percentage = score / top; exact places within ``group``."""
+    """Percentage = score / top; exact places within ``group``.
+
+    A sanctioned contestant (suspended, disqualified: Law 91) takes no place and the
+    others are ranked without it; under ``penalties.sanctioned = "excluded"`` it is left
+    out of the standings altogether.
+    """
+    if "sanction" not in totals.columns:
+        totals = totals.with_columns(pl.lit(None, pl.Utf8).alias("sanction"))
+    sanctioned = totals.filter(pl.col("sanction").is_not_null())
+    if sanctioned.height:
+        ranked = _rank(totals.filter(pl.col("sanction").is_null()), group, prof)
+        if prof.sanctioned == "excluded":
+            return ranked
+        unranked = _rank(sanctioned.drop("sanction"), group, prof).with_columns(
+            pl.col("sanction").fill_null(pl.lit(None, pl.Utf8)),
+            pl.lit(None, pl.UInt32).alias("rank"),
+            pl.lit(False).alias("tied"),
+        )
+        unranked = unranked.drop("sanction").join(
+            sanctioned.select(
+                *[
+                    c
+                    for c in ("event_id", "session", "section", "contestant", "direction")
+                    if c in sanctioned.columns
+                ],
+                "sanction",
+            ),
+            on=[
+                c
+                for c in ("event_id", "session", "section", "contestant", "direction")
+                if c in sanctioned.columns
+            ],
+            how="left",
+            nulls_equal=True,
+        )
+        return pl.concat([ranked, unranked.select(ranked.columns)], how="vertical_relaxed")
     t = totals.with_columns(
         # A contestant whose boards all had a single result (top 0) had nothing to be compared
         # with: neither above nor below average, 50 %.
@@ -410,6 +526,9 @@ def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.
             "percentage_display"
         ),
         pl.lit(None, pl.Utf8).alias("tiebreak"),
+        to_float(pl.col("penalty_num").fill_null(0), pl.col("penalty_den").fill_null(1)).alias(
+            "penalties"
+        ),
     )
 
 
@@ -478,6 +597,14 @@ def _tiebreak(
 def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
     """Attach names and cast to :data:`STANDINGS_SCHEMA`."""
     df = df.with_columns(pl.lit(None, pl.Utf8).alias("names"))
+    for col in ("version", "status"):
+        if col not in df.columns:
+            df = df.with_columns(pl.lit(None, STANDINGS_SCHEMA[col]).alias(col))
+    for col, value in (("penalty_num", 0), ("penalty_den", 1)):
+        if col not in df.columns:
+            df = df.with_columns(pl.lit(value, pl.Int64).alias(col))
+    if "sanction" not in df.columns:
+        df = df.with_columns(pl.lit(None, pl.Utf8).alias("sanction"))
     if contestants is not None and contestants.height:
         c = contestants.select("event_id", "contestant", "direction", "names").filter(
             pl.col("names").is_not_null()

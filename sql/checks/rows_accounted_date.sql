@@ -1,4 +1,4 @@
--- Per file, for one session date: every dated row read is either validated or rejected.
+-- Per file, for one session date: every dated table result read is validated or rejected.
 WITH raw AS (
     SELECT file, count(*) AS rows_read FROM raw_results
     WHERE session_date = $session_date GROUP BY file

@@ -2,7 +2,11 @@
 -- results, which are scored once the date's checks pass) + rows rejected (distinct locations,
 -- every stage) + entries superseded by later ones. What `traveller run` summarises.
 WITH accepted AS (
-    SELECT file, count(*) AS rows_validated FROM validated_results GROUP BY file
+    SELECT file, count(*) AS rows_validated FROM (
+        SELECT file FROM validated_results
+        UNION ALL SELECT file FROM rulings
+        UNION ALL SELECT file FROM appeals
+    ) GROUP BY file
 ), scored AS (
     SELECT file, count(*) AS rows_scored FROM scored_results GROUP BY file
 ), bad AS (

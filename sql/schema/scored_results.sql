@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS scored_results (
     stated_score     BIGINT,
     computed_score   BIGINT,
     score_agrees     BOOLEAN,
-    kind             VARCHAR NOT NULL,  -- played | artificial | not_played
+    kind             VARCHAR NOT NULL,  -- played | artificial | adjusted (split, weighted) | not_played
     ns_art           VARCHAR,
     ew_art           VARCHAR,
     movement         VARCHAR NOT NULL,
@@ -42,5 +42,8 @@ CREATE TABLE IF NOT EXISTS scored_results (
     ew_pct           DOUBLE,
     ns_mp_display    DOUBLE,            -- as shown on the traveller under the profile
     ew_mp_display    DOUBLE,
-    top_display      DOUBLE
+    top_display      DOUBLE,
+    board_version    VARCHAR,           -- the version of the board the table played (Law 87)
+    adjustment       VARCHAR,           -- the kind of the ruling that changed this result
+    ruling_id        VARCHAR
 );

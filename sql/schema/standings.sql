@@ -9,18 +9,24 @@ CREATE TABLE IF NOT EXISTS standings (
     direction          VARCHAR,            -- NS | EW in a Mitchell, null in a Howell
     names              VARCHAR,
     boards             INTEGER NOT NULL,
-    score              DOUBLE NOT NULL,    -- = score_num / score_den (exact)
+    score              DOUBLE NOT NULL,    -- = score_num / score_den (exact), penalties deducted
     score_num          BIGINT NOT NULL,
     score_den          BIGINT NOT NULL,
     top                DOUBLE NOT NULL,    -- = top_num / top_den
     top_num            BIGINT NOT NULL,
     top_den            BIGINT NOT NULL,
-    percentage         DOUBLE NOT NULL,
-    rank               INTEGER NOT NULL,   -- place; equal percentages share it
+    percentage         DOUBLE NOT NULL,    -- score / top
+    penalties          DOUBLE NOT NULL,    -- matchpoints deducted (Laws 90, 91)
+    penalty_num        BIGINT NOT NULL,
+    penalty_den        BIGINT NOT NULL,
+    sanction           VARCHAR,            -- suspended | disqualified (Law 91): no place
+    rank               INTEGER,            -- place; equal percentages share it
     tied               BOOLEAN NOT NULL,
     tiebreak           VARCHAR,            -- head-to-head tie-break points, where the profile breaks ties
     score_display      DOUBLE,             -- rounded as the profile shows them
     percentage_display DOUBLE,
     movement           VARCHAR,
-    profile            VARCHAR
+    profile            VARCHAR,
+    version            INTEGER,            -- 1, 2, ...: each appeal decision or correction
+    status             VARCHAR             -- provisional | final | superseded (older versions)
 );

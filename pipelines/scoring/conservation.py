@@ -1,0 +1,83 @@
+"""Law 78A conservation: the check that guards every scored board.
+
+On a board every field (the NS results compared with each other, and the EW results) sums
+to ``n x top / 2`` — ``k(k-1)`` for ``k`` results on the 2/1 scale, ``n(N-1)`` when ``n``
+results are factored to ``N`` (Neuberg and linear factoring keep the field's average) — and
+a balanced table's NS + EW = top. A split (non-balancing) table need not balance, but each
+field still sums correctly; a weighted table counts with its weights. A field is the rows
+whose side has a real result (an artificial score takes no part). The small-group rules of
+a fouled board (EBU 65/55 and 70/60/50, ACBL 1991) deliberately give more than the average
+and are not checked.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import polars as pl
+
+BOARD = ["event_id", "session", "section", "board"]
+
+
+def breaches(scored: pl.DataFrame) -> pl.DataFrame:
+    """The fields (board, version, side) or tables that break conservation (empty if none)."""
+    out = []
+    if "board_version" not in scored.columns:
+        scored = scored.with_columns(pl.lit("A").alias("board_version"))
+    live = scored.filter(pl.col("kind").is_in(["played", "adjusted"]))
+    for side, art in (("NS", "ns_art"), ("EW", "ew_art")):
+        num = f"{side.lower()}_mp_num"
+        field = live.filter(pl.col(art).is_null() & pl.col(num).is_not_null())
+        sums = field.group_by([*BOARD, "board_version"]).agg(
+            pl.len().alias("n"),
+            pl.col("top").first(),
+            pl.col("factoring").drop_nulls().first(),
+            pl.struct(num, "mp_den").alias("__f"),
+        )
+        for r in sums.iter_rows(named=True):
+            if (r["factoring"] or "").startswith("fouled_") and r["factoring"] != "fouled_neuberg":
+                continue
+            total = sum((Fraction(f[num], f["mp_den"]) for f in r["__f"]), Fraction(0))
+            want = Fraction(r["n"]) * Fraction(r["top"]).limit_denominator() / 2
+            if total != want:
+                out.append(
+                    {
+                        **{k: r[k] for k in BOARD},
+                        "board_version": r["board_version"],
+                        "side": side,
+                        "results": r["n"],
+                        "sum": float(total),
+                        "expected_sum": float(want),
+                    }
+                )
+    balanced = live.filter(
+        (pl.col("kind") == "played")
+        & pl.col("ns_mp_num").is_not_null()
+        & (
+            pl.col("ns_mp_num") + pl.col("ew_mp_num")
+            != (pl.col("top") * pl.col("mp_den")).round(0).cast(pl.Int64)
+        )
+    )
+    for r in balanced.iter_rows(named=True):
+        out.append(
+            {
+                **{k: r[k] for k in BOARD},
+                "board_version": r.get("board_version"),
+                "side": "NS+EW",
+                "results": 1,
+                "sum": (r["ns_mp_num"] + r["ew_mp_num"]) / r["mp_den"],
+                "expected_sum": r["top"],
+            }
+        )
+    schema = {
+        "event_id": pl.Utf8,
+        "session": pl.Int32,
+        "section": pl.Utf8,
+        "board": pl.Int32,
+        "board_version": pl.Utf8,
+        "side": pl.Utf8,
+        "results": pl.Int64,
+        "sum": pl.Float64,
+        "expected_sum": pl.Float64,
+    }
+    return pl.DataFrame(out, schema=schema, orient="row") if out else pl.DataFrame(schema=schema)

@@ -1,0 +1,619 @@
+"""Directors' rulings and appeals: validated against the results, with their effective outcome.
+
+A ruling is accepted only if it can be applied exactly as written; otherwise it goes to
+the rejected inputs with the reason (and blocks its date's standings, see the asset
+check). Per ruling:
+
+* ``kind`` one of :data:`KINDS`; ``offending`` one of ``NS EW both none`` (empty: none);
+* a ruling about a board (every kind but the penalties) names the board and the table
+  by its two pairs, and that table must have a result on that board in the session
+  (otherwise: "unknown table or board");
+* its results are legal notation (:func:`pipelines.laws.adjustments.parse_side_result`):
+  ``assigned`` and ``score_correction`` give a contract result or a score (an empty
+  ``ew_result`` means the same as ``ns_result``: a balanced score; two different ones
+  are a split score), ``weighted`` gives components in whole percentages summing to
+  100, ``artificial`` gives an artificial score to each side, ``director_error``
+  (Law 82C) gives artificial or assigned results and defaults to ``A+``/``A+``, a
+  ``fouled_board`` names the ``board_version`` the table played; an artificial score
+  under any other kind is refused;
+* a penalty (``procedural_penalty`` Law 90, ``disciplinary_penalty`` Law 91) names the
+  ``penalized`` contestant of the session and a legal ``penalty`` (empty: the
+  profile's standard amount); suspension and disqualification are disciplinary only;
+  IMPs and VPs cannot be deducted at matchpoints;
+* times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
+  is ``approved`` (Law 79C).
+
+Appeals (Laws 92, 93): an appeal about a ruling that was rejected is rejected too; the
+outcome is one of :data:`OUTCOMES` (empty while the appeal is pending); ``changed``
+gives new results for one or both sides, ``changed_one_side`` for exactly one; an
+appeals committee cannot overrule a disciplinary penalty (Law 93B3). The effective
+decision is the ruling as changed by its decided appeals, the latest decision winning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import polars as pl
+
+from pipelines import profiles
+from pipelines.formats.model import REJECT_COLUMNS
+from pipelines.laws.adjustments import Artificial, ResultError, SideResult, parse_side_result
+from pipelines.laws.corrections import correction_applies, correction_deadline
+from pipelines.laws.penalties import PenaltyError, parse_penalty
+
+KINDS: tuple[str, ...] = (
+    "score_stands",
+    "assigned",
+    "weighted",
+    "artificial",
+    "fouled_board",
+    "director_error",
+    "procedural_penalty",
+    "disciplinary_penalty",
+    "score_correction",
+)
+BOARD_KINDS = frozenset(KINDS) - {"procedural_penalty", "disciplinary_penalty"}
+PENALTY_KINDS = frozenset({"procedural_penalty", "disciplinary_penalty"})
+OFFENDING: tuple[str, ...] = ("NS", "EW", "both", "none")
+OUTCOMES: tuple[str, ...] = ("upheld", "changed", "changed_one_side", "withdrawn", "referred_back")
+HEARD_BY: tuple[str, ...] = ("committee", "panel", "td_in_charge")
+
+#: Columns of a cleaned ruling (the ``rulings`` table).
+RULINGS_SCHEMA: dict[str, pl.DataType] = {
+    "session_date": pl.Utf8,
+    "ruling_id": pl.Utf8,
+    "event_id": pl.Utf8,
+    "session": pl.Int32,
+    "section": pl.Utf8,
+    "board": pl.Int32,
+    "round": pl.Utf8,
+    "table": pl.Utf8,
+    "ns_pair": pl.Utf8,
+    "ew_pair": pl.Utf8,
+    "director": pl.Utf8,
+    "called_at": pl.Utf8,
+    "ruled_at": pl.Utf8,
+    "laws": pl.Utf8,
+    "kind": pl.Utf8,
+    "offending": pl.Utf8,
+    "ns_result": pl.Utf8,
+    "ew_result": pl.Utf8,
+    "board_version": pl.Utf8,
+    "penalized": pl.Utf8,
+    "penalized_direction": pl.Utf8,
+    "penalty": pl.Utf8,
+    "approved": pl.Boolean,
+    "note": pl.Utf8,
+    "appeals": pl.Int32,
+    "pending_appeals": pl.Int32,
+    "appeal_outcome": pl.Utf8,
+    "effective_ns_result": pl.Utf8,
+    "effective_ew_result": pl.Utf8,
+    "changed_on_appeal": pl.Boolean,
+    "applies": pl.Boolean,
+    "not_applied_reason": pl.Utf8,
+    "file": pl.Utf8,
+    "location": pl.Utf8,
+}
+
+#: Columns of a cleaned appeal (the ``appeals`` table).
+APPEALS_SCHEMA: dict[str, pl.DataType] = {
+    "session_date": pl.Utf8,
+    "appeal_id": pl.Utf8,
+    "ruling_id": pl.Utf8,
+    "event_id": pl.Utf8,
+    "session": pl.Int32,
+    "lodged_at": pl.Utf8,
+    "lodged_by": pl.Utf8,
+    "heard_by": pl.Utf8,
+    "decided_at": pl.Utf8,
+    "outcome": pl.Utf8,
+    "ns_result": pl.Utf8,
+    "ew_result": pl.Utf8,
+    "deposit_retained": pl.Boolean,
+    "without_merit": pl.Boolean,
+    "pending": pl.Boolean,
+    "note": pl.Utf8,
+    "file": pl.Utf8,
+    "location": pl.Utf8,
+}
+
+_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    """``YYYY-MM-DD HH:MM[:SS]`` (a ``T`` separator allowed); ``None`` for empty text.
+
+    Raises :class:`ValueError` for anything else.
+    """
+    if text is None or not text.strip():
+        return None
+    t = text.strip().replace("T", " ")
+    for fmt in _TIME_FORMATS:
+        try:
+            return datetime.strptime(t, fmt)
+        except ValueError:
+            continue
+    raise ValueError(f"'{text}' is not a date and time YYYY-MM-DD HH:MM")
+
+
+def _bool(text: str | None) -> bool | None:
+    if text is None or not text.strip():
+        return None
+    t = text.strip().lower()
+    if t in ("true", "yes", "y", "1"):
+        return True
+    if t in ("false", "no", "n", "0"):
+        return False
+    raise ValueError(f"'{text}' is not true or false")
+
+
+@dataclass
+class RulingsResult:
+    """Cleaned rulings and appeals of one date, and what was rejected."""
+
+    rulings: pl.DataFrame
+    appeals: pl.DataFrame
+    rejected: pl.DataFrame
+
+
+@dataclass
+class _Problems:
+    rows: list[dict] = field(default_factory=list)
+
+    def add(self, rec: dict, fld: str, reason: str, columns: tuple[str, ...]) -> None:
+        raw = ",".join((rec.get(c) or "") for c in columns)
+        self.rows.append(
+            {
+                "file": rec["file"],
+                "location": rec["location"],
+                "field": fld,
+                "reason": reason,
+                "raw": raw[:300],
+            }
+        )
+
+
+def _tables(results: pl.DataFrame) -> tuple[set, dict]:
+    """The (event, session, section, board, ns_pair, ew_pair) of every result, and the
+    contestants of each session: {(event, session): {(pair, direction or None)}}."""
+    keys = results.select(
+        "event_id", "session", "section", "board", "ns_pair", "ew_pair", "movement"
+    ).unique()
+    tables = set()
+    people: dict[tuple[str, int], set[tuple[str, str | None]]] = {}
+    for ev, s, sec, b, ns, ew, mv in keys.iter_rows():
+        tables.add((ev, s, sec, b, ns, ew))
+        tables.add((ev, s, None, b, ns, ew))
+        p = people.setdefault((ev, s), set())
+        if mv == "mitchell":
+            p.update({(ns, "NS"), (ew, "EW")})
+        else:
+            p.update({(ns, None), (ew, None)})
+    return tables, people
+
+
+def validate_rulings(
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    results: pl.DataFrame,
+    events: pl.DataFrame,
+) -> RulingsResult:
+    """Validate one date's rulings and appeals against its validated ``results``.
+
+    ``rulings`` / ``appeals`` have the log columns plus ``session_date`` (appeals also the
+    ``event_id`` and ``session`` of their ruling); ``events`` are the resolved event
+    sessions. See the module docstring for the rules.
+    """
+    from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
+
+    problems = _Problems()
+    tables, people = _tables(results)
+    ev_info = {(r["event_id"], r["session"]): r for r in events.iter_rows(named=True)}
+    clean: list[dict] = []
+    parsed: dict[str, tuple[SideResult | None, SideResult | None]] = {}
+    for rec in rulings.iter_rows(named=True):
+        row = _ruling(rec, problems, tables, people, ev_info, RULING_COLUMNS)
+        if row is not None:
+            row, sides = row
+            clean.append(row)
+            parsed[row["ruling_id"]] = sides
+    by_id = {r["ruling_id"]: r for r in clean}
+    rejected_ids = {r["ruling_id"] for r in rulings.iter_rows(named=True)} - set(by_id)
+    clean_appeals: list[dict] = []
+    for rec in appeals.iter_rows(named=True):
+        row = _appeal(rec, problems, by_id, rejected_ids, APPEAL_COLUMNS)
+        if row is not None:
+            clean_appeals.append(row)
+    _effective(clean, clean_appeals)
+    return RulingsResult(
+        rulings=pl.DataFrame(clean, schema=RULINGS_SCHEMA, orient="row")
+        if clean
+        else pl.DataFrame(schema=RULINGS_SCHEMA),
+        appeals=pl.DataFrame(clean_appeals, schema=APPEALS_SCHEMA, orient="row")
+        if clean_appeals
+        else pl.DataFrame(schema=APPEALS_SCHEMA),
+        rejected=pl.DataFrame(problems.rows, schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+        if problems.rows
+        else pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS}),
+    )
+
+
+def _int(text: str | None) -> int | None:
+    if text is None or not text.strip().isdigit():
+        return None
+    return int(text.strip())
+
+
+def _ruling(
+    rec: dict,
+    problems: _Problems,
+    tables: set,
+    people: dict,
+    ev_info: dict,
+    columns: tuple[str, ...],
+) -> tuple[dict, tuple[SideResult | None, SideResult | None]] | None:
+    """Check one ruling; its cleaned row and parsed sides, or ``None`` (problems recorded)."""
+    n_before = len(problems.rows)
+
+    def bad(fld: str, reason: str) -> None:
+        problems.add(rec, fld, reason, columns[2:])
+
+    rid = rec.get("ruling_id")
+    if not rid:
+        bad("ruling_id", "ruling_id is empty")
+    kind = (rec.get("kind") or "").strip()
+    if kind not in KINDS:
+        bad("kind", f"kind must be one of {', '.join(KINDS)}, not '{kind or '(empty)'}'")
+    offending = (rec.get("offending") or "none").strip()
+    offending = {"ns": "NS", "ew": "EW"}.get(offending.lower(), offending.lower())
+    if offending not in OFFENDING:
+        bad("offending", f"offending must be NS, EW, both or none, not '{rec.get('offending')}'")
+    session = _int(rec.get("session"))
+    info = ev_info.get((rec.get("event_id"), session))
+    if info is None:
+        bad(
+            "event_id",
+            f"event {rec.get('event_id')} session {rec.get('session')} has no "
+            "results: unknown event session",
+        )
+    times = {}
+    for col in ("called_at", "ruled_at"):
+        try:
+            times[col] = parse_time(rec.get(col))
+        except ValueError as e:
+            bad(col, str(e))
+    try:
+        approved = _bool(rec.get("approved")) or False
+    except ValueError as e:
+        bad("approved", str(e))
+        approved = False
+    board = _int(rec.get("board"))
+    section = rec.get("section") or None
+    ns_pair, ew_pair = rec.get("ns_pair"), rec.get("ew_pair")
+    sides: tuple[SideResult | None, SideResult | None] = (None, None)
+    ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
+    penalized, penalized_dir = rec.get("penalized"), None
+    if kind in BOARD_KINDS:
+        if board is None:
+            bad(
+                "board",
+                f"a {kind} ruling needs the board (a whole number), "
+                f"not '{rec.get('board') or '(empty)'}'",
+            )
+        elif not ns_pair or not ew_pair:
+            bad("ns_pair", "a ruling about a board names the table by its ns_pair and ew_pair")
+        elif (
+            info is not None
+            and (rec.get("event_id"), session, section, board, ns_pair, ew_pair) not in tables
+        ):
+            bad(
+                "board",
+                f"no result for board {board} between NS {ns_pair} and EW {ew_pair} "
+                f"in event {rec.get('event_id')} session {session}"
+                f"{' section ' + section if section else ''}: unknown table or board",
+            )
+        if board is not None:
+            sides = _sides(kind, ns_text, ew_text, board, bad)
+        if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
+            bad(
+                "board_version",
+                "a fouled_board ruling names the board_version the table played (B, C, ...)",
+            )
+        if kind == "score_correction" and times.get("ruled_at") is None and not approved:
+            bad(
+                "ruled_at",
+                "a score correction needs ruled_at (Law 79C: it applies within "
+                "the correction period) unless it is approved",
+            )
+    elif kind in PENALTY_KINDS:
+        penalized, penalized_dir = _penalized(rec, people.get((rec.get("event_id"), session)), bad)
+        prof = profiles.load(info["profile"]) if info else profiles.load(None)
+        try:
+            p = parse_penalty(rec.get("penalty"), prof.standard_penalty)
+            if p.status and kind != "disciplinary_penalty":
+                bad(
+                    "penalty",
+                    f"'{p.status}' is a disciplinary penalty (Law 91B), not a procedural one",
+                )
+            if p.unit in ("IMP", "VP"):
+                bad("penalty", f"a penalty in {p.unit} cannot be deducted at matchpoints")
+        except PenaltyError as e:
+            bad("penalty", str(e))
+        for col in ("ns_result", "ew_result"):
+            if rec.get(col):
+                bad(
+                    col,
+                    "a penalty ruling gives no result: the board's result is unchanged "
+                    "(Law 90: the penalty is in addition to it)",
+                )
+    if len(problems.rows) > n_before:
+        return None
+    assert rid is not None
+    applies, why = True, None
+    if kind == "score_correction" and info is not None:
+        published = published_at(info, rec.get("session_date"))
+        minutes = info["correction_minutes"]
+        if not correction_applies(times.get("ruled_at"), published, minutes, approved):
+            applies = False
+            why = (
+                f"made after the correction period (it ended "
+                f"{_iso(correction_deadline(published, minutes))}) and not approved (Law 79C2)"
+            )
+    row = {
+        "session_date": rec.get("session_date"),
+        "ruling_id": rid,
+        "event_id": rec.get("event_id"),
+        "session": session,
+        "section": section or "",
+        "board": board if kind in BOARD_KINDS else None,
+        "round": rec.get("round"),
+        "table": rec.get("table"),
+        "ns_pair": ns_pair,
+        "ew_pair": ew_pair,
+        "director": rec.get("director"),
+        "called_at": _iso(times.get("called_at")),
+        "ruled_at": _iso(times.get("ruled_at")),
+        "laws": ";".join(x.strip() for x in (rec.get("laws") or "").split(";") if x.strip())
+        or None,
+        "kind": kind,
+        "offending": offending,
+        "ns_result": _text(sides[0]) if sides[0] is not None else None,
+        "ew_result": _text(sides[1]) if sides[1] is not None else None,
+        "board_version": (rec.get("board_version") or "").strip().upper() or None,
+        "penalized": penalized if kind in PENALTY_KINDS else None,
+        "penalized_direction": penalized_dir,
+        "penalty": (rec.get("penalty") or None) if kind in PENALTY_KINDS else None,
+        "approved": approved,
+        "note": rec.get("note"),
+        "appeals": 0,
+        "pending_appeals": 0,
+        "appeal_outcome": None,
+        "effective_ns_result": None,
+        "effective_ew_result": None,
+        "changed_on_appeal": False,
+        "applies": applies,
+        "not_applied_reason": why,
+        "file": rec["file"],
+        "location": rec["location"],
+    }
+    return row, sides
+
+
+def published_at(info: dict, session_date: str | None) -> datetime:
+    """When the session's official scores were made available: the event's ``published_at``,
+    else the end of the session's day (23:59)."""
+    t = parse_time(info.get("published_at"))
+    if t is not None:
+        return t
+    day = info.get("date") or session_date
+    return datetime.strptime(f"{day} 23:59", "%Y-%m-%d %H:%M")
+
+
+def _iso(t: datetime | None) -> str | None:
+    return t.strftime("%Y-%m-%d %H:%M:%S") if t else None
+
+
+def _text(side: SideResult) -> str:
+    """Canonical text of a parsed side result."""
+    if isinstance(side, Artificial):
+        return {"+": "A+", "=": "A", "-": "A-"}.get(side.code, f"A{side.code}")
+    if len(side) == 1:
+        return side[0].text or f"{side[0].ns_score:+d}"
+    return "; ".join(c.text for c in side)
+
+
+def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad) -> tuple:
+    """Parse the two sides' results for a board ruling of ``kind`` (see module docstring)."""
+    if kind in ("score_stands", "fouled_board"):
+        for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
+            if text:
+                bad(col, f"a {kind} ruling gives no result: the table's result stands")
+        return None, None
+    if kind == "director_error" and not ns_text and not ew_text:
+        ns_text = ew_text = "A+"
+    if not ns_text and not ew_text:
+        bad("ns_result", f"a {kind} ruling gives the result each side is scored with")
+        return None, None
+    out = []
+    for text, col in ((ns_text or ew_text, "ns_result"), (ew_text or ns_text, "ew_result")):
+        try:
+            side = parse_side_result(text, board)
+        except ResultError as e:
+            bad(col, str(e))
+            out.append(None)
+            continue
+        art = isinstance(side, Artificial)
+        if art and kind not in ("artificial", "director_error"):
+            bad(
+                col,
+                f"'{text}' is an artificial score (Law 12C2): give it with kind "
+                "artificial (or director_error), not " + kind,
+            )
+        elif not art and kind == "artificial":
+            bad(col, f"'{text}' is not an artificial score: write A+, A, A-, A60, A50 or A40")
+        elif not art and len(side) > 1 and kind not in ("weighted", "director_error"):
+            bad(col, f"'{text}' is a weighted score: give it with kind weighted")
+        elif not art and len(side) == 1 and kind == "weighted" and col == "ns_result":
+            if not (ew_text and ";" in ew_text):
+                bad(
+                    col,
+                    "a weighted ruling gives at least one side's result as weighted "
+                    "components like '60% 4S N =; 40% 4S N -1'",
+                )
+        out.append(side)
+    if kind == "artificial" and ew_text is None and ns_text is not None:
+        bad("ew_result", "an artificial ruling gives each side's score (e.g. A+ and A-)")
+    return out[0], out[1]
+
+
+def _penalized(rec: dict, contestants: set | None, bad) -> tuple[str | None, str | None]:
+    """The penalised contestant and, in a Mitchell, its direction."""
+    who = (rec.get("penalized") or "").strip()
+    if not who:
+        bad("penalized", "a penalty names the penalized contestant")
+        return None, None
+    if contestants is None:
+        return who, None
+    direction = None
+    for suffix in ("NS", "EW"):
+        if who.upper().endswith(suffix) and (who[:-2], suffix) in contestants:
+            return who[:-2], suffix
+    matches = [c for c in contestants if c[0] == who]
+    if not matches:
+        bad("penalized", f"'{who}' is not a contestant of this session")
+        return None, None
+    if len(matches) > 1:
+        side = (rec.get("offending") or "").upper()
+        if side in ("NS", "EW"):
+            direction = side
+        else:
+            bad(
+                "penalized",
+                f"'{who}' is a pair number in both directions of this Mitchell: "
+                f"write {who}NS or {who}EW",
+            )
+            return None, None
+    else:
+        direction = matches[0][1]
+    return who, direction
+
+
+def _appeal(
+    rec: dict, problems: _Problems, rulings: dict, rejected_ids: set, columns: tuple[str, ...]
+) -> dict | None:
+    n_before = len(problems.rows)
+
+    def bad(fld: str, reason: str) -> None:
+        problems.add(rec, fld, reason, columns[2:])
+
+    aid, rid = rec.get("appeal_id"), rec.get("ruling_id")
+    if not aid:
+        bad("appeal_id", "appeal_id is empty")
+    ruling = rulings.get(rid)
+    if ruling is None:
+        why = "was rejected" if rid in rejected_ids else "is not known for this date"
+        bad("ruling_id", f"appeal {aid} is about ruling {rid}, which {why}")
+        return None
+    outcome = (rec.get("outcome") or "").strip().lower() or None
+    times = {}
+    for col in ("lodged_at", "decided_at"):
+        try:
+            times[col] = parse_time(rec.get(col))
+        except ValueError as e:
+            bad(col, str(e))
+    if outcome is not None and outcome not in OUTCOMES:
+        bad(
+            "outcome",
+            f"outcome must be one of {', '.join(OUTCOMES)} (or empty while pending), "
+            f"not '{outcome}'",
+        )
+    if outcome is not None and times.get("decided_at") is None:
+        bad("decided_at", "a decided appeal gives decided_at")
+    heard = (rec.get("heard_by") or "").strip().lower() or None
+    if heard is not None and heard not in HEARD_BY:
+        bad("heard_by", f"heard_by must be committee, panel or td_in_charge, not '{heard}'")
+    flags = {}
+    for col in ("deposit_retained", "without_merit"):
+        try:
+            flags[col] = _bool(rec.get(col))
+        except ValueError as e:
+            bad(col, str(e))
+    ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
+    changing = outcome in ("changed", "changed_one_side")
+    if changing and ruling["kind"] == "disciplinary_penalty" and heard in ("committee", "panel"):
+        bad("outcome", "an appeals committee cannot overrule a disciplinary penalty (Law 93B3)")
+    if outcome == "changed_one_side" and bool(ns_text) == bool(ew_text):
+        bad("ns_result", "changed_one_side gives the new result of exactly one side")
+    if changing and ruling["kind"] in BOARD_KINDS:
+        if not ns_text and not ew_text:
+            bad("ns_result", f"a {outcome} appeal gives the new result(s)")
+        for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
+            if text:
+                try:
+                    parse_side_result(text, ruling["board"])
+                except ResultError as e:
+                    bad(col, str(e))
+    elif not changing and (ns_text or ew_text):
+        bad("ns_result", f"an appeal {outcome or 'pending'} gives no new result")
+    if len(problems.rows) > n_before:
+        return None
+    return {
+        "session_date": rec.get("session_date"),
+        "appeal_id": aid,
+        "ruling_id": rid,
+        "event_id": ruling["event_id"],
+        "session": ruling["session"],
+        "lodged_at": _iso(times.get("lodged_at")),
+        "lodged_by": rec.get("lodged_by"),
+        "heard_by": heard,
+        "decided_at": _iso(times.get("decided_at")),
+        "outcome": outcome,
+        "ns_result": _canon(ns_text, ruling["board"]),
+        "ew_result": _canon(ew_text, ruling["board"]),
+        "deposit_retained": flags.get("deposit_retained"),
+        "without_merit": flags.get("without_merit"),
+        "pending": outcome is None,
+        "note": rec.get("note"),
+        "file": rec["file"],
+        "location": rec["location"],
+    }
+
+
+def _canon(text: str | None, board: int | None) -> str | None:
+    if not text or board is None:
+        return text or None
+    return _text(parse_side_result(text, board))
+
+
+def _effective(rulings: list[dict], appeals: list[dict]) -> None:
+    """Fill each ruling's effective results from its decided appeals (latest decision wins)."""
+    by_ruling: dict[str, list[dict]] = {}
+    for a in appeals:
+        by_ruling.setdefault(a["ruling_id"], []).append(a)
+    for r in rulings:
+        r["effective_ns_result"], r["effective_ew_result"] = r["ns_result"], r["ew_result"]
+        mine = by_ruling.get(r["ruling_id"], [])
+        r["appeals"] = len(mine)
+        r["pending_appeals"] = sum(1 for a in mine if a["pending"])
+        decided = sorted(
+            (a for a in mine if not a["pending"]),
+            key=lambda a: (a["decided_at"] or "", a["appeal_id"]),
+        )
+        for a in decided:
+            r["appeal_outcome"] = a["outcome"]
+            if a["outcome"] in ("changed", "changed_one_side"):
+                r["changed_on_appeal"] = True
+                if r["kind"] in PENALTY_KINDS:
+                    r["applies"] = False
+                    r["not_applied_reason"] = f"penalty withdrawn on appeal {a['appeal_id']}"
+                    continue
+                ns, ew = a["ns_result"], a["ew_result"]
+                if a["outcome"] == "changed":  # one result given: the same for both sides
+                    ns, ew = ns or ew, ew or ns
+                if ns:
+                    r["effective_ns_result"] = ns
+                if ew:
+                    r["effective_ew_result"] = ew

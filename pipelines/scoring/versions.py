@@ -1,0 +1,602 @@
+"""Official results with the Laws applied: decisions, versions, changes and adjustments.
+
+* **Version 1** of a session's standings is its results with every director's ruling as
+  the director ruled it (score corrections aside).
+* Each later **decision** — an appeal that changed a ruling (Laws 92, 93), or a score
+  correction that applies (Law 79C: within the correction period, or approved after
+  it) — makes a new version, in the order they were made. Every version is kept; the
+  newest is official, the others are ``superseded``.
+* The newest version is ``provisional`` until the correction period has ended and every
+  appeal is decided, then ``final`` (:func:`pipelines.laws.corrections.standings_status`).
+* For each new version, :func:`changes` records every contestant whose score, percentage
+  or place changed, and why (the appeal or correction id).
+* :func:`adjustments` lists, for the official version, one row per contestant per applied
+  ruling: the board (none for a penalty), the score before and after, and the difference
+  in matchpoints and in percentage points of the session.
+
+An event's standings add up its sessions; an event's version k reflects its first k-1
+decisions in time order, whichever session they were about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+
+import polars as pl
+
+from pipelines import profiles
+from pipelines.laws.corrections import standings_status
+from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
+from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
+from pipelines.scoring.rulings import PENALTY_KINDS, published_at
+from pipelines.scoring.standings import (
+    PENALTIES_SCHEMA,
+    STANDINGS_SCHEMA,
+    event_standings,
+    session_standings,
+)
+
+#: Columns of a recorded change between two versions of standings.
+CHANGES_SCHEMA: dict[str, pl.DataType] = {
+    "event_id": pl.Utf8,
+    "scope": pl.Utf8,
+    "session": pl.Int32,
+    "session_date": pl.Utf8,
+    "version": pl.Int32,
+    "cause": pl.Utf8,
+    "cause_id": pl.Utf8,
+    "ruling_id": pl.Utf8,
+    "section": pl.Utf8,
+    "contestant": pl.Utf8,
+    "direction": pl.Utf8,
+    "score_before": pl.Float64,
+    "score_after": pl.Float64,
+    "score_change": pl.Float64,
+    "percentage_before": pl.Float64,
+    "percentage_after": pl.Float64,
+    "rank_before": pl.Int32,
+    "rank_after": pl.Int32,
+}
+
+#: Columns of an adjustment (one contestant, one applied ruling).
+ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
+    "session_date": pl.Utf8,
+    "event_id": pl.Utf8,
+    "session": pl.Int32,
+    "section": pl.Utf8,
+    "ruling_id": pl.Utf8,
+    "appeal_id": pl.Utf8,
+    "laws": pl.Utf8,
+    "kind": pl.Utf8,
+    "board": pl.Int32,
+    "contestant": pl.Utf8,
+    "direction": pl.Utf8,
+    "role": pl.Utf8,
+    "score_before": pl.Float64,
+    "score_after": pl.Float64,
+    "mp_change": pl.Float64,
+    "percentage_points": pl.Float64,
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision made after the results were published, which makes a new version."""
+
+    time: str
+    cause: str  # "appeal" | "correction"
+    cause_id: str  # the appeal id, or the correction's ruling id
+    ruling_id: str
+    event_id: str
+    session: int
+
+
+def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
+    """The decisions that make new versions, in the order they were made.
+
+    An appeal that changed its ruling (``changed``, ``changed_one_side``, or a penalty
+    withdrawn), and a score correction that applies (Law 79C). Upheld, withdrawn and
+    referred-back appeals change nothing.
+    """
+    out = []
+    kinds = dict(zip(rulings["ruling_id"], rulings["kind"], strict=True))
+    for a in appeals.iter_rows(named=True):
+        if a["outcome"] in ("changed", "changed_one_side") and a["ruling_id"] in kinds:
+            out.append(
+                Decision(
+                    a["decided_at"] or "",
+                    "appeal",
+                    a["appeal_id"],
+                    a["ruling_id"],
+                    a["event_id"],
+                    a["session"],
+                )
+            )
+    for r in rulings.iter_rows(named=True):
+        if r["kind"] == "score_correction" and r["applies"]:
+            out.append(
+                Decision(
+                    r["ruled_at"] or r["session_date"] or "",
+                    "correction",
+                    r["ruling_id"],
+                    r["ruling_id"],
+                    r["event_id"],
+                    r["session"],
+                )
+            )
+    return sorted(out, key=lambda d: (d.time, d.cause_id))
+
+
+def rulings_in_effect(
+    rulings: pl.DataFrame, appeals: pl.DataFrame, applied: set[str]
+) -> pl.DataFrame:
+    """The rulings in effect once the decisions ``applied`` (their cause ids) were made.
+
+    Each ruling carries the results in effect (``ns_result``/``ew_result``): as ruled,
+    changed by each applied appeal in decision order. A score correction is in effect
+    once applied; a penalty withdrawn on an applied appeal is not.
+    """
+    changes: dict[str, list[dict]] = {}
+    for a in appeals.sort("decided_at", nulls_last=True).iter_rows(named=True):
+        if a["appeal_id"] in applied and a["outcome"] in ("changed", "changed_one_side"):
+            changes.setdefault(a["ruling_id"], []).append(a)
+    rows = []
+    for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
+        if r["kind"] == "score_correction" and r["ruling_id"] not in applied:
+            continue
+        ns, ew, effective = r["ns_result"], r["ew_result"], True
+        for a in changes.get(r["ruling_id"], []):
+            if r["kind"] in PENALTY_KINDS:
+                effective = False
+                continue
+            a_ns, a_ew = a["ns_result"], a["ew_result"]
+            if a["outcome"] == "changed":
+                a_ns, a_ew = a_ns or a_ew, a_ew or a_ns
+            ns, ew = a_ns or ns, a_ew or ew
+        if not effective:
+            continue
+        rows.append(
+            {
+                **r,
+                "ns_result": ns,
+                "ew_result": ew,
+                "appeal_id": changes[r["ruling_id"]][-1]["appeal_id"]
+                if r["ruling_id"] in changes
+                else None,
+            }
+        )
+    schema = dict(rulings.schema) | {"appeal_id": pl.Utf8}
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
+    """The penalties in effect as matchpoint deductions (:data:`PENALTIES_SCHEMA`).
+
+    ``25%`` is a quarter of the full board top of the contestant's session section
+    (Law 90; scoring-rules.md section 8); a warning deducts nothing.
+    """
+    pens = in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS)))
+    if pens.height == 0:
+        return pl.DataFrame(schema=PENALTIES_SCHEMA)
+    tops = (
+        scored.group_by("event_id", "session", "profile")
+        .agg(pl.col("expected").max())
+        .iter_rows(named=True)
+    )
+    top_of = {(t["event_id"], t["session"]): (t["expected"], t["profile"]) for t in tops}
+    rows = []
+    for p in pens.iter_rows(named=True):
+        expected, name = top_of.get((p["event_id"], p["session"]), (1, None))
+        prof = profiles.load(name)
+        top = Fraction(2 * (expected - 1), prof.unit_den)
+        pen = parse_penalty(p["penalty"], prof.standard_penalty)
+        amount = matchpoint_deduction(pen, top)
+        movement_dir = p["penalized_direction"]
+        rows.append(
+            {
+                "event_id": p["event_id"],
+                "session": p["session"],
+                "contestant": p["penalized"],
+                "direction": movement_dir,
+                "penalty_num": amount.numerator,
+                "penalty_den": amount.denominator,
+                "sanction": pen.status,
+            }
+        )
+    return pl.DataFrame(rows, schema=PENALTIES_SCHEMA, orient="row")
+
+
+def score_state(
+    validated: pl.DataFrame, in_effect: pl.DataFrame, contestants: pl.DataFrame | None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Scored results and session standings with the rulings ``in_effect`` applied."""
+    rows, comps = apply_rulings(validated, in_effect)
+    scored = apply_session_rule(score_with_rulings(rows, comps))
+    penalties = penalties_frame(in_effect, scored)
+    return scored, session_standings(scored, contestants, penalties)
+
+
+@dataclass
+class DateResults:
+    """Everything official for one session date: see :func:`results_for_date`."""
+
+    scored: pl.DataFrame  # the newest version's board scores
+    standings: pl.DataFrame  # every version of every session of the date
+    changes: pl.DataFrame
+    adjustments: pl.DataFrame
+    decisions: list[Decision]
+
+
+def results_for_date(
+    validated: pl.DataFrame,
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    events: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+    now: datetime,
+) -> DateResults:
+    """Score one date with its rulings: every version of every session, the changes between
+    versions, and the adjustments of the newest version."""
+    decs = decisions(rulings, appeals)
+    by_session: dict[tuple[str, int], list[Decision]] = {}
+    for d in decs:
+        by_session.setdefault((d.event_id, d.session), []).append(d)
+    rounds = max((len(v) for v in by_session.values()), default=0)
+    versions: list[pl.DataFrame] = []
+    scored = pl.DataFrame()
+    for j in range(rounds + 1):
+        applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
+        scored, standings = score_state(
+            validated, rulings_in_effect(rulings, appeals, applied), contestants
+        )
+        # A session with fewer decisions than j is unchanged since its last version.
+        if j:
+            due = pl.DataFrame(
+                [(e, s) for (e, s), ds in by_session.items() if len(ds) >= j],
+                schema={"event_id": pl.Utf8, "session": pl.Int32},
+                orient="row",
+            )
+            standings = standings.join(due, on=["event_id", "session"], how="semi")
+        versions.append(standings.with_columns(pl.lit(j + 1, pl.Int32).alias("version")))
+    all_versions = (
+        pl.concat(versions, how="diagonal_relaxed")
+        if versions
+        else pl.DataFrame(schema=STANDINGS_SCHEMA)
+    )
+    all_versions = _status(all_versions, appeals, events, now)
+    changes = _changes(all_versions, by_session, "session")
+    base_scored, base_standings = score_state(validated, rulings.clear(), contestants)
+    latest = rulings_in_effect(rulings, appeals, {d.cause_id for d in decs})
+    adjustments = _adjustments(base_scored, base_standings, scored, latest, contestants)
+    return DateResults(scored, all_versions, changes, adjustments, decs)
+
+
+def _status(
+    standings: pl.DataFrame, appeals: pl.DataFrame, events: pl.DataFrame, now: datetime
+) -> pl.DataFrame:
+    """``superseded`` for older versions; the newest ``provisional`` or ``final``."""
+    if standings.height == 0:
+        return standings
+    latest = standings.group_by("event_id", "session").agg(
+        pl.col("version").max().alias("__latest")
+    )
+    pending = (
+        appeals.filter(pl.col("pending"))
+        .group_by("event_id", "session")
+        .agg(pl.len().alias("__pending"))
+    )
+    info = {(e["event_id"], e["session"]): e for e in events.iter_rows(named=True)}
+    rows = []
+    for k in latest.iter_rows(named=True):
+        e = info.get((k["event_id"], k["session"]), {})
+        date = standings.filter(
+            (pl.col("event_id") == k["event_id"]) & (pl.col("session") == k["session"])
+        )["session_date"][0]
+        n_pending = pending.filter(
+            (pl.col("event_id") == k["event_id"]) & (pl.col("session") == k["session"])
+        )
+        n_pending = int(n_pending["__pending"][0]) if n_pending.height else 0
+        status = standings_status(
+            now, published_at(e, date), e.get("correction_minutes") or 30, n_pending
+        )
+        rows.append({"event_id": k["event_id"], "session": k["session"], "__status": status})
+    st = pl.DataFrame(
+        rows, schema={"event_id": pl.Utf8, "session": pl.Int32, "__status": pl.Utf8}, orient="row"
+    )
+    return (
+        standings.join(latest, on=["event_id", "session"], how="left")
+        .join(st, on=["event_id", "session"], how="left")
+        .with_columns(
+            pl.when(pl.col("version") < pl.col("__latest"))
+            .then(pl.lit("superseded"))
+            .otherwise(pl.col("__status"))
+            .alias("status")
+        )
+        .drop("__latest", "__status")
+    )
+
+
+def _changes(
+    standings: pl.DataFrame, by_key: dict[tuple, list[Decision]], scope: str
+) -> pl.DataFrame:
+    """Per version k >= 2: the contestants whose score, percentage or place changed."""
+    out = []
+    keys = ["event_id", "session"] if scope == "session" else ["event_id"]
+    who = ["section", "contestant", "direction"]
+    for key, ds in by_key.items():
+        flt = pl.lit(True)
+        for k, v in zip(keys, key if scope == "session" else (key,), strict=True):
+            flt = flt & (pl.col(k) == v)
+        rows = standings.filter(flt)
+        for k, d in enumerate(ds, start=2):
+            before = rows.filter(pl.col("version") == k - 1)
+            after = rows.filter(pl.col("version") == k)
+            if after.height == 0:
+                continue
+            j = after.join(
+                before.select(*who, "score", "percentage", "rank"),
+                on=who,
+                how="full",
+                suffix="_before",
+                nulls_equal=True,
+                coalesce=True,
+            )
+            j = j.filter(
+                (pl.col("score") != pl.col("score_before"))
+                | (pl.col("percentage") != pl.col("percentage_before"))
+                | (pl.col("rank").fill_null(-1) != pl.col("rank_before").fill_null(-1))
+                | pl.col("score").is_null()
+                | pl.col("score_before").is_null()
+            )
+            out.append(
+                j.select(
+                    "event_id",
+                    pl.lit(scope).alias("scope"),
+                    pl.col("session")
+                    if scope == "session"
+                    else pl.lit(None, pl.Int32).alias("session"),
+                    "session_date",
+                    pl.lit(k, pl.Int32).alias("version"),
+                    pl.lit(d.cause).alias("cause"),
+                    pl.lit(d.cause_id).alias("cause_id"),
+                    pl.lit(d.ruling_id).alias("ruling_id"),
+                    *who,
+                    pl.col("score_before"),
+                    pl.col("score").alias("score_after"),
+                    (pl.col("score") - pl.col("score_before")).alias("score_change"),
+                    pl.col("percentage_before"),
+                    pl.col("percentage").alias("percentage_after"),
+                    pl.col("rank_before"),
+                    pl.col("rank").alias("rank_after"),
+                )
+            )
+    if not out:
+        return pl.DataFrame(schema=CHANGES_SCHEMA)
+    return pl.concat(out, how="diagonal_relaxed").select(
+        [pl.col(c).cast(t) for c, t in CHANGES_SCHEMA.items()]
+    )
+
+
+def _adjustments(
+    base_scored: pl.DataFrame,
+    base_standings: pl.DataFrame,
+    scored: pl.DataFrame,
+    in_effect: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+) -> pl.DataFrame:
+    """One row per contestant per applied ruling of the newest version (module docstring).
+
+    For a ruling about a board: every contestant whose matchpoints on that board differ
+    from the board scored without any ruling (``role`` ``table`` for the table's two
+    sides, ``field`` for the others, whose comparisons changed), and the table's sides
+    even when unchanged. For a penalty: the penalised contestant's session score before
+    and after. Percentage points are of the contestant's session top.
+    """
+    del contestants
+    if in_effect.height == 0:
+        return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
+    side_cols = ["event_id", "session", "section", "board"]
+
+    def sides(df: pl.DataFrame) -> pl.DataFrame:
+        parts = []
+        for s, pair in (("ns", "ns_pair"), ("ew", "ew_pair")):
+            parts.append(
+                df.select(
+                    *side_cols,
+                    "session_date",
+                    pl.col(pair).alias("contestant"),
+                    pl.when(pl.col("movement") == "mitchell")
+                    .then(pl.lit(s.upper()))
+                    .alias("direction"),
+                    pl.col(f"{s}_mp").alias("mp"),
+                    "ns_pair",
+                    "ew_pair",
+                )
+            )
+        return pl.concat(parts)
+
+    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair")
+    after = sides(scored)
+    j = after.join(
+        before,
+        on=[*side_cols, "session_date", "contestant", "direction"],
+        how="left",
+        nulls_equal=True,
+    )
+    tops = base_standings.select("event_id", "session", "contestant", "direction", "top")
+    rows = []
+    board_rulings = in_effect.filter(
+        pl.col("board").is_not_null() & (pl.col("kind") != "score_stands")
+    )
+    for r in board_rulings.iter_rows(named=True):
+        on_board = j.filter(
+            (pl.col("event_id") == r["event_id"])
+            & (pl.col("session") == r["session"])
+            & (pl.col("board") == r["board"])
+            & ((pl.col("section") == r["section"]) if r["section"] else pl.lit(True))
+        )
+        at_table = (pl.col("ns_pair") == r["ns_pair"]) & (pl.col("ew_pair") == r["ew_pair"])
+        hit = on_board.filter(
+            at_table | (pl.col("mp").fill_null(-1) != pl.col("before").fill_null(-1))
+        ).with_columns(
+            pl.when(at_table).then(pl.lit("table")).otherwise(pl.lit("field")).alias("role")
+        )
+        for h in hit.iter_rows(named=True):
+            rows.append(
+                {
+                    **_common(r),
+                    "board": r["board"],
+                    "section": h["section"],
+                    "session_date": h["session_date"],
+                    "contestant": h["contestant"],
+                    "direction": h["direction"],
+                    "role": h["role"],
+                    "score_before": h["before"],
+                    "score_after": h["mp"],
+                }
+            )
+    for r in in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).iter_rows(named=True):
+        rows.append(
+            {
+                **_common(r),
+                "board": None,
+                "section": r["section"],
+                "session_date": r["session_date"],
+                "contestant": r["penalized"],
+                "direction": r["penalized_direction"],
+                "role": "penalized",
+                "score_before": None,
+                "score_after": None,
+            }
+        )
+    if not rows:
+        return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
+    adj = pl.DataFrame(
+        rows,
+        schema={
+            "event_id": pl.Utf8,
+            "session": pl.Int32,
+            "ruling_id": pl.Utf8,
+            "appeal_id": pl.Utf8,
+            "laws": pl.Utf8,
+            "kind": pl.Utf8,
+            "board": pl.Int32,
+            "section": pl.Utf8,
+            "session_date": pl.Utf8,
+            "contestant": pl.Utf8,
+            "direction": pl.Utf8,
+            "role": pl.Utf8,
+            "score_before": pl.Float64,
+            "score_after": pl.Float64,
+        },
+        orient="row",
+    )
+    adj = adj.join(
+        tops, on=["event_id", "session", "contestant", "direction"], how="left", nulls_equal=True
+    )
+    pen = penalties_frame(in_effect, scored)
+    if pen.height:
+        amounts = pen.select(
+            "event_id",
+            "session",
+            "contestant",
+            "direction",
+            (pl.col("penalty_num") / pl.col("penalty_den")).alias("__pen"),
+        )
+        pstand = base_standings.select(
+            "event_id", "session", "contestant", "direction", pl.col("score").alias("__base")
+        )
+        adj = adj.join(
+            amounts.unique(["event_id", "session", "contestant", "direction"]),
+            on=["event_id", "session", "contestant", "direction"],
+            how="left",
+            nulls_equal=True,
+        ).join(
+            pstand,
+            on=["event_id", "session", "contestant", "direction"],
+            how="left",
+            nulls_equal=True,
+        )
+        is_pen = pl.col("role") == "penalized"
+        adj = adj.with_columns(
+            pl.when(is_pen)
+            .then(pl.col("__base"))
+            .otherwise(pl.col("score_before"))
+            .alias("score_before"),
+            pl.when(is_pen)
+            .then(pl.col("__base") - pl.col("__pen"))
+            .otherwise(pl.col("score_after"))
+            .alias("score_after"),
+        )
+    adj = adj.with_columns(
+        (pl.col("score_after") - pl.col("score_before")).alias("mp_change")
+    ).with_columns(
+        pl.when(pl.col("top") > 0)
+        .then(100 * pl.col("mp_change") / pl.col("top"))
+        .alias("percentage_points")
+    )
+    return adj.select([pl.col(c).cast(t) for c, t in ADJUSTMENTS_SCHEMA.items()])
+
+
+def _common(r: dict) -> dict:
+    return {
+        "event_id": r["event_id"],
+        "session": r["session"],
+        "ruling_id": r["ruling_id"],
+        "appeal_id": r.get("appeal_id"),
+        "laws": r["laws"],
+        "kind": r["kind"],
+    }
+
+
+def event_versions(
+    session_versions: pl.DataFrame,
+    session_decisions: list[Decision],
+    scored: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Every version of each event's standings, and the changes between them.
+
+    ``session_versions`` are all versions of every session of the events; event version
+    ``k`` adds up, for each session, the version reflecting the event's first ``k-1``
+    decisions. The newest event version is ``final`` when every session's is.
+    """
+    out, changes = [], []
+    by_event: dict[str, list[Decision]] = {}
+    for d in sorted(session_decisions, key=lambda d: (d.time, d.cause_id)):
+        by_event.setdefault(d.event_id, []).append(d)
+    for (event,), sv in session_versions.group_by(["event_id"], maintain_order=True):
+        ds = by_event.get(event, [])
+        versions = []
+        for k in range(len(ds) + 1):
+            seen: dict[int, int] = {}
+            for d in ds[:k]:
+                seen[d.session] = seen.get(d.session, 0) + 1
+            pick = []
+            for (s,), rows in sv.group_by(["session"], maintain_order=True):
+                newest = rows["version"].max()
+                want = min(1 + seen.get(s, 0), newest)
+                pick.append(rows.filter(pl.col("version") == want))
+            ev = event_standings(pl.concat(pick, how="diagonal_relaxed"), scored, contestants)
+            versions.append(ev.with_columns(pl.lit(k + 1, pl.Int32).alias("version")))
+        every = pl.concat(versions, how="diagonal_relaxed")
+        newest = (
+            sv.group_by("session")
+            .agg(pl.col("version").max().alias("__v"))
+            .join(sv, left_on=["session", "__v"], right_on=["session", "version"])
+        )
+        final = newest["status"].eq("final").all()
+        last = len(ds) + 1
+        every = every.with_columns(
+            pl.when(pl.col("version") < last)
+            .then(pl.lit("superseded"))
+            .otherwise(pl.lit("final" if final else "provisional"))
+            .alias("status")
+        )
+        out.append(every)
+        changes.append(_changes(every, {event: ds}, "event"))
+    if not out:
+        return pl.DataFrame(schema=STANDINGS_SCHEMA), pl.DataFrame(schema=CHANGES_SCHEMA)
+    return pl.concat(out, how="diagonal_relaxed"), pl.concat(changes, how="diagonal_relaxed")

@@ -1,0 +1,28 @@
+-- Directors' rulings as read from the ruling logs (text, with file and location); by date.
+CREATE TABLE IF NOT EXISTS raw_rulings (
+    file          VARCHAR NOT NULL,
+    location      VARCHAR NOT NULL,
+    ruling_id     VARCHAR,
+    event_id      VARCHAR,
+    session       VARCHAR,
+    section       VARCHAR,
+    board         VARCHAR,
+    round         VARCHAR,
+    "table"       VARCHAR,
+    ns_pair       VARCHAR,
+    ew_pair       VARCHAR,
+    director      VARCHAR,
+    called_at     VARCHAR,
+    ruled_at      VARCHAR,
+    laws          VARCHAR,
+    kind          VARCHAR,
+    offending     VARCHAR,
+    ns_result     VARCHAR,
+    ew_result     VARCHAR,
+    board_version VARCHAR,
+    penalized     VARCHAR,
+    penalty       VARCHAR,
+    approved      VARCHAR,
+    note          VARCHAR,
+    session_date  DATE NOT NULL
+);

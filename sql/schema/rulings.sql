@@ -1,0 +1,38 @@
+-- Every accepted ruling, cleaned, with its effective outcome after appeals (latest decision
+-- wins). The analytics marts read this table.
+CREATE TABLE IF NOT EXISTS rulings (
+    session_date        DATE NOT NULL,
+    ruling_id           VARCHAR NOT NULL,
+    event_id            VARCHAR NOT NULL,
+    session             INTEGER NOT NULL,
+    section             VARCHAR NOT NULL,
+    board               INTEGER,            -- null for a penalty
+    round               VARCHAR,
+    "table"             VARCHAR,
+    ns_pair             VARCHAR,
+    ew_pair             VARCHAR,
+    director            VARCHAR,
+    called_at           TIMESTAMP,
+    ruled_at            TIMESTAMP,
+    laws                VARCHAR,            -- ';'-separated citations
+    kind                VARCHAR NOT NULL,
+    offending           VARCHAR NOT NULL,   -- NS | EW | both | none
+    ns_result           VARCHAR,            -- as ruled (canonical notation)
+    ew_result           VARCHAR,
+    board_version       VARCHAR,
+    penalized           VARCHAR,
+    penalized_direction VARCHAR,
+    penalty             VARCHAR,
+    approved            BOOLEAN,
+    note                VARCHAR,
+    appeals             INTEGER NOT NULL,   -- appeals lodged against it
+    pending_appeals     INTEGER NOT NULL,
+    appeal_outcome      VARCHAR,            -- outcome of the latest decided appeal
+    effective_ns_result VARCHAR,            -- after appeals
+    effective_ew_result VARCHAR,
+    changed_on_appeal   BOOLEAN NOT NULL,
+    applies             BOOLEAN NOT NULL,   -- false: a late correction not approved (79C2), ...
+    not_applied_reason  VARCHAR,
+    file                VARCHAR NOT NULL,
+    location            VARCHAR NOT NULL
+);
