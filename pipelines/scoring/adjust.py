@@ -370,7 +370,8 @@ def _factored(r: dict, prof: profiles.Profile) -> tuple[int, int, str]:
         )
         if pct is not None:  # a percentage of the full top 2(N-1)
             v = pct * 2 * (big_n - 1) / 100
-            return v.numerator, v.denominator, f"fouled_{prof.small_groups}"
+            label = "fouled_single" if n == 1 else f"fouled_{prof.small_groups}"
+            return v.numerator, v.denominator, label
         v = (Fraction(a, 10000) + 1) * Fraction(big_n, n) - 1
         return v.numerator, v.denominator, "fouled_neuberg"
     method = prof.factoring_adjusted if r["__has_art"] else prof.factoring_missing

@@ -3,11 +3,12 @@
 On a board every field (the NS results compared with each other, and the EW results) sums
 to ``n x top / 2`` — ``k(k-1)`` for ``k`` results on the 2/1 scale, ``n(N-1)`` when ``n``
 results are factored to ``N`` (Neuberg and linear factoring keep the field's average) — and
-a balanced table's NS + EW = top. A split (non-balancing) table need not balance, but each
-field still sums correctly; a weighted table counts with its weights. A field is the rows
+a balanced table's NS + EW = top. A split (non-balancing) table need not balance — nor,
+then, need the other tables of its board, whose EW pairs are compared with its EW result —
+but each field still sums correctly; a weighted table counts with its weights. A field is the rows
 whose side has a real result (an artificial score takes no part). The small-group rules of
-a fouled board (EBU 65/55 and 70/60/50, ACBL 1991) deliberately give more than the average
-and are not checked.
+a fouled board (EBU 65/55 and 70/60/50, ACBL 1991, and 60 % for a result alone on its
+version) deliberately give more than the average and are not checked.
 """
 
 from __future__ import annotations
@@ -17,6 +18,13 @@ from fractions import Fraction
 import polars as pl
 
 BOARD = ["event_id", "session", "section", "board"]
+
+#: Factoring labels of fouled-board groups scored by a small-group rule (not conserved).
+SMALL_GROUP_METHODS = frozenset({"fouled_single", "fouled_ebu", "fouled_acbl"})
+
+
+def _small_group(method: str | None) -> bool:
+    return (method or "") in SMALL_GROUP_METHODS
 
 
 def breaches(scored: pl.DataFrame) -> pl.DataFrame:
@@ -35,7 +43,7 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
             pl.struct(num, "mp_den").alias("__f"),
         )
         for r in sums.iter_rows(named=True):
-            if (r["factoring"] or "").startswith("fouled_") and r["factoring"] != "fouled_neuberg":
+            if _small_group(r["factoring"]):
                 continue
             total = sum((Fraction(f[num], f["mp_den"]) for f in r["__f"]), Fraction(0))
             want = Fraction(r["n"]) * Fraction(r["top"]).limit_denominator() / 2
@@ -50,8 +58,14 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
                         "expected_sum": float(want),
                     }
                 )
+    # A split (non-balancing) table makes the two fields differ, so on its board no table
+    # need balance; elsewhere every played table does.
+    split_board = (pl.col("kind") == "adjusted").any().over(BOARD)
+    small = pl.col("factoring").fill_null("").is_in(list(SMALL_GROUP_METHODS))
     balanced = live.filter(
-        (pl.col("kind") == "played")
+        ~split_board
+        & ~small
+        & (pl.col("kind") == "played")
         & pl.col("ns_mp_num").is_not_null()
         & (
             pl.col("ns_mp_num") + pl.col("ew_mp_num")

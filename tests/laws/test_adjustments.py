@@ -48,8 +48,18 @@ def test_weighted_weights():
     assert [c.weight for c in got] == [Fraction(3, 5), Fraction(2, 5)]
 
 
-@pytest.mark.parametrize(("text", "code"), [("A+", "+"), ("A", "="), ("A-", "-"), ("A60", "60"),
-                                            ("A50", "50"), ("A40", "40"), ("a +", "+")])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("A+", "+"),
+        ("A", "="),
+        ("A-", "-"),
+        ("A60", "60"),
+        ("A50", "50"),
+        ("A40", "40"),
+        ("a +", "+"),
+    ],
+)
 def test_artificial(text, code):
     assert parse_side_result(text, 1) == Artificial(code)
 

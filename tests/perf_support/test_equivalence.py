@@ -71,14 +71,13 @@ def _irregular(raw: pl.DataFrame, seed: int) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     keep = rng.random(raw.height) > 0.03
     np_rows = pl.Series(rng.random(raw.height) < 0.01)
-    return (
-        raw.with_columns(
-            pl.when(np_rows).then(pl.lit("NP")).otherwise(pl.col("score")).alias("score"),
-            *(pl.when(np_rows).then(None).otherwise(pl.col(c)).alias(c)
-              for c in ("contract", "declarer", "tricks")),
-        )
-        .filter(pl.Series(keep))
-    )
+    return raw.with_columns(
+        pl.when(np_rows).then(pl.lit("NP")).otherwise(pl.col("score")).alias("score"),
+        *(
+            pl.when(np_rows).then(None).otherwise(pl.col(c)).alias(c)
+            for c in ("contract", "declarer", "tricks")
+        ),
+    ).filter(pl.Series(keep))
 
 
 @pytest.fixture(scope="module", params=SEEDS)
@@ -132,10 +131,19 @@ def _reference_validation(raw: pl.DataFrame, events: pl.DataFrame):
     df = (
         raw.with_row_index("__order")
         .with_columns(pl.col("session").cast(pl.Int32, strict=False).alias("__session"))
-        .join(ev, left_on=["event_id", "__session"], right_on=["event_id", "session"],
-              how="left", maintain_order="left")
-        .with_columns(*(pl.col(c).fill_null(pl.lit(DEFAULTS[c]))
-                        for c in ("form", "scoring", "movement", "profile", "laws")))
+        .join(
+            ev,
+            left_on=["event_id", "__session"],
+            right_on=["event_id", "session"],
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(
+            *(
+                pl.col(c).fill_null(pl.lit(DEFAULTS[c]))
+                for c in ("form", "scoring", "movement", "profile", "laws")
+            )
+        )
     )
     ok, rejected = apply_checks(df, result_checks(), _raw())
     first: dict[tuple, int] = {}
@@ -179,7 +187,10 @@ def test_validation_matches_row_by_row_checks(seed: int) -> None:
     for got, r in zip(validated.iter_rows(named=True), accepted, strict=True):
         kind, ns_art, ew_art, stated = _kind(r["score"])
         assert (got["kind"], got["ns_art"], got["ew_art"], got["stated_score"]) == (
-            kind, ns_art, ew_art, stated
+            kind,
+            ns_art,
+            ew_art,
+            stated,
         )
         contract = (r["contract"] or "").strip().upper()
         if kind != "played":
@@ -188,8 +199,9 @@ def test_validation_matches_row_by_row_checks(seed: int) -> None:
             computed = 0
             assert got["contract"] == "PASS"
         else:
-            computed = ns_score(parse_contract(contract), r["declarer"], int(r["tricks"]),
-                                int(r["board"]))
+            computed = ns_score(
+                parse_contract(contract), r["declarer"], int(r["tricks"]), int(r["board"])
+            )
         assert got["computed_score"] == computed, r
         agrees = None if stated is None or computed is None else stated == computed
         assert got["score_agrees"] == agrees
@@ -219,8 +231,7 @@ def test_scoring_matches_scalar_rules(case) -> None:
         n = len(played)
         has_art = any(r["kind"] == "artificial" for r in recs)
         method = (
-            "none" if n >= big_n
-            else prof.factoring_adjusted if has_art else prof.factoring_missing
+            "none" if n >= big_n else prof.factoring_adjusted if has_art else prof.factoring_missing
         )
         raw_mp = matchpoints([r["computed_score"] for r in played])
         pct = {"+": prof.average_plus, "=": prof.average, "-": prof.average_minus}
@@ -318,7 +329,7 @@ def test_integer_ids_and_exact_sums(seed: int) -> None:
     parts = []
     for _ in range(2):
         cid = rng.integers(0, 50, n)
-        num = rng.integers(-10**6, 10**6, n)
+        num = rng.integers(-(10**6), 10**6, n)
         den = rng.choice([0, 1, 2, 3, 7, 10, 11, 100, 840], n)
         parts.append((cid, num, den))
     num, den = sum_fractions(parts, 50, groups)
