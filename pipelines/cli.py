@@ -75,6 +75,17 @@ def run(
     typer.echo(
         f"standings  {s['session_standings']} session rows, {s['event_standings']} event rows"
     )
+    law = report.laws
+    if law.get("rulings") or law.get("appeals"):
+        typer.echo(
+            f"rulings    {law['rulings']} ({law['rulings_not_applied']} not applied), "
+            f"{law['adjusted_results']} results adjusted, {law['appeals']} appeals "
+            f"({law['appeals_pending']} pending), standings up to version {law['max_version']}"
+        )
+    typer.echo(
+        f"status     {law.get('sessions_final', 0)} sessions final, "
+        f"{law.get('sessions_provisional', 0)} provisional"
+    )
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(

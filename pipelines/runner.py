@@ -56,6 +56,7 @@ class RunReport:
     dates: list[str]
     failed_checks: list[FailedCheck] = field(default_factory=list)
     summary: dict[str, int] = field(default_factory=dict)
+    laws: dict[str, int] = field(default_factory=dict)
     rejections: pl.DataFrame = field(default_factory=pl.DataFrame)
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
@@ -140,6 +141,7 @@ def run_inbox(
             how="diagonal_relaxed",
         )
     report.summary = wh.query("reports/run_summary").to_dicts()[0]
+    report.laws = wh.query("reports/laws_summary").to_dicts()[0]
     report.rejections = wh.query("reports/rejections")
     report.warnings = wh.query("reports/warnings")
     report.accounting = wh.query("reports/file_accounting")

@@ -1,8 +1,10 @@
 """``traveller validate``: every problem in a set of files, without touching the warehouse.
 
 The files are read and validated exactly as the pipeline would (same readers,
-same event resolution, same row checks, same Law 77 check), except that no
-session date is needed. Each problem is one line
+same event resolution, same row checks, same Law 77 check, same checks of ruling and
+appeal logs), except that no session date is needed. A ruling log given without the
+results it is about is checked on its own (notation and the rules of each kind). Each
+problem is one line
 ``file:location: field: message``.
 """
 
@@ -13,9 +15,11 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.formats import read_file
-from pipelines.formats.model import EVENT_COLUMNS, RESULT_COLUMNS
+from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS, RESULT_COLUMNS, empty_frame
+from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.inbox import validate_contestants
 from pipelines.scoring.events import resolve_events, with_defaults
+from pipelines.scoring.rulings import validate_rulings
 from pipelines.scoring.validate import validate_results
 
 
@@ -39,8 +43,12 @@ def problems(paths: list[Path]) -> tuple[list[str], int]:
     contestants = pl.concat([r.contestants for r in reads])
     _, cont_rejected = validate_contestants(contestants)
     results = pl.concat([r.results.select(RESULT_COLUMNS) for r in reads])
-    validated, rejected = validate_results(results, with_defaults(resolved))
-    every = pl.concat([*(r.rejected for r in reads), ev_rejected, cont_rejected, rejected])
+    resolved = with_defaults(resolved)
+    validated, rejected = validate_results(results, resolved)
+    ruling_rejected = _logs(reads, validated if results.height else None, resolved)
+    every = pl.concat(
+        [*(r.rejected for r in reads), ev_rejected, cont_rejected, rejected, ruling_rejected]
+    )
     for r in every.iter_rows(named=True):
         lines.append(f"{r['file']}:{r['location']}: {r['field']}: {r['reason']}")
     wrong = validated.filter(pl.col("score_agrees") == False)  # noqa: E712
@@ -53,6 +61,28 @@ def problems(paths: list[Path]) -> tuple[list[str], int]:
     order = {p: i for i, p in enumerate(r.file for r in reads)}
     lines.sort(key=lambda line: order.get(line.split(":", 1)[0], len(order)))
     return lines, rows
+
+
+def _logs(reads: list, validated: pl.DataFrame | None, events: pl.DataFrame) -> pl.DataFrame:
+    """Check the ruling and appeal logs among the files: against the results among them if
+    there are any, else on their own (notation and the rules of each kind)."""
+    rulings = [r.rulings for r in reads if r.rulings is not None and r.rulings.height]
+    appeals = [r.appeals for r in reads if r.appeals is not None and r.appeals.height]
+    if not rulings and not appeals:
+        return pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    rf = (pl.concat(rulings) if rulings else empty_frame(RULING_COLUMNS)).with_columns(
+        pl.lit(None, pl.Utf8).alias("session_date")
+    )
+    af = (
+        (pl.concat(appeals) if appeals else empty_frame(APPEAL_COLUMNS))
+        .join(
+            rf.select("ruling_id", "event_id", "session").unique("ruling_id"),
+            on="ruling_id",
+            how="left",
+        )
+        .with_columns(pl.lit(None, pl.Utf8).alias("session_date"))
+    )
+    return validate_rulings(rf, af, validated, events).rejected
 
 
 def warnings(paths: list[Path]) -> list[str]:

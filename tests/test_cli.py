@@ -143,3 +143,44 @@ def test_sample_inbox_is_clean(tmp_path):
     shutil.copytree(SAMPLE_INBOX, inbox)
     r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
     assert r.exit_code == 0, r.output
+
+
+RULINGS = (
+    "ruling_id,event_id,session,board,ns_pair,ew_pair,kind,offending,ns_result,ew_result,"
+    "penalized,penalty\n"
+) + """R1,E1,1,1,3,4,assigned,EW,4S N +1,,,
+R2,E1,1,,,,procedural_penalty,NS,,,5,25%
+"""
+
+
+def test_run_applies_rulings(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-30 12:00")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    write(inbox, "results-2026-11-20.csv", GOOD)
+    write(inbox, "rulings-2026-11-20.csv", RULINGS)
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == 0, r.output
+    assert "rulings    2 (0 not applied), 1 results adjusted" in r.output
+    assert "status     1 sessions final, 0 provisional" in r.output
+
+
+def test_run_blocks_standings_on_a_ruling_that_cannot_apply(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    write(inbox, "results-2026-11-20.csv", GOOD)
+    write(inbox, "rulings-2026-11-20.csv", RULINGS.replace("4S N +1", "9S N +1"))
+    r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
+    assert r.exit_code == EXIT_BLOCKED, r.output
+    assert "rulings-2026-11-20.csv:line 2: ns_result: '9S N +1' is not a result" in r.output
+    assert "check rulings_applicable failed on rulings [2026-11-20]" in r.output
+
+
+def test_validate_a_ruling_log_with_and_without_results(tmp_path):
+    res = write(tmp_path, "results.csv", GOOD)
+    log = write(tmp_path, "rulings.csv", RULINGS.replace(",3,4,assigned", ",3,9,assigned"))
+    alone = runner.invoke(app, ["validate", str(log)])
+    assert alone.exit_code == 0, alone.output  # notation alone is fine
+    both = runner.invoke(app, ["validate", str(res), str(log)])
+    assert both.exit_code == 1
+    assert "unknown table or board" in both.output

@@ -42,6 +42,7 @@ from pipelines.formats.model import REJECT_COLUMNS
 from pipelines.laws.adjustments import Artificial, ResultError, SideResult, parse_side_result
 from pipelines.laws.corrections import correction_applies, correction_deadline
 from pipelines.laws.penalties import PenaltyError, parse_penalty
+from pipelines.scoring.events import DEFAULTS
 
 KINDS: tuple[str, ...] = (
     "score_stands",
@@ -198,20 +199,30 @@ def _tables(results: pl.DataFrame) -> tuple[set, dict]:
 def validate_rulings(
     rulings: pl.DataFrame,
     appeals: pl.DataFrame,
-    results: pl.DataFrame,
+    results: pl.DataFrame | None,
     events: pl.DataFrame,
 ) -> RulingsResult:
     """Validate one date's rulings and appeals against its validated ``results``.
 
     ``rulings`` / ``appeals`` have the log columns plus ``session_date`` (appeals also the
     ``event_id`` and ``session`` of their ruling); ``events`` are the resolved event
-    sessions. See the module docstring for the rules.
+    sessions. See the module docstring for the rules. With ``results`` ``None`` (a log
+    checked on its own by ``traveller validate``) tables, contestants and event sessions are
+    not checked: only the notation and the rules of each kind.
     """
     from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 
     problems = _Problems()
-    tables, people = _tables(results)
-    ev_info = {(r["event_id"], r["session"]): r for r in events.iter_rows(named=True)}
+    if results is None:
+        tables, people, ev_info = None, {}, None
+    else:
+        tables, people = _tables(results)
+        listed = {(r["event_id"], r["session"]): r for r in events.iter_rows(named=True)}
+        # every event session with results; one not listed anywhere has the defaults
+        ev_info = {
+            key: listed.get(key) or {**DEFAULTS, "event_id": key[0], "session": key[1]}
+            for key in people
+        }
     clean: list[dict] = []
     parsed: dict[str, tuple[SideResult | None, SideResult | None]] = {}
     for rec in rulings.iter_rows(named=True):
@@ -272,8 +283,8 @@ def _ruling(
     if offending not in OFFENDING:
         bad("offending", f"offending must be NS, EW, both or none, not '{rec.get('offending')}'")
     session = _int(rec.get("session"))
-    info = ev_info.get((rec.get("event_id"), session))
-    if info is None:
+    info = ev_info.get((rec.get("event_id"), session)) if ev_info is not None else None
+    if ev_info is not None and info is None:
         bad(
             "event_id",
             f"event {rec.get('event_id')} session {rec.get('session')} has no "
@@ -306,7 +317,8 @@ def _ruling(
         elif not ns_pair or not ew_pair:
             bad("ns_pair", "a ruling about a board names the table by its ns_pair and ew_pair")
         elif (
-            info is not None
+            tables is not None
+            and info is not None
             and (rec.get("event_id"), session, section, board, ns_pair, ew_pair) not in tables
         ):
             bad(
