@@ -44,14 +44,15 @@ from __future__ import annotations
 
 import csv
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.laws.contract import (
     SEATS,
     STRAINS,
@@ -59,6 +60,7 @@ from pipelines.laws.contract import (
     contract_parts_expr,
     ns_score,
     ns_score_expr,
+    parse_contract,
 )
 
 # --------------------------------------------------------------------------- constants
@@ -75,6 +77,7 @@ EVENT_HEADER: tuple[str, ...] = (
     "laws",
     "director",
     "correction_minutes",
+    "published_at",
 )
 RESULT_HEADER: tuple[str, ...] = (
     "event_id",
@@ -97,6 +100,10 @@ CONTESTANT_HEADER: tuple[str, ...] = (
     "names",
     "player_ids",
 )
+#: The ruling log (``rulings.csv``) and the appeal log (``appeals.csv``): the log formats
+#: of :mod:`pipelines.formats.rulings` without the lineage columns.
+RULING_HEADER: tuple[str, ...] = RULING_COLUMNS[2:]
+APPEAL_HEADER: tuple[str, ...] = APPEAL_COLUMNS[2:]
 
 #: Rates per table result.
 MISSING_RATE = 0.01
@@ -195,12 +202,15 @@ PLAYED, MISSING, NOT_PLAYED, ARTIFICIAL = 0, 1, 2, 3
 
 @dataclass(frozen=True)
 class GenerateSummary:
-    """What :func:`generate_inbox` wrote: file count, event sessions, result rows, contestants."""
+    """What :func:`generate_inbox` wrote: file count, event sessions, result rows, contestants,
+    rulings and appeals."""
 
     files: int
     sessions: int
     results: int
     contestants: int
+    rulings: int = 0
+    appeals: int = 0
 
 
 # --------------------------------------------------------------------------- movements
@@ -535,6 +545,746 @@ def _session_rows(
     return rows
 
 
+# --------------------------------------------------------------------------- directors' logs
+
+#: A director is called at this share of the played table results.
+CALL_RATE = 0.03
+#: Score corrections (Law 79C) per played table result, drawn apart from the calls.
+CORRECTION_RATE = 0.005
+#: Share of the rulings that changed a score (assigned, weighted, artificial, director's
+#: error) that are appealed.
+APPEAL_RATE = 0.04
+#: Share of the calls the club's assistant director handles.
+ASSISTANT_SHARE = 1 / 3
+#: Share of the assigned scores that are split (Law 12C1(e)).
+SPLIT_SHARE = 0.2
+
+#: What a call to the director ends in, and how often. A fouled board is one incident that
+#: gives 2-3 tables a ruling, so its weight is per incident (about 2 % of the rulings).
+CALL_KINDS: tuple[str, ...] = (
+    "score_stands",
+    "assigned",
+    "weighted",
+    "artificial",
+    "director_error",
+    "fouled_board",
+    "procedural_penalty",
+    "disciplinary_penalty",
+)
+_CALL_P = np.array([0.55, 0.17, 0.08, 0.06, 0.02, 0.008, 0.05, 0.01])
+_CALL_P = _CALL_P / _CALL_P.sum()
+
+#: Score corrections: within the correction period, after it approved, after it not approved.
+_CORRECTION_P = np.array([0.7, 0.18, 0.12])
+
+#: Appeal outcomes (Laws 92, 93) and who hears the appeal.
+APPEAL_OUTCOMES: tuple[str, ...] = (
+    "upheld",
+    "changed",
+    "changed_one_side",
+    "withdrawn",
+    "referred_back",
+)
+_OUTCOME_P = np.array([0.55, 0.25, 0.08, 0.07, 0.05])
+APPEAL_BODIES: tuple[str, ...] = ("committee", "panel", "td_in_charge")
+_BODY_P = np.array([0.6, 0.25, 0.15])
+
+#: Invented assistant directors, one per club (no real person).
+ASSISTANT_DIRECTORS: tuple[str, ...] = (
+    "TD Pello Straunik",
+    "TD Vesna Koldareth",
+    "TD Amrit Quellandor",
+    "TD Sorrel Maddenvey",
+    "TD Jurra Penskavel",
+    "TD Odile Varnhusk",
+    "TD Teodor Wimbrane",
+)
+
+#: Infractions behind a ruling on a board: the Laws and a note.
+_INFRACTIONS: tuple[tuple[str, str], ...] = (
+    ("16B1", "hesitation before the double"),
+    ("16B1", "break in tempo before the pass"),
+    ("16B1;73C", "slow pass, partner chose the logical alternative it suggested"),
+    ("73C", "use of unauthorized information from partner's tempo"),
+    ("21B1;40B4", "misinformation: the 2D bid was not alerted"),
+    ("21B1;40B4", "mistaken explanation of 2NT"),
+    ("20F1;75A", "explanation of the double did not match the agreement"),
+)
+_NO_DAMAGE: tuple[tuple[str, str], ...] = (
+    ("16B1", "hesitation, no logical alternative: no damage"),
+    ("73C", "tempo break, no damage"),
+    ("21B1", "misinformation, no damage"),
+    ("45C4", "change of designated card not allowed"),
+    ("64A", "revoke: tricks transferred at the table"),
+    ("25A", "unintended call corrected"),
+    ("27B1", "insufficient bid corrected, no damage"),
+    ("50D", "penalty card, no damage"),
+)
+_ARTIFICIAL_NOTES: tuple[str, ...] = (
+    "board not played: out of time",
+    "no result possible after the irregularity",
+    "hands mixed at the table before the play was completed",
+)
+_DIRECTOR_ERRORS: tuple[str, ...] = (
+    "director's error: wrong rectification of a lead out of turn",
+    "director's error: wrong board given to the table",
+    "director's error: misapplied the insufficient bid law",
+)
+_FOULED_NOTES: tuple[str, ...] = (
+    "board fouled: N and E hands switched",
+    "board fouled: two cards misplaced",
+    "board fouled: W hand turned in the wrong pocket",
+)
+_PROCEDURAL: tuple[tuple[str, str], ...] = (
+    ("90B1", "late arrival"),
+    ("90B2", "slow play"),
+    ("90B3", "discussion of a board overheard at the next table"),
+    ("90B4", "comparing scores at the table"),
+    ("90B8", "did not follow the director's instructions"),
+)
+_PROCEDURAL_P = np.array([0.35, 0.35, 0.1, 0.1, 0.1])
+_DISCIPLINARY: tuple[str, ...] = (
+    "discourteous remark to an opponent",
+    "abusive behaviour towards the director",
+    "repeated argument with the opponents",
+)
+_CORRECTION_NOTES = {
+    "tricks": "wrong number of tricks entered",
+    "double": "contract entered without the double",
+    "direction": "wrong direction entered",
+}
+_TWO_WEIGHTS: tuple[tuple[int, ...], ...] = ((60, 40), (70, 30), (75, 25), (50, 50), (80, 20))
+_THREE_WEIGHTS: tuple[tuple[int, ...], ...] = (
+    (50, 30, 20),
+    (40, 40, 20),
+    (60, 30, 10),
+    (50, 25, 25),
+)
+
+#: Kinds of ruling that changed a table's score and may be appealed.
+APPEALABLE: tuple[str, ...] = ("assigned", "weighted", "artificial", "director_error")
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One table result of a session, as the directors' logs see it."""
+
+    round: int
+    table: int
+    board: int
+    ns: str
+    ew: str
+    contract: Contract | None  # None: passed out
+    declarer: str
+    tricks: int
+    played: bool  # a contract or a pass-out (not NP, not an artificial score)
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.board, self.ns, self.ew)
+
+
+@dataclass
+class _Session:
+    """An event session with its timetable and its table results."""
+
+    event: _Event
+    session: int
+    day: date
+    rows: list[_Row]
+    start: datetime
+    round_len: int  # minutes
+    published: datetime
+    assistant: str
+    used: set[tuple[int, str, str]]
+
+    @property
+    def end(self) -> datetime:
+        return self.start + timedelta(minutes=self.round_len * self.event.rounds)
+
+    def board_rows(self, board: int) -> list[_Row]:
+        return sorted((r for r in self.rows if r.board == board), key=lambda r: (r.round, r.table))
+
+    def free(self) -> list[_Row]:
+        """Rows with a contract (not passed out) that no ruling is about yet."""
+        return [r for r in self.rows if r.contract is not None and r.key not in self.used]
+
+
+def _log_rows(rows: list[list[str]]) -> list[_Row]:
+    out = []
+    for r in rows:
+        contract_text, declarer, tricks, score = r[8], r[9], r[10], r[11]
+        contract = parse_contract(contract_text) if contract_text else None
+        out.append(
+            _Row(
+                round=int(r[3]),
+                table=int(r[4]),
+                board=int(r[5]),
+                ns=r[6],
+                ew=r[7],
+                contract=contract,
+                declarer=declarer,
+                tricks=int(tricks) if tricks else 0,
+                played=bool(contract_text) and score != "NP",
+            )
+        )
+    return out
+
+
+def _timetable(
+    rng: np.random.Generator, ev: _Event, session: int, day: date, rows: list[list[str]]
+) -> _Session:
+    """The session's timetable: it starts 18:30-19:30 so as to end by 22:30; official scores
+    are made available at 22:40-22:55 (the start of the Law 79C correction period)."""
+    natural = ev.boards_per_round * 7 + 1
+    evening = datetime(day.year, day.month, day.day)
+    latest_end = evening + timedelta(hours=22, minutes=30)
+    start = latest_end - timedelta(minutes=natural * ev.rounds + 5)
+    start = start.replace(minute=start.minute - start.minute % 15)
+    start = min(
+        max(start, evening + timedelta(hours=18, minutes=30)),
+        evening + timedelta(hours=19, minutes=30),
+    )
+    round_len = min(natural, int((latest_end - start).total_seconds() // 60) // ev.rounds)
+    published = evening + timedelta(hours=22, minutes=40 + int(rng.integers(0, 16)))
+    return _Session(
+        event=ev,
+        session=session,
+        day=day,
+        rows=_log_rows(rows),
+        start=start,
+        round_len=round_len,
+        published=published,
+        assistant=ASSISTANT_DIRECTORS[ev.club % len(ASSISTANT_DIRECTORS)],
+        used=set(),
+    )
+
+
+def _t(t: datetime) -> str:
+    return t.strftime("%Y-%m-%d %H:%M")
+
+
+def _minutes(rng: np.random.Generator, lo: int, hi: int) -> timedelta:
+    """``lo``..``hi`` minutes (inclusive)."""
+    return timedelta(minutes=int(rng.integers(lo, hi + 1)))
+
+
+def _pick(rng: np.random.Generator, seq: Sequence, k: int | None = None):
+    """A random element of ``seq`` (of its first ``k`` when ``k`` is given)."""
+    n = len(seq) if k is None else min(k, len(seq))
+    return seq[int(rng.integers(0, n))]
+
+
+def _result_text(contract: Contract | None, declarer: str, tricks: int) -> str:
+    """A contract result in ruling notation: ``4S N =``, ``3NT S +1``, ``4HX E -2``, ``PASS``."""
+    if contract is None:
+        return "PASS"
+    rel = tricks - (contract.level + 6)
+    return f"{contract} {declarer} {'=' if rel == 0 else f'{rel:+d}'}"
+
+
+def _own(row: _Row) -> tuple[str, int]:
+    """The table's own result: its text and NS score."""
+    return (
+        _result_text(row.contract, row.declarer, row.tricks),
+        ns_score(row.contract, row.declarer, row.tricks, row.board),
+    )
+
+
+def _candidates(sess: _Session, row: _Row) -> list[tuple[str, int]]:
+    """Plausible results for ``row``'s table: the results of the board at the other tables
+    and the table's own contract one or two tricks either way (tricks kept within 0..13).
+    ``(text, ns_score)``, the table's own result left out, each text once, in a stable order."""
+    seen: dict[str, int] = {}
+    for r in sess.board_rows(row.board):
+        if r.played:
+            text, score = _own(r)
+            seen.setdefault(text, score)
+    if row.contract is not None:
+        for d in (-2, -1, 1, 2):
+            t = row.tricks + d
+            if 0 <= t <= 13:
+                seen.setdefault(
+                    _result_text(row.contract, row.declarer, t),
+                    ns_score(row.contract, row.declarer, t, row.board),
+                )
+    own = _own(row)[0]
+    return sorted(((t, s) for t, s in seen.items() if t != own), key=lambda x: (x[1], x[0]))
+
+
+def _toward(cands: list[tuple[str, int]], own: int, side: str) -> list[tuple[str, int]]:
+    """Candidates better than ``own`` for ``side``, the closest first."""
+    better = [c for c in cands if (c[1] > own if side == "NS" else c[1] < own)]
+    return sorted(better, key=lambda c: (abs(c[1] - own), c[0]))
+
+
+def _other(side: str) -> str:
+    return "EW" if side == "NS" else "NS"
+
+
+def _ruling(sess: _Session, row: _Row | None, kind: str, **fields: str) -> dict:
+    """A ruling row (every column of :data:`RULING_HEADER`) about ``row``'s table."""
+    rec = {c: "" for c in RULING_HEADER}
+    rec.update(
+        event_id=sess.event.event_id,
+        session=str(sess.session),
+        section="A",
+        kind=kind,
+        offending="none",
+    )
+    if row is not None:
+        rec.update(round=str(row.round), table=str(row.table))
+        if kind not in ("procedural_penalty", "disciplinary_penalty"):
+            rec.update(board=str(row.board), ns_pair=row.ns, ew_pair=row.ew)
+    rec.update(fields)
+    return {**rec, "_date": sess.day.isoformat(), "_sess": sess, "_row": row}
+
+
+def _in_session(
+    rng: np.random.Generator, sess: _Session, row: _Row, lo: int = 2, hi: int = 12
+) -> tuple[str, str]:
+    """``called_at`` during the row's round and ``ruled_at`` ``lo``..``hi`` minutes later
+    (at most a few minutes after the session ends)."""
+    called = (
+        sess.start
+        + timedelta(minutes=(row.round - 1) * sess.round_len)
+        + _minutes(rng, 1, max(1, sess.round_len - 2))
+    )
+    ruled = min(
+        called + _minutes(rng, lo, hi),
+        max(sess.end + timedelta(minutes=8), called + timedelta(minutes=1)),
+    )
+    return _t(called), _t(ruled)
+
+
+def _director(rng: np.random.Generator, sess: _Session) -> str:
+    return sess.assistant if rng.random() < ASSISTANT_SHARE else sess.event.director
+
+
+def _make(
+    rng: np.random.Generator, sess: _Session, row: _Row, kind: str, split: bool | None = None
+) -> list[dict]:
+    """The ruling(s) a call at ``row``'s table ends in (``[]`` when ``kind`` cannot be
+    given there: a fouled board needs enough tables)."""
+    director = _director(rng, sess)
+    own_text, own_score = _own(row)
+    cands = _candidates(sess, row)
+    side = "NS" if rng.random() < 0.5 else "EW"  # the offending side
+    if kind == "score_stands":
+        laws, note = _pick(rng, _NO_DAMAGE)
+        called, ruled = _in_session(rng, sess, row)
+        return [
+            _ruling(
+                sess,
+                row,
+                kind,
+                director=director,
+                called_at=called,
+                ruled_at=ruled,
+                laws=laws,
+                offending=side if rng.random() < 0.6 else "none",
+                note=note,
+            )
+        ]
+    if kind in ("assigned", "weighted"):
+        laws, note = _pick(rng, _INFRACTIONS)
+        better = _toward(cands, own_score, _other(side))
+        if not better:  # nothing better for the other side: the table's result favoured it
+            side = _other(side)
+            better = _toward(cands, own_score, _other(side))
+        if not better:
+            return []
+        called, ruled = _in_session(rng, sess, row, 5, 25)
+        common = dict(director=director, called_at=called, ruled_at=ruled, offending=side)
+        assigned = _pick(rng, better, 2)
+        if kind == "assigned":
+            if split is None:
+                split = bool(rng.random() < SPLIT_SHARE)
+            if split:
+                # the non-offending side's own serious error: it keeps the table result
+                ns, ew = (own_text, assigned[0]) if side == "EW" else (assigned[0], own_text)
+                return [
+                    _ruling(
+                        sess,
+                        row,
+                        kind,
+                        laws=f"{laws};12C1(e)",
+                        ns_result=ns,
+                        ew_result=ew,
+                        note=f"split: {_other(side)}'s own serious error ({note})",
+                        **common,
+                    )
+                ]
+            return [
+                _ruling(
+                    sess,
+                    row,
+                    kind,
+                    laws=f"{laws};12C1(b)",
+                    ns_result=assigned[0],
+                    note=note,
+                    **common,
+                )
+            ]
+        comps = [assigned[0]]
+        rest = [c[0] for c in better if c[0] != assigned[0]]
+        if rng.random() < 0.3 and rest:
+            comps.append(rest[0])
+        comps.append(own_text)
+        weights = _pick(rng, _TWO_WEIGHTS if len(comps) == 2 else _THREE_WEIGHTS)
+        text = "; ".join(f"{w}% {c}" for w, c in zip(weights, comps, strict=True))
+        return [
+            _ruling(sess, row, kind, laws=f"{laws};12C1(c)", ns_result=text, note=note, **common)
+        ]
+    if kind == "artificial":
+        called, ruled = _in_session(rng, sess, row)
+        u = rng.random()
+        if u < 0.7:
+            ns, ew, offending = ("A-", "A+", "NS") if side == "NS" else ("A+", "A-", "EW")
+        elif u < 0.85:
+            ns, ew, offending = "A", "A", "both"
+        else:
+            ns, ew, offending = ("A40", "A60", "NS") if side == "NS" else ("A60", "A40", "EW")
+        return [
+            _ruling(
+                sess,
+                row,
+                kind,
+                director=director,
+                called_at=called,
+                ruled_at=ruled,
+                laws="12C2(a)",
+                offending=offending,
+                ns_result=ns,
+                ew_result=ew,
+                note=_pick(rng, _ARTIFICIAL_NOTES),
+            )
+        ]
+    if kind == "director_error":
+        called, ruled = _in_session(rng, sess, row, 5, 20)
+        up, down = _toward(cands, own_score, "NS"), _toward(cands, own_score, "EW")
+        if rng.random() < 0.6 or not (up or down):
+            ns, ew = "A+", "A+"
+        else:  # each side its most favourable likely result
+            ns = up[0][0] if up else own_text
+            ew = down[0][0] if down else own_text
+        return [
+            _ruling(
+                sess,
+                row,
+                kind,
+                director=director,
+                called_at=called,
+                ruled_at=ruled,
+                laws="82C",
+                ns_result=ns,
+                ew_result=ew,
+                note=_pick(rng, _DIRECTOR_ERRORS),
+            )
+        ]
+    if kind == "fouled_board":
+        board = sess.board_rows(row.board)
+        pos = board.index(row)
+        for k in (3, 2) if rng.random() < 0.5 else (2,):
+            if len(board) < k + 3:
+                continue
+            lo = max(0, pos - k + 1)
+            window = board[lo : lo + k]
+            if len(window) == k and all(
+                r.contract is not None and r.key not in sess.used for r in window
+            ):
+                break
+        else:
+            return []
+        called, ruled = _in_session(rng, sess, row, 10, 30)
+        note = _pick(rng, _FOULED_NOTES)
+        return [
+            _ruling(
+                sess,
+                r,
+                kind,
+                director=director,
+                called_at=called,
+                ruled_at=ruled,
+                laws="87A",
+                board_version="B",
+                note=note,
+            )
+            for r in window
+        ]
+    if kind in ("procedural_penalty", "disciplinary_penalty"):
+        if kind == "procedural_penalty":
+            i = int(rng.choice(len(_PROCEDURAL), p=_PROCEDURAL_P))
+            laws, note = _PROCEDURAL[i]
+            u = rng.random()
+            penalty = "25%" if u < 0.6 else "warning" if u < 0.85 else "10%"
+        else:
+            laws, note = "91A", _pick(rng, _DISCIPLINARY)
+            u = rng.random()
+            penalty = "6 MP" if u < 0.55 else "warning" if u < 0.97 else "suspended"
+            if penalty == "suspended":
+                note = "serious misconduct: suspended for the rest of the session"
+        at, pair = row, row.ns if side == "NS" else row.ew
+        if laws == "90B1":  # late arrival: the pair's table in round 1
+            for r in sess.rows:
+                if r.round != 1:
+                    continue
+                if sess.event.movement == "mitchell":
+                    if (r.ns if side == "NS" else r.ew) == pair:
+                        at = r
+                        break
+                elif pair in (r.ns, r.ew):  # a Howell pair changes direction
+                    at, side = r, "NS" if r.ns == pair else "EW"
+                    break
+        if sess.event.movement == "mitchell" and rng.random() < 0.7:
+            pair += side
+        called, ruled = _in_session(rng, sess, at, 1, 6)
+        if laws == "90B1":
+            called = _t(sess.start + _minutes(rng, 2, 8))
+            ruled = _t(sess.start + _minutes(rng, 9, 14))
+        return [
+            _ruling(
+                sess,
+                at,
+                kind,
+                director=director,
+                called_at=called,
+                ruled_at=ruled,
+                laws=laws,
+                offending=side,
+                penalized=pair,
+                penalty=penalty,
+                note=note,
+            )
+        ]
+    raise ValueError(f"unknown call kind {kind!r}")
+
+
+def _correction(rng: np.random.Generator, sess: _Session, row: _Row, when: int) -> dict:
+    """A score correction (Law 79C) of ``row``'s result: ``when`` 0 within the correction
+    period, 1 the next day approved by the Tournament Organizer, 2 the next day not approved."""
+    c = row.contract
+    assert c is not None
+    u = rng.random()
+    if u < 0.7:
+        how = "tricks"
+        steps = [d for d in (-1, 1) if 0 <= row.tricks + d <= 13]
+        fixed = _result_text(c, row.declarer, row.tricks + _pick(rng, steps))
+    elif u < 0.85:
+        how = "double"
+        fixed = _result_text(
+            Contract(c.level, c.strain, 0 if c.doubled else 1), row.declarer, row.tricks
+        )
+    else:
+        how = "direction"
+        seat = SEATS[(SEATS.index(row.declarer) + 1) % 4]
+        fixed = _result_text(c, seat, row.tricks)
+    if when == 0:
+        called = sess.published + _minutes(rng, 2, 20)
+        ruled = min(called + _minutes(rng, 1, 8), sess.published + timedelta(minutes=29))
+        laws, approved, note = "79C1", "", _CORRECTION_NOTES[how]
+    else:
+        called = datetime(sess.day.year, sess.day.month, sess.day.day) + timedelta(
+            days=1, hours=9, minutes=30 + int(rng.integers(0, 480))
+        )
+        ruled = called + _minutes(rng, 5, 90)
+        laws = "79C2"
+        approved = "true" if when == 1 else "false"
+        note = _CORRECTION_NOTES[how] + (
+            "; after the correction period, approved by the TO"
+            if when == 1
+            else "; after the correction period, not approved"
+        )
+    return _ruling(
+        sess,
+        row,
+        "score_correction",
+        director=sess.event.director,
+        called_at=_t(called),
+        ruled_at=_t(ruled),
+        laws=laws,
+        ns_result=fixed,
+        approved=approved,
+        note=note,
+    )
+
+
+def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> dict:
+    """An appeal (Laws 92, 93) against the ruling ``rec``; ``outcome`` drawn unless given."""
+    sess: _Session = rec["_sess"]
+    row: _Row = rec["_row"]
+    offending = rec["offending"]
+    if offending in ("NS", "EW"):  # mostly the side the ruling went against
+        by = offending if rng.random() < 0.75 else _other(offending)
+    else:
+        by = "NS" if rng.random() < 0.5 else "EW"
+    heard = APPEAL_BODIES[int(rng.choice(len(APPEAL_BODIES), p=_BODY_P))]
+    if outcome is None:
+        outcome = APPEAL_OUTCOMES[int(rng.choice(len(APPEAL_OUTCOMES), p=_OUTCOME_P))]
+    lodged = sess.published + _minutes(rng, 2, 28)  # Law 92B: within the correction period
+    evening = datetime(sess.day.year, sess.day.month, sess.day.day)
+    same_night = rng.random() < {"committee": 0.5, "panel": 0.7, "td_in_charge": 0.5}[heard]
+    if same_night:
+        decided = sess.published + _minutes(rng, 35, 100)
+    elif heard == "committee":
+        decided = (
+            evening + timedelta(days=int(rng.integers(1, 7)), hours=18) + _minutes(rng, 0, 150)
+        )
+    else:
+        decided = evening + timedelta(days=1, hours=10) + _minutes(rng, 0, 420)
+    ns = ew = ""
+    retained = merit = "false"
+    note = {
+        "upheld": "ruling confirmed",
+        "withdrawn": "withdrawn before the hearing",
+        "referred_back": "referred back to the director to establish the facts",
+    }.get(outcome, "")
+    if outcome == "upheld" and rng.random() < 0.2:
+        retained = merit = "true"
+        note = "appeal without merit: deposit retained"
+    if outcome in ("changed", "changed_one_side"):
+        own_text, own_score = _own(row)
+        cands = _candidates(sess, row)
+        scores = dict(cands)
+        scores[own_text] = own_score
+        ruled = {rec["ns_result"], rec["ew_result"]}
+        ref = scores.get(rec["ns_result"], own_score)
+        options = [
+            c for c in _toward([*cands, (own_text, own_score)], ref, by) if c[0] not in ruled
+        ]
+        if not options:
+            options = [c for c in [*cands, (own_text, own_score)] if c[0] not in ruled]
+        new = _pick(rng, options, 2)[0]
+        if outcome == "changed_one_side":
+            ns, ew = (new, "") if by == "NS" else ("", new)
+            note = f"{by}'s score changed to {new}"
+        elif rng.random() < 0.3 and own_text != new:
+            ns, ew = (new, own_text) if by == "NS" else (own_text, new)
+            note = f"split score: {by} {new}, the other side the table result"
+        else:
+            ns = new
+            note = f"score changed to {new}"
+    return {
+        "appeal_id": "",
+        "ruling_id": rec["ruling_id"],
+        "lodged_at": _t(lodged),
+        "lodged_by": by,
+        "heard_by": heard,
+        "decided_at": _t(decided),
+        "outcome": outcome,
+        "ns_result": ns,
+        "ew_result": ew,
+        "deposit_retained": retained,
+        "without_merit": merit,
+        "note": note,
+        "_date": rec["_date"],
+    }
+
+
+def _add(sess: _Session, rulings: list[dict], made: list[dict]) -> None:
+    for rec in made:
+        if rec["board"]:
+            sess.used.add((int(rec["board"]), rec["ns_pair"], rec["ew_pair"]))
+        rulings.append(rec)
+
+
+#: What the small generations are topped up with when the natural rates gave none: a
+#: description, the test, and how to make one at a free table.
+def _guarantees() -> list[tuple[str, Callable[[dict], bool], Callable]]:
+    def call(kind: str, **opts: bool) -> Callable:
+        return lambda rng, sess, row: _make(rng, sess, row, kind, **opts)
+
+    return [
+        ("weighted", lambda r: r["kind"] == "weighted", call("weighted")),
+        (
+            "split",
+            lambda r: r["kind"] == "assigned" and bool(r["ew_result"]),
+            call("assigned", split=True),
+        ),
+        ("artificial", lambda r: r["kind"] == "artificial", call("artificial")),
+        ("fouled_board", lambda r: r["kind"] == "fouled_board", call("fouled_board")),
+        (
+            "procedural_penalty",
+            lambda r: r["kind"] == "procedural_penalty",
+            call("procedural_penalty"),
+        ),
+        (
+            "correction",
+            lambda r: r["kind"] == "score_correction" and r["laws"] == "79C1",
+            lambda rng, sess, row: [_correction(rng, sess, row, 0)],
+        ),
+    ]
+
+
+def _directors_logs(
+    rng: np.random.Generator, sessions: list[_Session]
+) -> tuple[list[dict], list[dict]]:
+    """The ruling log and the appeal log of ``sessions`` (see the module docstring)."""
+    rulings: list[dict] = []
+    for sess in sessions:
+        free = sess.free()
+        calls = rng.random(len(free)) < CALL_RATE
+        kinds = rng.choice(len(CALL_KINDS), size=len(free), p=_CALL_P)
+        for row, called, k in zip(free, calls, kinds, strict=True):
+            if called and row.key not in sess.used:
+                made = _make(rng, sess, row, CALL_KINDS[int(k)])
+                _add(sess, rulings, made or _make(rng, sess, row, "score_stands"))
+        free = sess.free()
+        fixes = rng.random(len(free)) < CORRECTION_RATE
+        whens = rng.choice(len(_CORRECTION_P), size=len(free), p=_CORRECTION_P)
+        for row, fix, when in zip(free, fixes, whens, strict=True):
+            if fix:
+                _add(sess, rulings, [_correction(rng, sess, row, int(when))])
+    for _, present, make in _guarantees():
+        if any(present(r) for r in rulings):
+            continue
+        for i in rng.permutation(len(sessions)):
+            sess = sessions[int(i)]
+            free = sess.free()
+            made: list[dict] = []
+            for j in rng.permutation(len(free)):
+                made = make(rng, sess, free[int(j)])
+                if made:
+                    break
+            if made:
+                _add(sess, rulings, made)
+                break
+    rulings.sort(
+        key=lambda r: (
+            r["_date"],
+            r["event_id"],
+            int(r["session"]),
+            r["called_at"],
+            r["ruled_at"],
+            int(r["table"] or 0),
+            int(r["board"] or 0),
+        )
+    )
+    for i, r in enumerate(rulings, start=1):
+        r["ruling_id"] = f"R{i:04d}"
+
+    appeals = [
+        _appeal(rng, r) for r in rulings if r["kind"] in APPEALABLE and rng.random() < APPEAL_RATE
+    ]
+    # The latest date's last appeal or two are still to be heard.
+    latest = max(s.day for s in sessions).isoformat()
+    last = sorted((a for a in appeals if a["_date"] == latest), key=lambda a: a["lodged_at"])
+    for a in last[-(2 if len(last) >= 4 else 1) :] if last else []:
+        a.update(decided_at="", outcome="", ns_result="", ew_result="")
+        a.update(deposit_retained="", without_merit="", note="hearing to be scheduled")
+    if not any(a["outcome"] == "changed" for a in appeals):
+        # guarantee one appeal that changed a ruling, on an earlier date when there is one
+        appealed = {a["ruling_id"] for a in appeals}
+        pool = [r for r in rulings if r["kind"] in APPEALABLE and r["ruling_id"] not in appealed]
+        pool = [r for r in pool if r["_date"] < latest] or pool
+        if pool:
+            appeals.append(_appeal(rng, _pick(rng, pool), "changed"))
+    appeals.sort(key=lambda a: (a["lodged_at"], a["ruling_id"]))
+    for i, a in enumerate(appeals, start=1):
+        a["appeal_id"] = f"A{i:03d}"
+    return rulings, appeals
+
+
 def _write_csv(path: Path, header: Sequence[str], rows: list[list[str]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
@@ -549,7 +1299,8 @@ def generate_inbox(
     seed: int = 2026,
     start_date: date = date(2026, 11, 2),
 ) -> GenerateSummary:
-    """Write a synthetic inbox to ``out``: ``events.csv``, ``contestants.csv`` and results files.
+    """Write a synthetic inbox to ``out``: ``events.csv``, ``contestants.csv``, results files
+    and the directors' logs ``rulings.csv`` and ``appeals.csv``.
 
     ``sessions`` club sessions are spread over consecutive evenings from
     ``start_date``, ``clubs`` of them each evening. One results file is written
@@ -573,6 +1324,7 @@ def generate_inbox(
     contestant_rows: list[list[str]] = []
     files: dict[tuple[int, date], list[list[str]]] = {}
     scoreless: dict[tuple[int, date], bool] = {}
+    played: list[tuple[_Event, int, date, list[list[str]]]] = []
     for ev in events:
         for s, d in enumerate(ev.dates, start=1):
             event_rows.append(
@@ -595,6 +1347,7 @@ def generate_inbox(
                 scoreless[key] = bool(rng.random() < SCORELESS_FILE_RATE)
             rows = _session_rows(rng, ev, s, with_scores=not scoreless[key])
             files.setdefault(key, []).extend(rows)
+            played.append((ev, s, d, rows))
         # Contestants: pairs drawn from the club's regulars.
         pool = pools[ev.club]
         n_pairs = ev.size if ev.movement == "howell" else 2 * ev.size
@@ -615,20 +1368,33 @@ def generate_inbox(
                 ]
             )
 
+    # The directors' logs draw from a stream of their own, so that the results are the
+    # same with or without them.
+    log_rng = np.random.default_rng([seed, 0x4C4157])
+    timed = [_timetable(log_rng, ev, s, d, rows) for ev, s, d, rows in played]
+    published = {(t.event.event_id, str(t.session)): _t(t.published) for t in timed}
+    for row in event_rows:
+        row.append(published[(row[0], row[1])])
+    rulings, appeals = _directors_logs(log_rng, timed)
+
     event_rows.sort(key=lambda r: (r[0], int(r[1])))
     contestant_rows.sort(key=lambda r: (r[0], r[2], int(r[1])))
     _write_csv(out / "events.csv", EVENT_HEADER, event_rows)
     _write_csv(out / "contestants.csv", CONTESTANT_HEADER, contestant_rows)
+    _write_csv(out / "rulings.csv", RULING_HEADER, [[r[c] for c in RULING_HEADER] for r in rulings])
+    _write_csv(out / "appeals.csv", APPEAL_HEADER, [[a[c] for c in APPEAL_HEADER] for a in appeals])
     n_results = 0
     for (club, d), rows in sorted(files.items()):
         rows.sort(key=lambda r: (r[0], int(r[1]), int(r[3]), int(r[4]), int(r[5])))
         _write_csv(out / f"results-club{club + 1}-{d.isoformat()}.csv", RESULT_HEADER, rows)
         n_results += len(rows)
     return GenerateSummary(
-        files=2 + len(files),
+        files=4 + len(files),
         sessions=len(event_rows),
         results=n_results,
         contestants=len(contestant_rows),
+        rulings=len(rulings),
+        appeals=len(appeals),
     )
 
 

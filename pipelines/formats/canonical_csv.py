@@ -42,6 +42,8 @@ RESULT_REQUIRED: tuple[str, ...] = (
     "tricks",
 )
 RESULT_OPTIONAL: tuple[str, ...] = ("section", "round", "table", "score")
+#: An individual event names the four players instead of two pairs (Law 89 events).
+INDIVIDUAL_SEATS: tuple[str, ...] = ("north", "south", "east", "west")
 
 _PASS_WORDS = ["P", "PASS", "PASSED", "AP", "ALLPASS", "PASSEDOUT"]
 _SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
@@ -347,7 +349,17 @@ def read_results_csv(path: Path, file: str) -> ReadResult:
     failed = table_failure(file, "csv", table)
     if failed is not None:
         return failed
-    missing = missing_columns_failure(file, table, RESULT_REQUIRED, "results")
+    required = RESULT_REQUIRED
+    if table.frame is not None and set(INDIVIDUAL_SEATS) <= set(table.frame.columns):
+        # an individual: the four players' ids stand for the pairs; each side of the table
+        # is named "north/south" and "east/west" so the board is compared as usual
+        required = tuple(c for c in RESULT_REQUIRED if c not in ("ns_pair", "ew_pair"))
+        required += INDIVIDUAL_SEATS
+        table.frame = table.frame.with_columns(
+            pl.concat_str([pl.col("north"), pl.col("south")], separator="/").alias("ns_pair"),
+            pl.concat_str([pl.col("east"), pl.col("west")], separator="/").alias("ew_pair"),
+        )
+    missing = missing_columns_failure(file, table, required, "results")
     if missing is not None:
         rej = frame([missing], REJECT_COLUMNS)
         return ReadResult(file=file, format="csv", rejected=rej, rows_read=table.rows_read)

@@ -119,7 +119,9 @@ def _csv_kind(header_line: str) -> str:
     if "," not in header_line:
         return "unknown"
     cols = {c.strip().lower() for c in next(csv.reader([header_line]), [])}
-    if {"board", "ns_pair", "ew_pair", "contract"} <= cols:
+    if {"board", "contract"} <= cols and (
+        {"ns_pair", "ew_pair"} <= cols or {"north", "south", "east", "west"} <= cols
+    ):
         return "results_csv"
     # An events file needs at least the date of each event session (or one of its details).
     if {"event_id", "session"} <= cols and cols & {

@@ -55,6 +55,10 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "session_date",
     "lead",
     "entered_at",
+    "north",
+    "south",
+    "east",
+    "west",
 )
 
 #: Columns of an event-session frame (``events.csv`` or the header of a USEBIO/PBN file).

@@ -180,16 +180,34 @@ class _Problems:
 def _tables(results: pl.DataFrame) -> tuple[set, dict]:
     """The (event, session, section, board, ns_pair, ew_pair) of every result, and the
     contestants of each session: {(event, session): {(pair, direction or None)}}."""
+    if "form" not in results.columns:
+        results = results.with_columns(
+            pl.lit("pairs").alias("form"),
+            *(pl.lit(None, pl.Utf8).alias(s) for s in ("north", "south", "east", "west")),
+        )
     keys = results.select(
-        "event_id", "session", "section", "board", "ns_pair", "ew_pair", "movement"
+        "event_id",
+        "session",
+        "section",
+        "board",
+        "ns_pair",
+        "ew_pair",
+        "movement",
+        "form",
+        "north",
+        "south",
+        "east",
+        "west",
     ).unique()
     tables = set()
     people: dict[tuple[str, int], set[tuple[str, str | None]]] = {}
-    for ev, s, sec, b, ns, ew, mv in keys.iter_rows():
+    for ev, s, sec, b, ns, ew, mv, form, *players in keys.iter_rows():
         tables.add((ev, s, sec, b, ns, ew))
         tables.add((ev, s, None, b, ns, ew))
         p = people.setdefault((ev, s), set())
-        if mv == "mitchell":
+        if form == "individual":  # the contestants are the players (Law 89)
+            p.update((player, None) for player in players)
+        elif mv == "mitchell":
             p.update({(ns, "NS"), (ew, "EW")})
         else:
             p.update({(ns, None), (ew, None)})

@@ -142,6 +142,7 @@ def session_standings(
     change. A contestant with a ``sanction`` (suspended, disqualified) is shown without a
     place, or left out, as the profile says, and the others are ranked without it.
     """
+    scored = individual_sides(scored)
     parts = []
     names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
     for name in names:
@@ -170,6 +171,24 @@ _INPUT = [
     "ew_mp",
     "expected",
 ]
+
+
+def individual_sides(scored: pl.DataFrame) -> pl.DataFrame:
+    """In an individual event each player receives his side's score on every board (Law 89:
+    an adjusted score applies equally to both members of a side): a table becomes two
+    pair-like rows, north against east and south against west, in one field."""
+    if "form" not in scored.columns or not (scored["form"] == "individual").any():
+        return scored
+    ind = scored.filter(pl.col("form") == "individual")
+    halves = [
+        ind.with_columns(
+            pl.col(a).alias("ns_pair"),
+            pl.col(b).alias("ew_pair"),
+            pl.lit("howell").alias("movement"),
+        )
+        for a, b in (("north", "east"), ("south", "west"))
+    ]
+    return pl.concat([scored.filter(pl.col("form") != "individual"), *halves])
 
 
 def _session(

@@ -38,7 +38,10 @@ _INT = r"^\d+$"
 _SIGNED = r"^[+-]?\d+$"
 
 #: Forms and scorings this version scores (others are rejected with a reason).
-SUPPORTED = {("pairs", "matchpoints")}
+SUPPORTED = {("pairs", "matchpoints"), ("individual", "matchpoints")}
+
+#: The players of a table in an individual event (their sides are "north/south", "east/west").
+SEATS = ("north", "south", "east", "west")
 
 #: Columns of a validated result, in order.
 VALIDATED_SCHEMA: dict[str, pl.DataType] = {
@@ -70,6 +73,11 @@ VALIDATED_SCHEMA: dict[str, pl.DataType] = {
     "file": pl.Utf8,
     "location": pl.Utf8,
     "format": pl.Utf8,
+    "form": pl.Utf8,
+    "north": pl.Utf8,
+    "south": pl.Utf8,
+    "east": pl.Utf8,
+    "west": pl.Utf8,
 }
 
 
@@ -95,6 +103,34 @@ def _whole(col: str, minimum: int) -> pl.Expr:
     """True where ``col`` is not a whole number >= ``minimum`` (null counts as failing)."""
     v = pl.col(col).fill_null("")
     return ~v.str.contains(_INT) | (v.cast(pl.Int64, strict=False).fill_null(-1) < minimum)
+
+
+def _individual_checks() -> list[Check]:
+    """An individual event's row names four different players (north, south, east, west)."""
+    individual = pl.col("form") == "individual"
+    checks = [
+        Check(
+            seat,
+            individual & pl.col(seat).is_null(),
+            pl.lit(f"{seat} is empty: an individual event names the four players"),
+        )
+        for seat in SEATS
+    ]
+    players = [pl.col(s).fill_null("") for s in SEATS]
+    clash = pl.lit(False)
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            clash = clash | ((a == b) & (a != ""))
+    checks.append(
+        Check(
+            "north",
+            individual & clash,
+            pl.format(
+                "a player sits twice at the table ({}, {}, {}, {})", *[quote(s) for s in SEATS]
+            ),
+        )
+    )
+    return checks
 
 
 def result_checks() -> list[Check]:
@@ -133,8 +169,17 @@ def result_checks() -> list[Check]:
             pl.col("table").is_not_null() & _whole("table", 1),
             pl.format("table must be empty or a whole number >= 1, not '{}'", quote("table")),
         ),
-        Check("ns_pair", pl.col("ns_pair").is_null(), pl.lit("ns_pair is empty")),
-        Check("ew_pair", pl.col("ew_pair").is_null(), pl.lit("ew_pair is empty")),
+        *_individual_checks(),
+        Check(
+            "ns_pair",
+            pl.col("ns_pair").is_null() & (pl.col("form") != "individual"),
+            pl.lit("ns_pair is empty"),
+        ),
+        Check(
+            "ew_pair",
+            pl.col("ew_pair").is_null() & (pl.col("form") != "individual"),
+            pl.lit("ew_pair is empty"),
+        ),
         Check(
             "ew_pair",
             (pl.col("movement") == "howell") & (pl.col("ns_pair") == pl.col("ew_pair")),
@@ -191,7 +236,7 @@ def result_checks() -> list[Check]:
             ~form_ok,
             pl.format(
                 "{} {} events are not scored by this version of Traveller yet "
-                "(only pairs at matchpoints)",
+                "(only pairs and individuals at matchpoints)",
                 quote("form"),
                 quote("scoring"),
             ),
@@ -251,6 +296,9 @@ def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFr
     del codes
     if dup_rejected.height:
         rejected = pl.concat([rejected, dup_rejected])
+    typed, seat_rejected = _reject_player_duplicates(typed)
+    if seat_rejected.height:
+        rejected = pl.concat([rejected, seat_rejected])
     return typed.select([pl.col(c).cast(t) for c, t in VALIDATED_SCHEMA.items()]), rejected
 
 
@@ -709,3 +757,38 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         ).alias("raw"),
     )
     return df.join(dups.select("__order"), on="__order", how="anti"), rejected
+
+
+def _reject_player_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """In an individual event a player plays each board once: a later row with the same
+    player on the same board is rejected, naming the first (individual rows only)."""
+    empty = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    if "form" not in df.columns or not (df["form"] == "individual").any():
+        return df, empty
+    board = ["event_id", "session", "section", "board"]
+    ind = df.with_row_index("__i").filter(pl.col("form") == "individual")
+    seats = pl.concat(
+        [ind.select("__i", *board, "file", "location", pl.col(s).alias("player")) for s in SEATS]
+    ).with_columns(pl.col("__i").min().over([*board, "player"]).alias("__first"))
+    dups = seats.filter(pl.col("__i") != pl.col("__first"))
+    if dups.height == 0:
+        return df, empty
+    where = ind.select(
+        pl.col("__i").alias("__first"), pl.format("{}:{}", "file", "location").alias("__where")
+    )
+    dups = dups.join(where, on="__first").unique("__i", keep="first", maintain_order=True)
+    rejected = dups.select(
+        "file",
+        "location",
+        pl.lit("board").alias("field"),
+        pl.format(
+            "player {} already has a result on board {} of this session (at {}); a "
+            "player plays each board once",
+            "player",
+            "board",
+            "__where",
+        ).alias("reason"),
+        pl.lit(None, pl.Utf8).alias("raw"),
+    )
+    keep = df.with_row_index("__i").join(dups.select("__i"), on="__i", how="anti").drop("__i")
+    return keep, rejected

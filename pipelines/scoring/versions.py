@@ -400,13 +400,26 @@ def _adjustments(
     side_cols = ["event_id", "session", "section", "board"]
 
     def sides(df: pl.DataFrame) -> pl.DataFrame:
+        """One row per contestant per board: the pair, or in an individual each player."""
+        if "form" not in df.columns:
+            df = df.with_columns(
+                pl.lit("pairs").alias("form"),
+                *(pl.lit(None, pl.Utf8).alias(c) for c in ("north", "south", "east", "west")),
+            )
         parts = []
-        for s, pair in (("ns", "ns_pair"), ("ew", "ew_pair")):
-            parts.append(
-                df.select(
+        individual = pl.col("form") == "individual"
+        for s, pair, seats in (
+            ("ns", "ns_pair", ("north", "south")),
+            ("ew", "ew_pair", ("east", "west")),
+        ):
+            for seat in seats:
+                who = pl.when(individual).then(pl.col(seat)).otherwise(pl.col(pair))
+                # a pair's side is listed once; an individual's second player too
+                source = df.filter(individual) if seat in ("south", "west") else df
+                part = source.select(
                     *side_cols,
                     "session_date",
-                    pl.col(pair).alias("contestant"),
+                    who.alias("contestant"),
                     pl.when(pl.col("movement") == "mitchell")
                     .then(pl.lit(s.upper()))
                     .alias("direction"),
@@ -414,7 +427,7 @@ def _adjustments(
                     "ns_pair",
                     "ew_pair",
                 )
-            )
+                parts.append(part)
         return pl.concat(parts)
 
     before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair")

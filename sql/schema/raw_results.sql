@@ -19,5 +19,9 @@ CREATE TABLE IF NOT EXISTS raw_results (
     source_ew_mp VARCHAR,
     session_date DATE NOT NULL,
     lead         VARCHAR,             -- opening lead as the file states it (SQ, D10), if given
-    entered_at   VARCHAR              -- when entered at the table, YYYY-MM-DD HH:MM:SS (.bws)
+    entered_at   VARCHAR,             -- when entered at the table, YYYY-MM-DD HH:MM:SS (.bws)
+    north        VARCHAR,             -- an individual event's players (ns_pair = north/south)
+    south        VARCHAR,
+    east         VARCHAR,
+    west         VARCHAR
 );

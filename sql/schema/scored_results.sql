@@ -28,6 +28,11 @@ CREATE TABLE IF NOT EXISTS scored_results (
     file             VARCHAR NOT NULL,
     location         VARCHAR NOT NULL,
     format           VARCHAR,
+    form             VARCHAR,           -- pairs | individual
+    north            VARCHAR,           -- an individual event's players (sides north/south,
+    south            VARCHAR,           -- east/west: each player gets its side's score)
+    east             VARCHAR,
+    west             VARCHAR,
     ns_score         BIGINT,            -- NS score compared with the field; null for artificial / not played
     n_results        INTEGER,           -- played results on the board
     expected         INTEGER,           -- results expected (N); the board is factored when n < N

@@ -27,5 +27,10 @@ CREATE TABLE IF NOT EXISTS validated_results (
     source_ew_mp     DOUBLE,
     file             VARCHAR NOT NULL,
     location         VARCHAR NOT NULL,
-    format           VARCHAR
+    format           VARCHAR,
+    form             VARCHAR,           -- pairs | individual
+    north            VARCHAR,           -- an individual event's players (sides north/south,
+    south            VARCHAR,           -- east/west: each player gets its side's score)
+    east             VARCHAR,
+    west             VARCHAR
 );

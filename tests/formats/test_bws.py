@@ -229,6 +229,10 @@ def test_a_clean_session_maps_every_field():
         "session_date": "2026-03-05",
         "lead": "D10",
         "entered_at": "2026-03-05 19:31:07",
+        "north": None,
+        "south": None,
+        "east": None,
+        "west": None,
     }
     ev = r.events.row(0, named=True)
     assert ev["location"] == "Session" and ev["event_id"] == first["event_id"]

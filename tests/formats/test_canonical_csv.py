@@ -53,6 +53,10 @@ def test_reads_a_clean_file(tmp_path: Path) -> None:
         "session_date": None,
         "lead": None,
         "entered_at": None,
+        "north": None,
+        "south": None,
+        "east": None,
+        "west": None,
     }
     assert result.results["score"][1] == "-50"
 
