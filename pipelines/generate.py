@@ -31,6 +31,24 @@ What the generated data looks like:
   0.5 % not played (``NP``) and 0.5 % table-level artificial scores
   (``A60/40``, ``A50/50``, ``A+/-`` ...). About one results file in five leaves
   the score column empty for played boards (the score is optional).
+* **Directors' logs** (``rulings.csv``, ``appeals.csv``; drawn from a random stream of
+  their own, so the results are the same with or without them). Each session has a
+  timetable (it starts 18:30-19:30 and ends by 22:30; ``published_at`` in ``events.csv``,
+  22:40-22:55, opens the Law 79C correction period). A director is called at about 3 % of
+  the tables with a contract (:data:`CALL_RATE`): 55 % of the calls end in the score
+  standing, 17 % in an assigned score (a fifth of them split, Law 12C1(e)), 8 % weighted
+  (two or three components), 6 % artificial (mostly ``A+``/``A-``), 2 % director's error
+  (82C), 5 % a procedural penalty (late arrival, slow play ...), 1 % a disciplinary one,
+  and about 2 % of the rulings are fouled boards (2-3 tables of a board played version
+  ``B``). Adjusted results are contract results close to the board's other results. The
+  event's director handles two calls in three, the club's assistant the rest. Apart from
+  the calls, 0.5 % of the tables get a score correction: mostly within the correction
+  period, some the next day approved, a few the next day not approved (they do not apply).
+  About 4 % of the rulings that changed a score are appealed (:data:`APPEAL_RATE`); the
+  latest date's last appeal or two are still pending. A generation too small to show them
+  at these rates is topped up with one weighted, split, artificial and fouled-board ruling,
+  one procedural penalty, one correction within the period and one appeal that changed a
+  ruling, each only when missing.
 * **People.** Names are built from invented syllables and player ids carry an
   ``X`` prefix (``X104233``) so that they can never be mistaken for real
   membership numbers.
@@ -651,6 +669,7 @@ _DISCIPLINARY: tuple[str, ...] = (
 _CORRECTION_NOTES = {
     "tricks": "wrong number of tricks entered",
     "double": "contract entered without the double",
+    "undouble": "double entered by mistake",
     "direction": "wrong direction entered",
 }
 _TWO_WEIGHTS: tuple[tuple[int, ...], ...] = ((60, 40), (70, 30), (75, 25), (50, 50), (80, 20))
@@ -986,7 +1005,7 @@ def _make(
         board = sess.board_rows(row.board)
         pos = board.index(row)
         for k in (3, 2) if rng.random() < 0.5 else (2,):
-            if len(board) < k + 3:
+            if len(board) < k + 2:
                 continue
             lo = max(0, pos - k + 1)
             window = board[lo : lo + k]
@@ -1071,7 +1090,7 @@ def _correction(rng: np.random.Generator, sess: _Session, row: _Row, when: int) 
         steps = [d for d in (-1, 1) if 0 <= row.tricks + d <= 13]
         fixed = _result_text(c, row.declarer, row.tricks + _pick(rng, steps))
     elif u < 0.85:
-        how = "double"
+        how = "undouble" if c.doubled else "double"
         fixed = _result_text(
             Contract(c.level, c.strain, 0 if c.doubled else 1), row.declarer, row.tricks
         )

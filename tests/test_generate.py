@@ -12,11 +12,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines import generate
+from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.generate import (
+    APPEAL_HEADER,
     ARTIFICIAL_CODES,
     CONTESTANT_HEADER,
     EVENT_HEADER,
     RESULT_HEADER,
+    RULING_HEADER,
     GenerateSummary,
     generate_inbox,
     generate_results_frame,
@@ -24,7 +28,12 @@ from pipelines.generate import (
     mitchell_max_rounds,
     mitchell_schedule,
 )
+from pipelines.inbox import scan
+from pipelines.laws.adjustments import Artificial, parse_side_result
 from pipelines.laws.contract import SEATS, ns_score, parse_contract
+from pipelines.laws.penalties import parse_penalty
+from pipelines.scoring.rulings import KINDS, RulingsResult, parse_time, validate_rulings
+from pipelines.scoring.validate import validate_results
 
 ARTIFICIAL_RE = re.compile(r"^A(60|50|40|[+=-])/(60|50|40|[+=-])$")
 
@@ -84,6 +93,7 @@ def test_same_seed_gives_identical_files(tmp_path: Path) -> None:
     generate_inbox(c, sessions=5, clubs=2, seed=12)
     assert _hashes(a) == _hashes(b)
     ha, hc = _hashes(a), _hashes(c)
+    assert {"rulings.csv", "appeals.csv"} <= ha.keys()
     assert ha.keys() == hc.keys()
     assert ha != hc
     assert ha["events.csv"] != hc["events.csv"] or any(
@@ -113,7 +123,18 @@ def test_files_and_summary(inbox: tuple[Path, GenerateSummary]) -> None:
     assert tuple(header) == CONTESTANT_HEADER
     assert summary.contestants == len(contestants)
     assert summary.results == len(_results(out))
+    header, rulings = _read(out / "rulings.csv")
+    assert tuple(header) == RULING_HEADER == RULING_COLUMNS[2:]
+    assert summary.rulings == len(rulings)
+    header, appeals = _read(out / "appeals.csv")
+    assert tuple(header) == APPEAL_HEADER == APPEAL_COLUMNS[2:]
+    assert summary.appeals == len(appeals)
+    assert EVENT_HEADER[-1] == "published_at"
     for e in events:
+        # official scores made available the evening of the session, 22:40-22:55
+        published = parse_time(e["published_at"])
+        assert published is not None and published.date().isoformat() == e["date"]
+        assert (22, 40) <= (published.hour, published.minute) <= (22, 55)
         assert e["form"] == "pairs" and e["scoring"] == "matchpoints" and e["laws"] == "2017"
         assert e["movement"] in ("howell", "mitchell")
         assert e["profile"] in ("wbf", "ebu", "acbl")
@@ -250,6 +271,270 @@ def test_big_inbox_rates_and_optional_score(big_inbox: Path) -> None:
     _, events = _read(big_inbox / "events.csv")
     profiles = Counter(e["profile"] for e in events)
     assert profiles["wbf"] > len(events) / 2 and len(profiles) > 1
+
+
+# --------------------------------------------------------------------------- directors' logs
+
+_LAW = re.compile(r"^\d{1,2}[A-H]?\d?(\([a-e]\))?$")
+_CONTRACT_RESULT = re.compile(r"^(PASS|[1-7](NT|C|D|H|S)X{0,2} [NESW] (=|[+-]\d{1,2}))$")
+_CHANGING = ("assigned", "weighted", "artificial", "director_error")
+_LATE = date(2027, 12, 31)  # "today" for reading the inboxes: every session is in the past
+
+
+def _logs(folder: Path) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    return _read(folder / "rulings.csv")[1], _read(folder / "appeals.csv")[1]
+
+
+def _checked(folder: Path) -> tuple[pl.DataFrame, RulingsResult]:
+    """Read ``folder`` as the pipeline does, validate each date's results, then its rulings
+    and appeals against them: (rows rejected while reading, every date's rulings result)."""
+    snap = scan(folder, today=_LATE)
+    parts = []
+    for day in snap.dates():
+        validated, rejected = validate_results(snap.results_for(day), snap.events)
+        assert rejected.height == 0, rejected
+        on_day = pl.col("session_date") == day
+        parts.append(
+            validate_rulings(
+                snap.rulings.filter(on_day), snap.appeals.filter(on_day), validated, snap.events
+            )
+        )
+    return snap.rejected, RulingsResult(
+        rulings=pl.concat([p.rulings for p in parts]),
+        appeals=pl.concat([p.appeals for p in parts]),
+        rejected=pl.concat([p.rejected for p in parts]),
+    )
+
+
+def _components(text: str) -> list[str]:
+    """The contract results of a side's result (one, or the weighted components)."""
+    return [re.sub(r"^\d+%\s*", "", p.strip()) for p in text.split(";")]
+
+
+def _calls(rulings: list[dict[str, str]]) -> list[dict[str, str]]:
+    """One ruling per call to the director: a fouled board is one call, corrections none."""
+    seen, out = set(), []
+    for r in rulings:
+        if r["kind"] == "score_correction":
+            continue
+        key = (r["event_id"], r["session"], r["board"]) if r["kind"] == "fouled_board" else None
+        if key is None or key not in seen:
+            out.append(r)
+            seen.add(key)
+    return out
+
+
+@pytest.mark.parametrize("which", ["default", "big"])
+def test_every_ruling_and_appeal_is_accepted(
+    which: str, inbox: tuple[Path, GenerateSummary], big_inbox: Path
+) -> None:
+    out = inbox[0] if which == "default" else big_inbox
+    read_rejected, checked = _checked(out)
+    assert read_rejected.height == 0, read_rejected
+    assert checked.rejected.height == 0, checked.rejected.to_dicts()
+    rulings, appeals = _logs(out)
+    assert checked.rulings.height == len(rulings) > 0
+    assert checked.appeals.height == len(appeals) > 0
+
+
+@pytest.mark.parametrize("which", ["default", "big"])
+def test_rulings_are_about_real_tables_and_legal(
+    which: str, inbox: tuple[Path, GenerateSummary], big_inbox: Path
+) -> None:
+    out = inbox[0] if which == "default" else big_inbox
+    rulings, appeals = _logs(out)
+    _, events = _read(out / "events.csv")
+    session = {(e["event_id"], e["session"]): e for e in events}
+    tables = {
+        (r["event_id"], r["session"], r["board"], r["ns_pair"], r["ew_pair"]): r
+        for r in _results(out)
+    }
+    played = defaultdict(set)  # contracts played on each board
+    for r in tables.values():
+        played[(r["event_id"], r["session"], r["board"])].add(r["contract"])
+    ids = [r["ruling_id"] for r in rulings]
+    assert ids == [f"R{i:04d}" for i in range(1, len(ids) + 1)]
+    directors: dict[str, set[str]] = defaultdict(set)
+    fouled: Counter[tuple[str, str, str]] = Counter()
+    for r in rulings:
+        ev = session[(r["event_id"], r["session"])]
+        kind, board = r["kind"], r["board"]
+        assert kind in KINDS and r["section"] == "A"
+        assert r["laws"] and all(_LAW.match(x) for x in r["laws"].split(";")), r
+        assert r["offending"] in ("NS", "EW", "both", "none")
+        directors[r["event_id"]].add(r["director"])
+        called, ruled = parse_time(r["called_at"]), parse_time(r["ruled_at"])
+        published = parse_time(ev["published_at"])
+        assert called is not None and ruled is not None and published is not None
+        assert called < ruled
+        if kind == "score_correction":  # Law 79C: after the official scores are out
+            assert called > published
+        else:  # during the session, in the evening
+            assert called.date().isoformat() == ev["date"] and called.hour >= 18
+            assert ruled < published
+        if kind in ("procedural_penalty", "disciplinary_penalty"):
+            assert board == r["ns_pair"] == r["ew_pair"] == r["ns_result"] == r["ew_result"] == ""
+            parse_penalty(r["penalty"], "25%")
+            pair = r["penalized"]
+            if ev["movement"] == "mitchell":
+                assert pair[-2:] in ("NS", "EW") or r["offending"] in ("NS", "EW")
+                pair = pair.removesuffix("NS").removesuffix("EW")
+            assert any(
+                pair in (t["ns_pair"], t["ew_pair"])
+                for k, t in tables.items()
+                if k[:2] == (r["event_id"], r["session"])
+            )
+            continue
+        # a ruling about a board names a table that played it, round and table as played
+        t = tables[(r["event_id"], r["session"], board, r["ns_pair"], r["ew_pair"])]
+        assert t["contract"] not in ("", "PASS") and (r["round"], r["table"]) == (
+            t["round"],
+            t["table"],
+        )
+        sides = [x for x in (r["ns_result"], r["ew_result"]) if x]
+        parsed = [parse_side_result(x, int(board)) for x in sides]
+        if kind in ("score_stands", "fouled_board"):
+            assert not sides
+        if kind == "fouled_board":
+            assert r["board_version"] == "B" and r["laws"] == "87A"
+            fouled[(r["event_id"], r["session"], board)] += 1
+        if kind == "artificial":
+            assert len(parsed) == 2 and all(isinstance(p, Artificial) for p in parsed)
+        if kind == "weighted":
+            assert len(parsed) == 1 and 2 <= len(parsed[0]) <= 3
+        if kind == "director_error":
+            assert r["laws"] == "82C" and r["offending"] == "none" and len(parsed) == 2
+            if not isinstance(parsed[0], Artificial):  # each side its favourable result
+                assert parsed[0][0].ns_score > parsed[1][0].ns_score
+        if kind == "score_correction":  # the table's contract, corrected
+            assert r["laws"] in ("79C1", "79C2") and len(sides) == 1
+            assert sides[0].split()[0].rstrip("X") == t["contract"].rstrip("X")
+            assert parsed[0][0].ns_score != ns_score(
+                parse_contract(t["contract"]), t["declarer"], int(t["tricks"]), int(board)
+            )
+        elif kind in ("assigned", "weighted", "director_error"):
+            for text in sides:
+                if not text.startswith("A"):
+                    for part in _components(text):  # close to what the board saw
+                        assert _CONTRACT_RESULT.match(part), part
+                        assert part.split()[0] in played[(r["event_id"], r["session"], board)]
+    assert all(n in (2, 3) for n in fouled.values()), fouled
+    # the event's director and the club's assistant
+    assert all(len(d) <= 2 for d in directors.values())
+    assert any(len(d) == 2 for d in directors.values())
+    # appeals: about rulings that changed a score, decided after they were lodged
+    by_id = {r["ruling_id"]: r for r in rulings}
+    assert [a["appeal_id"] for a in appeals] == [f"A{i:03d}" for i in range(1, len(appeals) + 1)]
+    for a in appeals:
+        ruling = by_id[a["ruling_id"]]
+        assert ruling["kind"] in _CHANGING  # never a penalty (Law 93B3)
+        assert a["lodged_by"] in ("NS", "EW")
+        assert a["heard_by"] in ("committee", "panel", "td_in_charge")
+        assert parse_time(a["lodged_at"]) > parse_time(ruling["ruled_at"])
+        if a["outcome"]:
+            assert parse_time(a["decided_at"]) > parse_time(a["lodged_at"])
+        for text in (a["ns_result"], a["ew_result"]):
+            if text:
+                assert _CONTRACT_RESULT.match(text)
+                parse_side_result(text, int(ruling["board"]))
+
+
+def test_default_inbox_shows_every_feature(inbox: tuple[Path, GenerateSummary]) -> None:
+    out, _ = inbox
+    rulings, appeals = _logs(out)
+    _, events = _read(out / "events.csv")
+    published = {(e["event_id"], e["session"]): parse_time(e["published_at"]) for e in events}
+    assert 20 <= len(rulings) <= 60  # a few dozen
+    kinds = Counter(r["kind"] for r in rulings)
+    assert len(kinds) >= 7
+    assert kinds["weighted"] and kinds["artificial"] and kinds["procedural_penalty"]
+    assert any(r["kind"] == "assigned" and r["ew_result"] for r in rulings)  # split
+    boards = Counter(
+        (r["event_id"], r["session"], r["board"]) for r in rulings if r["kind"] == "fouled_board"
+    )
+    assert boards and max(boards.values()) >= 2
+    assert any(
+        r["kind"] == "score_correction"
+        and (parse_time(r["ruled_at"]) - published[(r["event_id"], r["session"])]).total_seconds()
+        <= 30 * 60
+        for r in rulings
+    )
+    assert any(a["outcome"] == "changed" for a in appeals)
+
+
+def test_big_inbox_ruling_rates(big_inbox: Path) -> None:
+    rulings, appeals = _logs(big_inbox)
+    tables = sum(1 for r in _results(big_inbox) if r["contract"] not in ("", "PASS"))
+    calls = _calls(rulings)
+    assert 0.015 < len(calls) / tables < 0.05
+    share = Counter(r["kind"] for r in calls)
+    n = len(calls)
+    assert 0.4 < share["score_stands"] / n < 0.72
+    assert 0.08 < share["assigned"] / n < 0.3
+    assert 0.02 < share["weighted"] / n < 0.16
+    assert 0.02 < share["artificial"] / n < 0.14
+    assert 0.02 < share["procedural_penalty"] / n < 0.12
+    assert share["disciplinary_penalty"] / n < 0.05 and share["director_error"] / n < 0.06
+    assert set(KINDS) == {r["kind"] for r in rulings}
+    corrections = [r for r in rulings if r["kind"] == "score_correction"]
+    assert 0.001 < len(corrections) / tables < 0.012
+    assistants = [r for r in calls if r["director"] in generate.ASSISTANT_DIRECTORS]
+    assert 0.15 < len(assistants) / n < 0.5
+    assert {a["ruling_id"] for a in appeals} <= {r["ruling_id"] for r in rulings}
+    # a correction made the next day without the TO's approval does not apply (Law 79C2)
+    late = [r for r in corrections if r["approved"] == "false"]
+    assert late
+    _, checked = _checked(big_inbox)
+    applies = dict(zip(checked.rulings["ruling_id"], checked.rulings["applies"], strict=True))
+    assert all(applies[r["ruling_id"]] is False for r in late)
+    assert all(applies[r["ruling_id"]] for r in corrections if r["approved"] != "false")
+
+
+def test_appeal_outcomes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # appeals are rare at club level: raise the rate to see every outcome
+    monkeypatch.setattr(generate, "APPEAL_RATE", 0.6)
+    generate_inbox(tmp_path, sessions=12, clubs=3, seed=5)
+    rulings, appeals = _logs(tmp_path)
+    assert len(appeals) >= 10
+    _, checked = _checked(tmp_path)
+    assert checked.rejected.height == 0, checked.rejected.to_dicts()
+    assert checked.appeals.height == len(appeals)
+    by_id = {r["ruling_id"]: r for r in rulings}
+    outcomes = Counter(a["outcome"] for a in appeals)
+    assert outcomes["upheld"] and outcomes["changed"]
+    latest = max(r["called_at"][:10] for r in rulings if r["kind"] != "score_correction")
+    pending = [a for a in appeals if not a["outcome"]]
+    assert 1 <= len(pending) <= 2
+    assert all(by_id[a["ruling_id"]]["called_at"][:10] == latest for a in pending)
+    for a in appeals:
+        given = [x for x in (a["ns_result"], a["ew_result"]) if x]
+        if a["outcome"] == "changed_one_side":
+            assert len(given) == 1
+        elif a["outcome"] == "changed":
+            assert given
+        else:
+            assert not given
+        if a["without_merit"] == "true":
+            assert a["outcome"] == "upheld" and a["deposit_retained"] == "true"
+        assert (a["decided_at"] == "") == (a["outcome"] == "")
+
+
+def test_default_inbox_runs_clean(
+    inbox: tuple[Path, GenerateSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import duckdb
+
+    from pipelines.runner import run_inbox
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-30 12:00")
+    db = tmp_path / "w.duckdb"
+    report = run_inbox(inbox[0], db)
+    assert report.failed_checks == []
+    with duckdb.connect(str(db), read_only=True) as c:
+        assert c.execute("SELECT count(*) FROM rejected_inputs").fetchone()[0] == 0
+        assert c.execute("SELECT count(*) FROM adjustments").fetchone()[0] > 0
+        # the appeal and the corrections made new versions of the standings
+        assert c.execute("SELECT max(version) FROM standings").fetchone()[0] >= 2
 
 
 # --------------------------------------------------------------------------- movements
