@@ -70,6 +70,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from pipelines.formats.model import RESULT_CSV_HEADER
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.laws.contract import (
     SEATS,
@@ -97,20 +98,7 @@ EVENT_HEADER: tuple[str, ...] = (
     "correction_minutes",
     "published_at",
 )
-RESULT_HEADER: tuple[str, ...] = (
-    "event_id",
-    "session",
-    "section",
-    "round",
-    "table",
-    "board",
-    "ns_pair",
-    "ew_pair",
-    "contract",
-    "declarer",
-    "tricks",
-    "score",
-)
+RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
 CONTESTANT_HEADER: tuple[str, ...] = (
     "event_id",
     "contestant",

@@ -26,6 +26,7 @@ from pipelines.formats.model import (
     EVENT_COLUMNS,
     REJECT_COLUMNS,
     RESULT_COLUMNS,
+    RESULT_CSV_HEADER,
     SOURCE_STANDING_COLUMNS,
     WARNING_COLUMNS,
     ReadResult,
@@ -167,7 +168,7 @@ def _date_results(
     events: pl.DataFrame,
     today: date,
     columns: tuple[str, ...] = RESULT_COLUMNS,
-    raw_columns: tuple[str, ...] = RESULT_COLUMNS[3:15],
+    raw_columns: tuple[str, ...] = RESULT_CSV_HEADER,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Resolve each row's session date (result rows, or ruling rows with ``columns``);
     reject rows that cannot be dated."""

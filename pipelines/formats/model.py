@@ -61,6 +61,10 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "west",
 )
 
+#: The header of a canonical results CSV: the columns of a table result as a club program
+#: writes it (also the order in which a rejected result row is shown in ``raw``).
+RESULT_CSV_HEADER: tuple[str, ...] = RESULT_COLUMNS[3:15]
+
 #: Columns of an event-session frame (``events.csv`` or the header of a USEBIO/PBN file).
 EVENT_COLUMNS: tuple[str, ...] = (
     "file",

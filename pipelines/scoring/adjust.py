@@ -30,8 +30,14 @@ import polars as pl
 
 from pipelines import profiles
 from pipelines.laws.adjustments import Artificial, parse_side_result, resolve_artificial
-from pipelines.laws.rounding import round_expr, shown
-from pipelines.scoring.score import BOARD, SCORED_COLUMNS, SECTION, score_results
+from pipelines.scoring.score import (
+    BOARD,
+    SCORED_COLUMNS,
+    SECTION,
+    counted_and_shown,
+    percentages,
+    score_results,
+)
 
 #: Columns a ruling adds to a result row.
 ADJUSTMENT_COLUMNS: dict[str, pl.DataType] = {
@@ -392,37 +398,9 @@ def _artificial(code: str, big_n: int, prof: profiles.Profile) -> tuple[int, int
 
 def figures(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     """From exact ``ns_mp_num/mp_den``, ``ew_mp_num/mp_den`` and ``top``: the counted
-    matchpoints, the shown ones and the percentages (as :mod:`pipelines.scoring.score`)."""
-
-    def rnd(a: pl.Expr) -> pl.Expr:
-        return shown(
-            round_expr(a, pl.col("mp_den"), prof.mp_decimals, prof.mp_rounding, pl.col("top") / 2),
-            prof.mp_decimals,
-        )
-
-    if prof.count == "displayed":
-        ns, ew = rnd(pl.col("ns_mp_num")), rnd(pl.col("ew_mp_num"))
-    else:
-        ns = pl.col("ns_mp_num") / pl.col("mp_den")
-        ew = pl.col("ew_mp_num") / pl.col("mp_den")
-    out = scored.with_columns(
-        ns.alias("ns_mp"),
-        ew.alias("ew_mp"),
-        rnd(pl.col("ns_mp_num")).alias("ns_mp_display"),
-        rnd(pl.col("ew_mp_num")).alias("ew_mp_display"),
-        pl.col("top").alias("top_display"),
-    ).with_columns(
-        pl.when(pl.col("top") > 0)
-        .then(100 * pl.col("ns_mp") / pl.col("top"))
-        .when(pl.col("ns_mp").is_not_null())
-        .then(50.0)
-        .alias("ns_pct"),
-        pl.when(pl.col("top") > 0)
-        .then(100 * pl.col("ew_mp") / pl.col("top"))
-        .when(pl.col("ew_mp").is_not_null())
-        .then(50.0)
-        .alias("ew_pct"),
-    )
+    matchpoints, the shown ones and the percentages (the same rules as the ordinary scorer,
+    :func:`pipelines.scoring.score.counted_and_shown`)."""
+    out = scored.with_columns(*counted_and_shown(prof, pl.col("top"))).with_columns(*percentages())
     return out.with_columns(*(pl.col(c).cast(t) for c, t in SCORED_COLUMNS.items()))
 
 

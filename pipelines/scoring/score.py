@@ -193,15 +193,6 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
         shown_den = pl.when(rn).then(u).otherwise(shown_den)
         top_shown = pl.when(rn).then(2 * (nn - 1) / u).otherwise(top_shown)
 
-    def rnd(a: pl.Expr, b: pl.Expr, avg: pl.Expr) -> pl.Expr:
-        return shown(round_expr(a, b, prof.mp_decimals, prof.mp_rounding, avg), prof.mp_decimals)
-
-    if prof.count == "displayed":
-        counted_ns = rnd(pl.col("ns_mp_num"), pl.col("mp_den"), top / 2)
-        counted_ew = rnd(pl.col("ew_mp_num"), pl.col("mp_den"), top / 2)
-    else:
-        counted_ns = pl.col("ns_mp_num") / pl.col("mp_den")
-        counted_ew = pl.col("ew_mp_num") / pl.col("mp_den")
     figures = (
         pl.DataFrame(columns)
         .lazy()
@@ -210,25 +201,9 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
             "ew_mp_num",
             "mp_den",
             top.alias("top"),
-            rnd(shown_ns, shown_den, top_shown / 2).alias("ns_mp_display"),
-            rnd(shown_ew, shown_den, top_shown / 2).alias("ew_mp_display"),
-            top_shown.cast(pl.Float64).alias("top_display"),
-            counted_ns.alias("ns_mp"),
-            counted_ew.alias("ew_mp"),
+            *counted_and_shown(prof, top, shown_ns, shown_ew, shown_den, top_shown),
         )
-        .with_columns(
-            # a board with a single result (top 0) compares with nothing: 50 %
-            pl.when(pl.col("top") > 0)
-            .then(100 * pl.col("ns_mp") / pl.col("top"))
-            .when(pl.col("ns_mp").is_not_null())
-            .then(50.0)
-            .alias("ns_pct"),
-            pl.when(pl.col("top") > 0)
-            .then(100 * pl.col("ew_mp") / pl.col("top"))
-            .when(pl.col("ew_mp").is_not_null())
-            .then(50.0)
-            .alias("ew_pct"),
-        )
+        .with_columns(*percentages())
         .collect()
     )
     del columns
@@ -240,6 +215,54 @@ def score_with_profile(df: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame
         pl.Series("expected", big_n, dtype=pl.Int32),
     )
     return out.with_columns(*(pl.col(c).cast(t) for c, t in SCORED_COLUMNS.items()))
+
+
+def counted_and_shown(
+    prof: profiles.Profile,
+    top: pl.Expr,
+    shown_ns: pl.Expr | None = None,
+    shown_ew: pl.Expr | None = None,
+    shown_den: pl.Expr | None = None,
+    top_shown: pl.Expr | None = None,
+) -> list[pl.Expr]:
+    """From the exact ``ns_mp_num/mp_den`` and ``ew_mp_num/mp_den``: the matchpoints that
+    count (exact, or rounded as shown when the profile sums what it shows) and the ones shown
+    on the traveller (rounded per profile, half-way cases towards ``top_shown / 2`` where the
+    profile rounds towards the average). ``shown_*`` default to the exact figures."""
+    shown_ns = pl.col("ns_mp_num") if shown_ns is None else shown_ns
+    shown_ew = pl.col("ew_mp_num") if shown_ew is None else shown_ew
+    shown_den = pl.col("mp_den") if shown_den is None else shown_den
+    top_shown = top if top_shown is None else top_shown
+
+    def rnd(a: pl.Expr, b: pl.Expr, avg: pl.Expr) -> pl.Expr:
+        return shown(round_expr(a, b, prof.mp_decimals, prof.mp_rounding, avg), prof.mp_decimals)
+
+    if prof.count == "displayed":
+        counted_ns = rnd(pl.col("ns_mp_num"), pl.col("mp_den"), top / 2)
+        counted_ew = rnd(pl.col("ew_mp_num"), pl.col("mp_den"), top / 2)
+    else:
+        counted_ns = pl.col("ns_mp_num") / pl.col("mp_den")
+        counted_ew = pl.col("ew_mp_num") / pl.col("mp_den")
+    return [
+        rnd(shown_ns, shown_den, top_shown / 2).alias("ns_mp_display"),
+        rnd(shown_ew, shown_den, top_shown / 2).alias("ew_mp_display"),
+        top_shown.cast(pl.Float64).alias("top_display"),
+        counted_ns.alias("ns_mp"),
+        counted_ew.alias("ew_mp"),
+    ]
+
+
+def percentages() -> list[pl.Expr]:
+    """Each side's matchpoints as a percentage of the top; a board with a single result
+    (top 0) compares with nothing: 50 %."""
+    return [
+        pl.when(pl.col("top") > 0)
+        .then(100 * pl.col(f"{s}_mp") / pl.col("top"))
+        .when(pl.col(f"{s}_mp").is_not_null())
+        .then(50.0)
+        .alias(f"{s}_pct")
+        for s in ("ns", "ew")
+    ]
 
 
 def _series(name: str, values: np.ndarray, valid: np.ndarray) -> pl.Series:

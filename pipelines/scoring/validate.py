@@ -27,7 +27,7 @@ import functools
 import numpy as np
 import polars as pl
 
-from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS
+from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, RESULT_CSV_HEADER
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
 from pipelines.scoring.checks import Check, apply_checks, quote
@@ -82,21 +82,7 @@ VALIDATED_SCHEMA: dict[str, pl.DataType] = {
 
 
 def _raw() -> pl.Expr:
-    cols = [
-        "event_id",
-        "session",
-        "section",
-        "round",
-        "table",
-        "board",
-        "ns_pair",
-        "ew_pair",
-        "contract",
-        "declarer",
-        "tricks",
-        "score",
-    ]
-    return pl.concat_str([pl.col(c).fill_null("") for c in cols], separator=",")
+    return pl.concat_str([pl.col(c).fill_null("") for c in RESULT_CSV_HEADER], separator=",")
 
 
 def _whole(col: str, minimum: int) -> pl.Expr:
