@@ -70,7 +70,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipelines.formats.model import RESULT_CSV_HEADER
+from pipelines.formats.model import EVENT_COLUMNS, RESULT_CSV_HEADER
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.laws.contract import (
     SEATS,
@@ -84,20 +84,8 @@ from pipelines.laws.contract import (
 
 # --------------------------------------------------------------------------- constants
 
-EVENT_HEADER: tuple[str, ...] = (
-    "event_id",
-    "session",
-    "date",
-    "name",
-    "form",
-    "scoring",
-    "movement",
-    "profile",
-    "laws",
-    "director",
-    "correction_minutes",
-    "published_at",
-)
+#: events.csv as generated: the event columns, less ``expected_results`` (full movements).
+EVENT_HEADER: tuple[str, ...] = tuple(c for c in EVENT_COLUMNS[2:] if c != "expected_results")
 RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
 CONTESTANT_HEADER: tuple[str, ...] = (
     "event_id",

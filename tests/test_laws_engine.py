@@ -284,3 +284,21 @@ def test_committee_cannot_overrule_a_disciplinary_penalty():
     dp = ruling("D1", "disciplinary_penalty", penalized="1", penalty="6 MP", laws="91A")
     res = checked(v, events, [dp], [appeal("A1", "D1", "changed", heard_by="committee")])
     assert "Law 93B3" in res.rejected["reason"].item()
+
+
+def test_sanctioned_contestant_can_be_left_out(monkeypatch):
+    # penalties.sanctioned = "excluded": the disqualified pair is not in the standings at all
+    import dataclasses
+
+    from pipelines import profiles
+
+    real = profiles.load
+    monkeypatch.setattr(
+        profiles, "load", lambda name=None: dataclasses.replace(real(name), sanctioned="excluded")
+    )
+    st = run(
+        two_boards(),
+        [ruling("D1", "disciplinary_penalty", penalized="1", penalty="disqualified", laws="91B")],
+    ).standings
+    assert "1" not in st["contestant"].to_list() and st.height == 7
+    assert st["rank"].null_count() == 0 and min(st["rank"]) == 1 and max(st["rank"]) <= 7

@@ -103,3 +103,29 @@ def test_player_ids_never_reach_the_standings(tmp_path):
         text = c.sql("SELECT * FROM standings").pl().write_csv()
     assert "player_ids" not in cols
     assert ids and not any(i.split(";")[0] in text for i in ids)
+
+
+def test_ruling_and_appeal_logs_as_json_lines(tmp_path):
+    # the same fields as the CSV logs, one JSON object per line, detected by content
+    (tmp_path / "results-2026-11-05.csv").write_text(RESULTS)
+    (tmp_path / "rulings-2026-11-05.jsonl").write_text(
+        '{"ruling_id": "R1", "event_id": "E1", "session": 1, "board": 1, "ns_pair": "1", '
+        '"ew_pair": "2", "kind": "assigned", "offending": "EW", "ns_result": "4S N +1"}\n'
+        '{"ruling_id": "R2", "event_id": "E1", "session": 1, "kind": "procedural_penalty", '
+        '"penalized": "3", "penalty": "25%", "approved": false}\n'
+    )
+    (tmp_path / "log-b.jsonl").write_text(
+        '{"appeal_id": "A1", "ruling_id": "R1", "outcome": "upheld", '
+        '"decided_at": "2026-11-05 23:00"}\nnot json\n'
+    )
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert snap.rulings.select("ruling_id", "kind", "session", "approved").rows() == [
+        ("R1", "assigned", "1", None),
+        ("R2", "procedural_penalty", "1", "false"),
+    ]
+    assert snap.appeals.select("appeal_id", "ruling_id", "session_date").rows() == [
+        ("A1", "R1", "2026-11-05")
+    ]
+    bad = snap.rejected.row(0, named=True)
+    assert (bad["file"], bad["location"]) == ("log-b.jsonl", "line 2")
+    assert bad["reason"].startswith("not valid JSON")
