@@ -86,6 +86,11 @@ def run(
         f"status     {law.get('sessions_final', 0)} sessions final, "
         f"{law.get('sessions_provisional', 0)} provisional"
     )
+    if report.published is not None:
+        out = report.published
+        typer.echo(
+            f"published  {out / 'site' / 'index.html'}, {out / 'exports'}, {out / 'season.html'}"
+        )
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(
@@ -187,6 +192,60 @@ def bench(
     report = run_bench(results, seed, progress=lambda msg: typer.echo(msg, err=True))
     for line in report.lines():
         typer.echo(line)
+
+
+def _existing_warehouse(warehouse: Path | None) -> Path:
+    """The warehouse file to read (default as for ``traveller run``); exit 2 when absent."""
+    from pipelines.resources import default_warehouse
+
+    path = warehouse or Path(default_warehouse())
+    if not path.is_file():
+        typer.echo(f"traveller: warehouse not found: {path} (run `traveller run` first)", err=True)
+        raise typer.Exit(2)
+    return path
+
+
+@app.command()
+def publish(
+    out: Annotated[Path, typer.Option(help="Folder to write the site, exports and dashboard.")],
+    warehouse: Annotated[
+        Path | None,
+        typer.Option(
+            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
+        ),
+    ] = None,
+) -> None:
+    """Write the results site, the USEBIO/PBN/Parquet exports and the season dashboard."""
+    from pipelines.publish import publish as publish_all
+
+    s = publish_all(_existing_warehouse(warehouse), out)
+    typer.echo(f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions)")
+    typer.echo(
+        f"exports    {out / 'exports'} ({len(s.usebio)} USEBIO, {len(s.pbn)} PBN, "
+        f"{sum(s.parquet.values())} Parquet rows)"
+    )
+    typer.echo(f"dashboard  {s.dashboard}")
+
+
+# Reports written from the warehouse: `traveller report <name>`.
+report_app = typer.Typer(help="Reports written from the warehouse.", no_args_is_help=True)
+app.add_typer(report_app, name="report")
+
+
+@report_app.command("season")
+def report_season(
+    out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("data/season.html"),
+    warehouse: Annotated[
+        Path | None,
+        typer.Option(
+            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
+        ),
+    ] = None,
+) -> None:
+    """The season dashboard: one self-contained HTML page with its charts embedded."""
+    from pipelines.reports.season import render_season
+
+    typer.echo(f"dashboard  {render_season(_existing_warehouse(warehouse), out)}")
 
 
 def main() -> None:  # pragma: no cover - console entry point

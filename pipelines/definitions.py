@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import inbox, results, standings
+from assets import inbox, publish, results, standings
 from assets.automation import inbox_sensor, nightly, nightly_job
 from pipelines.resources import (
     InboxResource,
+    PublicationResource,
     WarehouseResource,
     default_inbox,
+    default_publication,
     default_warehouse,
 )
 
@@ -22,6 +24,7 @@ defs = dg.Definitions(
         results.validated_results,
         results.scored_results,
         standings.standings,
+        publish.publication,
     ],
     asset_checks=[
         inbox.rows_accounted_on_read,
@@ -37,6 +40,7 @@ defs = dg.Definitions(
     resources={
         "warehouse": WarehouseResource(path=default_warehouse()),
         "inbox": InboxResource(path=default_inbox()),
+        "publication": PublicationResource(path=default_publication()),
     },
     executor=dg.in_process_executor,
 )

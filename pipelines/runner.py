@@ -18,7 +18,7 @@ import dagster as dg
 import polars as pl
 
 from pipelines.definitions import defs
-from pipelines.resources import InboxResource, WarehouseResource
+from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
 
 # Failed checks are an expected outcome (they hold standings back), so the console logger is
@@ -61,6 +61,7 @@ class RunReport:
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
     warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
+    published: Path | None = None
 
     @property
     def blocked_dates(self) -> list[str]:
@@ -95,15 +96,20 @@ def run_inbox(
     warehouse: Path,
     instance: dg.DagsterInstance | None = None,
     progress: Callable[[str], None] | None = None,
+    publish_to: Path | None = None,
 ) -> RunReport:
     """Materialise every asset for ``inbox`` into ``warehouse``; see the module docstring.
 
-    ``progress`` (if given) is told of each step as it starts.
+    ``progress`` (if given) is told of each step as it starts. Last, the publication asset
+    writes the site, the exports and the season dashboard into ``publish_to`` (default: the
+    warehouse's folder, e.g. ``data/site``, ``data/exports``, ``data/season.html``).
     """
     say = progress or (lambda _msg: None)
+    publish_to = publish_to or warehouse.parent
     resources = {
         "warehouse": WarehouseResource(path=str(warehouse)),
         "inbox": InboxResource(path=str(inbox)),
+        "publication": PublicationResource(path=str(publish_to)),
     }
     everything = [*defs.assets, *defs.asset_checks]  # type: ignore[misc]
     instance = instance or _instance()
@@ -135,6 +141,18 @@ def run_inbox(
         if not result.success and _errors(result):
             raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
         report.failed_checks.extend(_failed(result, day))
+    say("publishing: results site, exports, season dashboard")
+    published = dg.materialize(
+        everything,
+        selection=dg.AssetSelection.groups("publish"),
+        resources=resources,
+        instance=instance,
+        raise_on_error=False,
+        run_config=_QUIET,
+    )
+    if not published.success:
+        raise RunFailed(f"publishing failed:\n{_errors(published)}")
+    report.published = publish_to
     for day in report.blocked_dates:
         report.disagreements = pl.concat(
             [report.disagreements, wh.query("checks/score_disagreements", {"session_date": day})],

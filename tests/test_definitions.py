@@ -27,6 +27,7 @@ def test_definitions_load():
         "validated_results",
         "scored_results",
         "standings",
+        "publication",
     }
     job = defs.resolve_job_def("nightly_results")
     assert job.partitions_def is not None

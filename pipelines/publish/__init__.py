@@ -1,0 +1,87 @@
+"""Publication: the results site, the federation exports and the season dashboard.
+
+:func:`publish` writes, from a warehouse, into one folder::
+
+    <out>/site/               the results site (pipelines.publish.site)
+    <out>/exports/usebio/     USEBIO 1.2 XML per event (pipelines.publish.usebio_writer)
+    <out>/exports/pbn/        PBN with ScoreTable/TotalScoreTable per session (pbn_writer)
+    <out>/exports/parquet/    standings and marts, partitioned by date (parquet)
+    <out>/exports/events.csv  the events' details, so another Traveller re-imports the
+                              exports under the same regulations (profile, movement, Laws)
+    <out>/season.html         the season dashboard (pipelines.reports.season)
+
+Only official standings are published: a date held back by a failed check has none, so it
+does not appear. Player membership numbers are never read.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.publish.data import load
+from pipelines.publish.parquet import write_parquet
+from pipelines.publish.pbn_writer import write_pbn
+from pipelines.publish.site import write_site
+from pipelines.publish.usebio_writer import write_usebio
+
+#: Columns of the exported ``events.csv`` (the inbox's own events file format).
+EVENT_CSV_COLUMNS = (
+    "event_id",
+    "session",
+    "date",
+    "name",
+    "form",
+    "scoring",
+    "movement",
+    "profile",
+    "laws",
+    "director",
+    "correction_minutes",
+    "published_at",
+)
+
+
+@dataclass
+class PublishSummary:
+    """What :func:`publish` wrote."""
+
+    out: Path
+    pages: int = 0
+    usebio: list[Path] = field(default_factory=list)
+    pbn: list[Path] = field(default_factory=list)
+    parquet: dict[str, int] = field(default_factory=dict)
+    dashboard: Path | None = None
+    sessions: int = 0
+
+
+def write_events_csv(sessions: pl.DataFrame, path: Path) -> Path:
+    """The published event sessions as an ``events.csv`` Traveller's inbox reads."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cols = [c for c in EVENT_CSV_COLUMNS if c in sessions.columns]
+    sessions.select(cols).write_csv(path)
+    return path
+
+
+def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> PublishSummary:
+    """Write the site, the exports and (unless ``dashboard`` is false) the season dashboard."""
+    out = Path(out)
+    data = load(warehouse)
+    summary = PublishSummary(out=out, sessions=data.sessions.height)
+    summary.pages = len(write_site(data, out / "site"))
+    exports = out / "exports"
+    for old in (exports / "usebio", exports / "pbn"):
+        if old.exists():
+            shutil.rmtree(old)
+    summary.usebio = write_usebio(data.sessions, data.standings, data.results, exports / "usebio")
+    summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn")
+    summary.parquet = write_parquet(warehouse, exports / "parquet")
+    write_events_csv(data.sessions, exports / "events.csv")
+    if dashboard:
+        from pipelines.reports.season import render_season
+
+        summary.dashboard = render_season(warehouse, out / "season.html")
+    return summary

@@ -1,0 +1,58 @@
+"""What publication reads from the warehouse: one SQL model per question (``sql/publish/``).
+
+Only the newest version of the standings is published (``status <> 'superseded'``), with
+the changes that made it; national membership numbers (``contestants.player_ids``) are
+never selected. Tables and columns that a later stage adds (the IMP forms' ``matches``,
+``ns_imps``, ...) are read when the warehouse has them, so pages can show them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from pipelines.warehouse import Warehouse, query
+
+
+@dataclass
+class Published:
+    """Everything the site and the exports are made from (Polars frames)."""
+
+    sessions: pl.DataFrame
+    standings: pl.DataFrame
+    results: pl.DataFrame
+    changes: pl.DataFrame
+    penalties: pl.DataFrame
+    extra: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        """No session has official standings yet."""
+        return self.sessions.height == 0
+
+
+def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether the warehouse holds ``table`` (a stage that may not exist in this version)."""
+    found = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = $t", {"t": table}
+    ).fetchone()
+    return bool(found and found[0])
+
+
+#: Tables later stages add that publication shows when present (read with ``sql/publish``).
+OPTIONAL_TABLES: tuple[str, ...] = ("matches",)
+
+
+def load(warehouse: Path | str) -> Published:
+    """Read what is published from the warehouse file (read-only)."""
+    wh = Warehouse(warehouse)
+    with wh.connect(read_only=True) as conn:
+        frames = {
+            name: query(conn, f"publish/{name}")
+            for name in ("sessions", "standings", "results", "changes", "penalties")
+        }
+        extra = {t: query(conn, f"publish/{t}") for t in OPTIONAL_TABLES if has_table(conn, t)}
+    return Published(**frames, extra=extra)

@@ -1,0 +1,62 @@
+"""Parquet exports for BI tools: the standings and the analytics marts, partitioned by date.
+
+Each table is written as a Hive-partitioned dataset, ``<out>/<table>/session_date=YYYY-MM-DD/
+*.parquet`` (the season mart by ``month=YYYY-MM``), so a tool reads one night or the whole
+season. The tables: every version of the standings (``status`` tells the newest), the
+travellers (``scored_results``), ``adjustments``, ``standings_changes``, ``rulings``,
+``appeals``, the season mart (one row per event session with tables, field, adjusted results,
+penalties, appeals) and the analytics marts a later stage adds (``penalty_stats``,
+``appeal_stats``, ``director_audit``) when the warehouse has them. Nothing here holds a
+national membership number: ``contestants.player_ids`` is never exported.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.publish.data import has_table
+from pipelines.warehouse import Warehouse, query
+
+#: Tables exported with their SQL model (``sql/export/<name>.sql``), partitioned by date.
+TABLES: tuple[str, ...] = (
+    "standings",
+    "scored_results",
+    "adjustments",
+    "standings_changes",
+    "rulings",
+    "appeals",
+)
+#: Analytics marts of the analytics issue, exported as they are when present.
+MARTS: tuple[str, ...] = ("penalty_stats", "appeal_stats", "director_audit")
+
+
+def _write(df: pl.DataFrame, path: Path, by: str) -> int:
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    if not df.height:
+        return 0
+    if by in df.columns:
+        df = df.with_columns(pl.col(by).cast(pl.Utf8).fill_null("unknown"))
+        df.write_parquet(path, partition_by=by)
+    else:
+        df.write_parquet(path / "data.parquet")
+    return df.height
+
+
+def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
+    """Write every export table under ``out``; rows written per table."""
+    counts: dict[str, int] = {}
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        frames = {t: query(conn, f"export/{t}") for t in TABLES}
+        frames["season_sessions"] = query(conn, "reports/season_sessions")
+        for mart in MARTS:
+            if has_table(conn, mart):
+                frames[mart] = query(conn, f"export/{mart}")
+    for name, df in frames.items():
+        by = "month" if name == "season_sessions" else "session_date"
+        counts[name] = _write(df, out / name, by)
+    return counts

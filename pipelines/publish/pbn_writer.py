@@ -1,0 +1,175 @@
+"""PBN 2.1 with ``[ScoreTable]`` and ``[TotalScoreTable]``, in the column conventions of the
+Magic Contest (FFB) exports in ``../shared/realdata``.
+
+One file per event session. The header's ``% <META>`` lines name the contest
+(``ContestID``), the session (``CRSession``) and the scoring; each board is one game record
+(``Event``, ``Date`` as ``YYYY.MM.DD``, ``Board``, Law 2 ``Dealer`` and ``Vulnerable``) with
+its ``ScoreTable``: section, table, round, pair numbers, contract, declarer, tricks
+(``Result``), the score on the side that scored it (quoted, ``-`` on the other side, as Magic
+Contest writes it), the profile's displayed matchpoints and the whole-number percentages.
+The first record carries the ``TotalScoreTable``: place (``=`` when shared), pair, direction
+(Mitchell), total, percentage, names (never membership numbers) and boards played.
+
+Artificial scores are ``"A+"``/``"A-"``/``"A="`` (variable) or ``"A60"`` (fixed) on each
+side; split and weighted scores keep the played result with the adjusted matchpoints (see
+:mod:`pipelines.publish.lines`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipelines.laws.board import dealer, vulnerability
+from pipelines.publish.explain import place_text
+from pipelines.publish.lines import export_line
+from pipelines.publish.site import Decimals, slug
+from pipelines.publish.usebio_writer import exportable
+
+SCORE_COLUMNS = (
+    "Section\\2R;Table\\2R;Round\\2R;PairId_NS\\3R;PairId_EW\\3R;Contract\\5L;Declarer\\1R;"
+    "Result\\2R;Score_NS\\6R;Score_EW\\6R;MP_NS\\6R;MP_EW\\6R;Percentage_NS\\3R;Percentage_EW\\3R"
+)
+TOTAL_COLUMNS = (
+    "Rank\\3R;Section\\2R;PairId\\3R;Direction\\2R;TotalScoreMP\\7R;TotalPercentage\\6R;"
+    "Names\\40L;NrBoards\\2R"
+)
+
+
+def quote(value: Any) -> str:
+    """A PBN string: double-quoted, ``\\`` and ``"`` escaped, line breaks flattened."""
+    s = "" if value is None else " ".join(str(value).split())
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def token(value: Any) -> str:
+    """A table value without spaces; ``-`` when missing; quoted when it holds a space."""
+    if value is None or value == "":
+        return "-"
+    s = str(value)
+    return quote(s) if any(c.isspace() or c == '"' for c in s) else s
+
+
+def _figure(value: Any, decimals: int) -> str:
+    return "-" if value is None else f"{float(value):.{decimals}f}"
+
+
+def _pct(value: Any) -> str:
+    return "-" if value is None else f"{round(float(value)):d}"
+
+
+def _scores(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    """Contract, declarer, result, Score_NS and Score_EW cells of one line."""
+    line = export_line(r)
+    if line.not_played:
+        return ("-", "-", "-", quote("NP"), quote("NP"))
+    if line.ns_art or line.ew_art:
+        ns, ew = line.ns_art or "=", line.ew_art or "="
+        return ("-", "-", "-", quote(f"A{ns}"), quote(f"A{ew}"))
+    contract = "Pass" if line.contract == "PASS" else token(line.contract)
+    declarer = token(line.declarer) if line.contract != "PASS" else "-"
+    tricks = token(line.tricks) if line.contract != "PASS" else "-"
+    s = line.ns_score
+    if s is None:
+        return (contract, declarer, tricks, "-", "-")
+    if s >= 0:
+        return (contract, declarer, tricks, quote(s), "-")
+    return (contract, declarer, tricks, "-", quote(-s))
+
+
+def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.DataFrame) -> str:
+    """The PBN text of one event session."""
+    dec = Decimals.of(session.get("profile"))
+    date = (session.get("date") or "").replace("-", ".")
+    mitchell = session.get("movement") == "mitchell"
+    head = [
+        "% PBN 2.1",
+        "% EXPORT",
+        "% Content-type: text/x-pbn; charset=UTF-8",
+        '% <META name=Generator content="Traveller">',
+        f"% <META name=ContestID content={quote(session['event_id'])}>",
+        f"% <META name=ContestName content={quote(session.get('name') or '')}>",
+        f'% <META name=CRSession content="{session["session"]}">',
+        '% <META name=ScoringType content="MatchPoints;MP1">',
+        "",
+    ]
+    totals = [f'[TotalScoreTable "{TOTAL_COLUMNS}"]']
+    order = standings.with_columns(pl.col("direction").fill_null(""))
+    for r in order.sort(["section", "direction", "rank", "contestant"], nulls_last=True).to_dicts():
+        totals.append(
+            " ".join(
+                [
+                    token("" if r.get("sanction") else place_text(r["rank"], r["tied"])),
+                    token(r["section"]),
+                    token(r["contestant"]),
+                    token(r["direction"] if mitchell else ""),
+                    _figure(r.get("score_display"), dec.total),
+                    _figure(r.get("percentage_display"), dec.pct),
+                    quote(r.get("names") or ""),
+                    str(r.get("boards") or 0),
+                ]
+            )
+        )
+    records = []
+    for i, ((board,), grp) in enumerate(
+        sorted(results.partition_by(["board"], as_dict=True).items())
+    ):
+        rec = [
+            f"[Event {quote(session.get('name') or session['event_id'])}]",
+            f"[Date {quote(date)}]",
+            f"[Board {quote(board)}]",
+            f"[Dealer {quote(dealer(int(board)))}]",
+            f"[Vulnerable {quote(vulnerability(int(board)))}]",
+            '[Scoring "MatchPoints;MP1"]',
+            '[Competition "Pairs"]',
+            f'[ScoreTable "{SCORE_COLUMNS}"]',
+        ]
+        for r in grp.sort(["section", "table", "ns_pair"], nulls_last=True).to_dicts():
+            contract, declarer, tricks, s_ns, s_ew = _scores(r)
+            rec.append(
+                " ".join(
+                    [
+                        token(r.get("section")),
+                        token(r.get("table")),
+                        token(r.get("round")),
+                        token(r["ns_pair"]),
+                        token(r["ew_pair"]),
+                        contract,
+                        declarer,
+                        tricks,
+                        s_ns,
+                        s_ew,
+                        _figure(r.get("ns_mp_display"), dec.mp),
+                        _figure(r.get("ew_mp_display"), dec.mp),
+                        _pct(r.get("ns_pct")),
+                        _pct(r.get("ew_pct")),
+                    ]
+                )
+            )
+        if i == 0:
+            rec += totals
+        records.append("\n".join(rec))
+    return "\n".join(head) + "\n\n".join(records) + "\n"
+
+
+def write_pbn(
+    sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
+) -> list[Path]:
+    """One ``<event>-s<session>.pbn`` per exportable event session in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for s in exportable(sessions).to_dicts():
+        key = (pl.col("event_id") == s["event_id"]) & (pl.col("session") == s["session"])
+        path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
+        path.write_text(
+            pbn_session(
+                s,
+                standings.filter(key & (pl.col("scope") == "session")),
+                results.filter(key),
+            ),
+            encoding="utf-8",
+        )
+        written.append(path)
+    return written

@@ -1,0 +1,544 @@
+"""The results site: static HTML pages players read, written from the warehouse.
+
+Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone):
+
+* ``index.html`` — every session by date, then event;
+* ``<event>/index.html`` — the event: its sessions and, over several sessions, the event
+  ranking;
+* ``<event>/session-<n>/index.html`` — the session ranking per section (and per direction
+  in a Mitchell: two fields, two rankings), with its status — *provisional* until the end of
+  the correction period (Law 79C) and while an appeal is pending, then *final* — and, for a
+  newer version, what changed and why (the appeal or the correction);
+* ``.../board-<section>-<n>.html`` — each board's traveller: contract, declarer, tricks,
+  score, the profile's displayed matchpoints (IMPs when the event has them), and every
+  adjusted score marked and explained in words with its Law (:mod:`pipelines.publish.explain`);
+* ``.../card-<section>-<contestant>.html`` — each contestant's scorecard.
+
+Places show ``=`` when shared (equal percentages share the place, Law 78A totals are exact).
+Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as
+``<script>`` is shown, never run). National membership numbers are never read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from pipelines.laws.corrections import correction_deadline
+from pipelines.profiles import load as load_profile
+from pipelines.publish.data import Published
+from pipelines.publish.explain import (
+    MINUS,
+    contract_result,
+    explain,
+    laws_text,
+    place_text,
+)
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def slug(text: object) -> str:
+    """A file-name-safe form of ``text``; when characters had to be replaced, a short hash of
+    the original keeps two different texts apart (``A/B`` and ``A-B``)."""
+    s = str(text)
+    safe = _UNSAFE.sub("-", s).strip("-") or "x"
+    if safe == s:
+        return s
+    return f"{safe}-{hashlib.sha1(s.encode()).hexdigest()[:6]}"
+
+
+def environment() -> Environment:
+    """The Jinja2 environment: autoescape ON for every template, undefined names an error."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = fmt
+    env.filters["signed"] = signed
+    return env
+
+
+def fmt(value: Any, decimals: int = 2) -> str:
+    """A figure with ``decimals`` places as the profile shows it; empty when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    text = f"{float(value):.{decimals}f}"
+    return text.replace("-", MINUS)
+
+
+def signed(value: Any, decimals: int = 2) -> str:
+    """A change with its sign: ``+1.25``, ``−0.50``, ``0``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    v = float(value)
+    if abs(v) < 1e-12:
+        return "0"
+    return ("+" if v > 0 else MINUS) + f"{abs(v):.{decimals}f}"
+
+
+@dataclass(frozen=True)
+class Decimals:
+    """How the event's profile shows matchpoints, totals and percentages."""
+
+    mp: int
+    total: int
+    pct: int
+
+    @classmethod
+    def of(cls, profile: str | None) -> Decimals:
+        """The display decimals of ``profile`` (default profile when unknown)."""
+        p = load_profile(profile)
+        return cls(p.mp_decimals, p.total_decimals, p.percentage_decimals)
+
+
+def status_text(session: dict[str, Any]) -> str:
+    """Provisional (with the end of the correction period, Law 79C) or final (Law 92B: once
+    the period is over and no appeal is pending)."""
+    if session.get("status") == "final":
+        return "Final"
+    deadline = session_deadline(session)
+    return f"Provisional: score corrections may be requested until {deadline} (Law 79C)"
+
+
+def session_deadline(session: dict[str, Any]) -> str:
+    """End of the correction period: ``published_at`` (default the end of the session's day)
+    plus the event's correction minutes."""
+    pub = session.get("published_at")
+    try:
+        start = datetime.strptime(pub, "%Y-%m-%d %H:%M") if pub else None
+    except ValueError:
+        start = None
+    if start is None:
+        start = datetime.strptime(f"{session['date']} 23:59", "%Y-%m-%d %H:%M")
+    minutes = session.get("correction_minutes") or 30
+    return correction_deadline(start, int(minutes)).strftime("%Y-%m-%d %H:%M")
+
+
+def _score_cells(row: dict[str, Any]) -> tuple[str, str]:
+    """The NS and EW score cells of a traveller line: the positive side shows the score."""
+    if row.get("kind") == "artificial":
+        return (f"A{row.get('ns_art') or ''}", f"A{row.get('ew_art') or ''}")
+    if row.get("kind") == "not_played":
+        return ("NP", "NP")
+    s = row.get("ns_score")
+    if s is None:
+        return ("adj.", "adj.")
+    if s > 0:
+        return (str(s), "")
+    if s < 0:
+        return ("", str(-s))
+    return ("0", "")
+
+
+def shown_contract(row: dict[str, Any]) -> dict[str, Any]:
+    """The contract, declarer and tricks a traveller line shows: the table's result, or the
+    result a ruling put in its place when that is one contract result for both sides (an
+    assigned score, Law 12C1(b), or a score correction, Law 79C); the note says what was
+    played."""
+    ns, ew = row.get("effective_ns_result"), row.get("effective_ew_result")
+    kind = row.get("adjustment")
+    if kind in ("assigned", "score_correction", "director_error", "artificial") and (
+        not ew or (ns or "").strip() == ew.strip()
+    ):
+        parsed = contract_result(ns)
+        if parsed is not None:
+            contract, declarer, tricks = parsed
+            return {"contract": contract, "declarer": declarer or None, "tricks": tricks}
+    return {k: row.get(k) for k in ("contract", "declarer", "tricks")}
+
+
+def result_cell(row: dict[str, Any]) -> str:
+    """Tricks relative to the contract: ``=``, ``+1``, ``−2``; empty without a contract."""
+    contract, tricks = row.get("contract"), row.get("tricks")
+    if not contract or contract == "PASS" or tricks is None:
+        return ""
+    m = re.match(r"^([1-7])", contract)
+    if not m:
+        return str(tricks)
+    rel = int(tricks) - int(m.group(1)) - 6
+    return "=" if rel == 0 else f"+{rel}" if rel > 0 else f"{MINUS}{-rel}"
+
+
+def contestant_label(contestant: str, direction: str | None) -> str:
+    """``7`` in a Howell, ``7 NS`` in a Mitchell (two fields)."""
+    return f"{contestant} {direction}" if direction else str(contestant)
+
+
+def card_name(section: str, contestant: str, direction: str | None) -> str:
+    """File name of a contestant's scorecard."""
+    d = f"-{direction.lower()}" if direction else ""
+    return f"card-{slug(section)}-{slug(contestant)}{d}.html"
+
+
+def board_name(section: str, board: int) -> str:
+    """File name of a board's traveller."""
+    return f"board-{slug(section)}-{board}.html"
+
+
+def session_dir(event_id: str, session: int) -> str:
+    """Folder of a session's pages, relative to the site root."""
+    return f"{slug(event_id)}/session-{session}"
+
+
+def sides(results: pl.DataFrame) -> pl.DataFrame:
+    """Each traveller line from each contestant's seat: one row per (line, contestant).
+
+    Pairs: the NS pair and the EW pair (in a Mitchell the contestant is the pair with its
+    direction). Individuals (Law 89): north and south each receive the NS side's score, east
+    and west the EW side's.
+    """
+    mitchell = pl.col("movement") == "mitchell"
+
+    def side(df: pl.DataFrame, who: str, against: str, own: str, sign: int) -> pl.DataFrame:
+        return df.with_columns(
+            pl.col(who).alias("who"),
+            pl.col(against).alias("against"),
+            pl.lit(own).alias("side"),
+            pl.when(mitchell).then(pl.lit(own)).otherwise(pl.lit(None, pl.Utf8)).alias("who_dir"),
+            pl.col(f"{own.lower()}_mp_display").alias("own_mp"),
+            pl.col(f"{own.lower()}_pct").alias("own_pct"),
+            (pl.col("ns_score") * sign).alias("own_score"),
+        )
+
+    individual = pl.col("form").fill_null("pairs") == "individual"
+    pairs, indiv = results.filter(~individual), results.filter(individual)
+    frames = [
+        side(pairs, "ns_pair", "ew_pair", "NS", 1),
+        side(pairs, "ew_pair", "ns_pair", "EW", -1),
+    ]
+    if indiv.height:
+        frames += [
+            side(indiv, "north", "ew_pair", "NS", 1),
+            side(indiv, "south", "ew_pair", "NS", 1),
+            side(indiv, "east", "ns_pair", "EW", -1),
+            side(indiv, "west", "ns_pair", "EW", -1),
+        ]
+    return pl.concat(frames, how="diagonal_relaxed")
+
+
+class Site:
+    """Renders the results site for a :class:`Published` snapshot into a folder."""
+
+    def __init__(self, data: Published, out: Path) -> None:
+        """Prepare to write ``data`` into ``out`` (created; old pages are replaced)."""
+        self.data = data
+        self.out = Path(out)
+        self.env = environment()
+        self.pages: list[Path] = []
+        self.imps = self._has_imps(data.results)
+
+    @staticmethod
+    def _has_imps(results: pl.DataFrame) -> bool:
+        return "ns_imps" in results.columns and results["ns_imps"].is_not_null().any()
+
+    # ------------------------------------------------------------------ writing
+
+    def _write(self, rel: str, template: str, **ctx: Any) -> None:
+        depth = rel.count("/")
+        html = self.env.get_template(template).render(root="../" * depth, **ctx)
+        path = self.out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+        self.pages.append(path)
+
+    def render(self) -> list[Path]:
+        """Write every page and the style sheet; return the pages written."""
+        if self.out.exists():
+            shutil.rmtree(self.out)
+        self.out.mkdir(parents=True)
+        shutil.copy(TEMPLATES / "style.css", self.out / "style.css")
+        sessions = self.data.sessions.to_dicts()
+        self._index(sessions)
+        by_event: dict[str, list[dict[str, Any]]] = {}
+        for s in sessions:
+            by_event.setdefault(s["event_id"], []).append(s)
+        for event_id, ev_sessions in by_event.items():
+            self._event(event_id, ev_sessions)
+            for s in ev_sessions:
+                self._session(s)
+        return self.pages
+
+    def _index(self, sessions: list[dict[str, Any]]) -> None:
+        days: dict[str, list[dict[str, Any]]] = {}
+        for s in sessions:
+            s = {
+                **s,
+                "href": f"{session_dir(s['event_id'], s['session'])}/index.html",
+                "event_href": f"{slug(s['event_id'])}/index.html",
+                "status_line": status_text(s),
+            }
+            days.setdefault(s["date"], []).append(s)
+        self._write(
+            "index.html",
+            "index.html.j2",
+            title="Results",
+            days=sorted(days.items(), reverse=True),
+        )
+
+    def _event(self, event_id: str, sessions: list[dict[str, Any]]) -> None:
+        st = self.data.standings.filter(
+            (pl.col("event_id") == event_id) & (pl.col("scope") == "event")
+        )
+        first = sessions[0]
+        dec = Decimals.of(first.get("profile"))
+        rankings = self._rankings(st, dec, link_dir=None)
+        changes = self._changes(
+            self.data.changes.filter(
+                (pl.col("event_id") == event_id) & (pl.col("scope") == "event")
+            ),
+            st,
+            dec,
+        )
+        final = all(s.get("status") == "final" for s in sessions)
+        self._write(
+            f"{slug(event_id)}/index.html",
+            "event.html.j2",
+            title=first.get("name") or event_id,
+            event=first,
+            sessions=[
+                {**s, "href": f"session-{s['session']}/index.html", "status_line": status_text(s)}
+                for s in sessions
+            ],
+            rankings=rankings if len(sessions) > 1 else [],
+            changes=changes if len(sessions) > 1 else [],
+            status="Final" if final else "Provisional: a session is not final yet",
+        )
+
+    def _rankings(
+        self, st: pl.DataFrame, dec: Decimals, link_dir: str | None
+    ) -> list[dict[str, Any]]:
+        """One ranking per section and direction: rows with place, names and figures."""
+        out = []
+        if not st.height:
+            return out
+        st = st.with_columns(pl.col("direction").fill_null(""))
+        order = {"": 0, "NS": 1, "EW": 2}
+        groups = st.partition_by(["section", "direction"], as_dict=True).items()
+        for (section, direction), grp in sorted(
+            groups, key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
+        ):
+            grp = grp.sort(["rank", "contestant"], nulls_last=True)
+            rows = []
+            for r in grp.to_dicts():
+                d = r["direction"] or None
+                rows.append(
+                    {
+                        "place": place_text(r["rank"], r["tied"], r.get("sanction")),
+                        "contestant": contestant_label(r["contestant"], d),
+                        "names": r.get("names") or "",
+                        "score": fmt(r.get("score_display"), dec.total),
+                        "pct": fmt(r.get("percentage_display"), dec.pct),
+                        "boards": r.get("boards"),
+                        "penalties": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                        "tiebreak": r.get("tiebreak") or "",
+                        "href": (
+                            card_name(section, r["contestant"], d) if link_dir is not None else None
+                        ),
+                    }
+                )
+            label = f"Section {section}" if section else "Ranking"
+            if direction:
+                label += f", {'North-South' if direction == 'NS' else 'East-West'}"
+            out.append({"label": label, "rows": rows, "section": section, "direction": direction})
+        return out
+
+    def _changes(
+        self, changes: pl.DataFrame, st: pl.DataFrame, dec: Decimals
+    ) -> list[dict[str, Any]]:
+        """What each newer version changed, grouped by version, with its cause in words."""
+        if not changes.height:
+            return []
+        names = {
+            (r["contestant"], r["direction"] or ""): r.get("names") or ""
+            for r in st.select("contestant", "direction", "names").to_dicts()
+        }
+        out = []
+        for (version,), grp in sorted(changes.partition_by(["version"], as_dict=True).items()):
+            first = grp.row(0, named=True)
+            out.append(
+                {
+                    "version": version,
+                    "cause": cause_text(first),
+                    "rows": [
+                        {
+                            "contestant": contestant_label(r["contestant"], r.get("direction")),
+                            "names": names.get((r["contestant"], r.get("direction") or ""), ""),
+                            "score_before": fmt(r["score_before"], dec.total),
+                            "score_after": fmt(r["score_after"], dec.total),
+                            "change": signed(r["score_change"], dec.total),
+                            "pct_before": fmt(r["percentage_before"], dec.pct),
+                            "pct_after": fmt(r["percentage_after"], dec.pct),
+                            "rank_before": r.get("rank_before") or "–",
+                            "rank_after": r.get("rank_after") or "–",
+                        }
+                        for r in grp.sort(["section", "direction", "contestant"]).to_dicts()
+                    ],
+                }
+            )
+        return out
+
+    def _session(self, s: dict[str, Any]) -> None:
+        event_id, n = s["event_id"], s["session"]
+        base = session_dir(event_id, n)
+        dec = Decimals.of(s.get("profile"))
+        key = (pl.col("event_id") == event_id) & (pl.col("session") == n)
+        st = self.data.standings.filter(key & (pl.col("scope") == "session"))
+        res = self.data.results.filter(key)
+        versions = res.group_by("section", "board").agg(
+            pl.col("board_version").fill_null("A").n_unique().alias("versions")
+        )
+        res = res.join(versions, on=["section", "board"], how="left")
+        lines = res.to_dicts()
+        for r in lines:
+            r["note"] = explain(r, r["versions"])
+            r.update(shown_contract(r))
+            r["ns_cell"], r["ew_cell"] = _score_cells(r)
+            r["result"] = result_cell(r)
+        rankings = self._rankings(st, dec, link_dir=base)
+        changes = self._changes(
+            self.data.changes.filter(key & (pl.col("scope") == "session")), st, dec
+        )
+        penalties = [
+            {**p, "laws_text": laws_text(p.get("laws"))}
+            for p in self.data.penalties.filter(key).to_dicts()
+        ]
+        boards = sorted({(r["section"], r["board"]) for r in lines})
+        page = {
+            "session": s,
+            "event_href": "../index.html",
+            "status": status_text(s),
+            "dec": dec,
+            "imps": self.imps,
+        }
+        self._write(
+            f"{base}/index.html",
+            "ranking.html.j2",
+            title=f"{s.get('name') or event_id}, session {n}",
+            rankings=rankings,
+            changes=changes,
+            penalties=penalties,
+            boards=[{"section": sec, "board": b, "href": board_name(sec, b)} for sec, b in boards],
+            **page,
+        )
+        by_board: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for r in lines:
+            by_board.setdefault((r["section"], r["board"]), []).append(r)
+        for i, (sec, b) in enumerate(boards):
+            prev = board_name(*boards[i - 1]) if i > 0 else None
+            nxt = board_name(*boards[i + 1]) if i + 1 < len(boards) else None
+            rows = by_board[(sec, b)]
+            self._write(
+                f"{base}/{board_name(sec, b)}",
+                "traveller.html.j2",
+                title=f"Board {b}" + (f", section {sec}" if len(boards) and sec else ""),
+                board=b,
+                section=sec,
+                rows=rows,
+                top=fmt(rows[0].get("top_display"), dec.mp),
+                prev=prev,
+                next=nxt,
+                cards={
+                    (r["contestant"], r["direction"] or None): card_name(
+                        r["section"], r["contestant"], r["direction"] or None
+                    )
+                    for r in st.to_dicts()
+                },
+                **page,
+            )
+        self._cards(base, st, res, dec, page)
+
+    def _cards(
+        self,
+        base: str,
+        st: pl.DataFrame,
+        res: pl.DataFrame,
+        dec: Decimals,
+        page: dict[str, Any],
+    ) -> None:
+        seats = sides(res)
+        groups = (
+            seats.with_columns(pl.col("who_dir").fill_null("")).partition_by(
+                ["section", "who", "who_dir"], as_dict=True
+            )
+            if seats.height
+            else {}
+        )
+        for r in st.to_dicts():
+            d = r.get("direction") or ""
+            rows = groups.get((r["section"], r["contestant"], d))
+            lines = []
+            if rows is not None:
+                for x in rows.sort("board").to_dicts():
+                    x["note"] = explain(x, x.get("versions") or 1)
+                    x.update(shown_contract(x))
+                    x["result"] = result_cell(x)
+                    if x.get("kind") == "artificial":
+                        x["score_cell"] = f"A{x.get('ns_art' if x['side'] == 'NS' else 'ew_art')}"
+                    elif x.get("kind") == "not_played":
+                        x["score_cell"] = "NP"
+                    elif x.get("own_score") is None:
+                        x["score_cell"] = "adj."
+                    else:
+                        x["score_cell"] = str(x["own_score"])
+                    x["board_href"] = board_name(x["section"], x["board"])
+                    lines.append(x)
+            self._write(
+                f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
+                "scorecard.html.j2",
+                title=f"Scorecard of {contestant_label(r['contestant'], d or None)}",
+                standing={
+                    **r,
+                    "label": contestant_label(r["contestant"], d or None),
+                    "place": place_text(r["rank"], r["tied"], r.get("sanction")),
+                    "score": fmt(r.get("score_display"), dec.total),
+                    "pct": fmt(r.get("percentage_display"), dec.pct),
+                    "penalty": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                },
+                lines=lines,
+                **page,
+            )
+
+
+def cause_text(change: dict[str, Any]) -> str:
+    """Why a new version was made: an appeal's decision (Laws 92, 93) or a score correction
+    (Law 79C), with the ruling, board and note."""
+    board = change.get("ruling_board")
+    on_board = f" on board {board}" if board is not None else ""
+    if change.get("cause") == "appeal":
+        heard = change.get("heard_by") or "appeal"
+        outcome = change.get("outcome") or "decided"
+        note = change.get("appeal_note")
+        text = (
+            f"Appeal {change['cause_id']} against ruling {change.get('ruling_id') or ''}"
+            f"{on_board}: heard by the {heard.replace('_', ' ')}, ruling {outcome}"
+        )
+        return text + (f" ({note})" if note else "")
+    laws = laws_text(change.get("ruling_laws")) or "Law 79C"
+    note = change.get("ruling_note")
+    text = f"Score correction {change['cause_id']}{on_board}, {laws}"
+    return text + (f" ({note})" if note else "")
+
+
+def write_site(data: Published, out: Path) -> list[Path]:
+    """Write the results site for ``data`` into ``out``; the pages written."""
+    return Site(data, out).render()
+
+
+def iter_links(html: str) -> Iterable[str]:
+    """The ``href`` targets of a page (for tests and the link check)."""
+    return re.findall(r'href="([^"#]+)', html)

@@ -1,0 +1,165 @@
+"""USEBIO 1.2 XML of each event's official results (the format masterpoint and grading
+systems ingest; Compscore, EBUScore and others write it).
+
+One file per event: ``EVENT`` (identifier, description, ``WINNER_TYPE`` 1 = one field
+(Howell), 2 = two fields (Mitchell), date), then one ``SESSION`` per session with its number
+and date, one ``SECTION`` per section, and in it ``PARTICIPANTS/PAIR`` (number, direction,
+``TOTAL_SCORE``, ``PERCENTAGE``, ``PLACE`` with ``=`` for a shared place, the players' names —
+never their national ID numbers) and ``BOARD/TRAVELLER_LINE`` (pairs, contract, declarer,
+tricks, NS score and ``NS_MATCH_POINTS``/``EW_MATCH_POINTS`` as the profile displays them).
+An event of several sessions also gets the event ranking in an ``EVENT``-level
+``PARTICIPANTS``.
+
+Adjusted lines follow USEBIO's notation (see :mod:`pipelines.publish.lines`): an artificial
+score is ``A`` and the two sides' codes, ``A6040`` (fixed) or ``A+-`` (variable averages, whose
+percentage the session-percentage rule decides), with no contract; a split or weighted score
+keeps the result played at the table with the adjusted matchpoints and an XML comment saying
+so. Only matchpoint pairs events are exported in this version.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from pipelines.publish.explain import place_text
+from pipelines.publish.lines import export_line
+from pipelines.publish.site import Decimals, slug
+
+PROGRAM = "Traveller"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _text(value: Any) -> str:
+    """Text safe for XML 1.0 (control characters removed); ``None`` → empty."""
+    return "" if value is None else _CONTROL.sub("", str(value))
+
+
+def _sub(parent: ET.Element, tag: str, value: Any) -> ET.Element:
+    el = ET.SubElement(parent, tag)
+    el.text = _text(value)
+    return el
+
+
+def dmy(iso: str | None) -> str:
+    """``2026-11-02`` → ``02/11/2026`` (USEBIO dates)."""
+    if not iso:
+        return ""
+    y, m, d = iso.split("-")
+    return f"{d}/{m}/{y}"
+
+
+def _figure(value: Any, decimals: int) -> str:
+    return "" if value is None else f"{float(value):.{decimals}f}"
+
+
+def _participants(parent: ET.Element, standings: pl.DataFrame, dec: Decimals) -> None:
+    part = ET.SubElement(parent, "PARTICIPANTS", EVENT_TYPE="MP_PAIRS")
+    for r in standings.sort(["direction", "rank", "contestant"], nulls_last=True).to_dicts():
+        pair = ET.SubElement(part, "PAIR")
+        _sub(pair, "PAIR_NUMBER", r["contestant"])
+        _sub(pair, "DIRECTION", r.get("direction") or "")
+        _sub(pair, "TOTAL_SCORE", _figure(r.get("score_display"), dec.total))
+        _sub(pair, "PERCENTAGE", _figure(r.get("percentage_display"), dec.pct))
+        _sub(pair, "PLACE", "" if r.get("sanction") else place_text(r["rank"], r["tied"]))
+        for name in (r.get("names") or "").split(" & "):
+            if name.strip():
+                player = ET.SubElement(pair, "PLAYER")
+                _sub(player, "PLAYER_NAME", name.strip())
+
+
+def _artificial(ns: str | None, ew: str | None) -> str:
+    """USEBIO's artificial score: ``A`` + NS code + EW code (``A6040``, ``A++``, ``A+-``)."""
+    return f"A{ns or '='}{ew or '='}"
+
+
+def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals) -> None:
+    for (board,), grp in sorted(results.partition_by(["board"], as_dict=True).items()):
+        el = ET.SubElement(parent, "BOARD")
+        _sub(el, "BOARD_NUMBER", board)
+        for r in grp.to_dicts():
+            line = export_line(r)
+            tl = ET.SubElement(el, "TRAVELLER_LINE")
+            if line.note:
+                tl.append(ET.Comment(f" {_text(line.note).replace('--', '- -')} "))
+            _sub(tl, "NS_PAIR_NUMBER", r["ns_pair"])
+            _sub(tl, "EW_PAIR_NUMBER", r["ew_pair"])
+            if line.contract:
+                _sub(tl, "CONTRACT", line.contract)
+                if line.contract != "PASS":
+                    _sub(tl, "PLAYED_BY", line.declarer)
+                    _sub(tl, "TRICKS", line.tricks)
+            if line.not_played:
+                score = "NP"
+            elif line.ns_art or line.ew_art:
+                score = _artificial(line.ns_art, line.ew_art)
+            else:
+                score = "" if line.ns_score is None else str(line.ns_score)
+            _sub(tl, "SCORE", score)
+            _sub(tl, "NS_MATCH_POINTS", _figure(r.get("ns_mp_display"), dec.mp))
+            _sub(tl, "EW_MATCH_POINTS", _figure(r.get("ew_mp_display"), dec.mp))
+
+
+def exportable(sessions: pl.DataFrame) -> pl.DataFrame:
+    """Event sessions this version exports: matchpoint pairs."""
+    return sessions.filter(
+        (pl.col("form").fill_null("pairs") == "pairs")
+        & (pl.col("scoring").fill_null("matchpoints") == "matchpoints")
+    )
+
+
+def usebio_event(
+    event_id: str, sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame
+) -> bytes:
+    """The USEBIO 1.2 document of one event (its sessions, standings and results)."""
+    sessions = sessions.sort("session")
+    first = sessions.row(0, named=True)
+    dec = Decimals.of(first.get("profile"))
+    root = ET.Element("USEBIO", Version="1.2")
+    event = ET.SubElement(root, "EVENT", EVENT_TYPE="MP_PAIRS")
+    _sub(event, "EVENT_IDENTIFIER", event_id)
+    _sub(event, "EVENT_DESCRIPTION", first.get("name") or event_id)
+    _sub(event, "PROGRAM_NAME", PROGRAM)
+    _sub(event, "WINNER_TYPE", "2" if first.get("movement") == "mitchell" else "1")
+    _sub(event, "DATE", dmy(first.get("date")))
+    _sub(event, "SESSION_COUNT", sessions.height)
+    if sessions.height > 1:
+        _participants(event, standings.filter(pl.col("scope") == "event"), dec)
+    for s in sessions.to_dicts():
+        session = ET.SubElement(event, "SESSION")
+        _sub(session, "SESSION_NUMBER", s["session"])
+        _sub(session, "DATE", dmy(s.get("date")))
+        st = standings.filter((pl.col("scope") == "session") & (pl.col("session") == s["session"]))
+        res = results.filter(pl.col("session") == s["session"])
+        for section in sorted(set(st["section"].to_list()) | set(res["section"].to_list())):
+            sec = ET.SubElement(session, "SECTION")
+            _sub(sec, "SECTION_ID", section)
+            _participants(sec, st.filter(pl.col("section") == section), dec)
+            _boards(sec, res.filter(pl.col("section") == section), dec)
+    ET.indent(root, space=" ")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def write_usebio(
+    sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
+) -> list[Path]:
+    """One ``<event>.xml`` per exportable event in ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    ok = exportable(sessions)
+    for (event_id,), ev in sorted(ok.partition_by(["event_id"], as_dict=True).items()):
+        path = out / f"{slug(event_id)}.xml"
+        path.write_bytes(
+            usebio_event(
+                event_id,
+                ev,
+                standings.filter(pl.col("event_id") == event_id),
+                results.filter(pl.col("event_id") == event_id),
+            )
+        )
+        written.append(path)
+    return written

@@ -1,0 +1,1 @@
+"""Reports written from the warehouse (the season dashboard)."""

@@ -1,0 +1,20 @@
+-- Every scored table result (the official, newest version) with the ruling that changed it:
+-- its kind, Laws, effective results after appeals, and the appeal that last changed it.
+SELECT
+    r.*,
+    strftime(r.session_date, '%Y-%m-%d') AS date,
+    ru.kind AS ruling_kind,
+    ru.laws AS ruling_laws,
+    ru.offending AS ruling_offending,
+    ru.effective_ns_result,
+    ru.effective_ew_result,
+    ru.changed_on_appeal,
+    ru.appeal_outcome,
+    ru.note AS ruling_note
+FROM scored_results AS r
+LEFT JOIN rulings AS ru
+    ON ru.session_date = r.session_date
+    AND ru.event_id = r.event_id
+    AND ru.session = r.session
+    AND ru.ruling_id = r.ruling_id
+ORDER BY r.event_id, r.session, r.section, r.board, r."table" NULLS LAST, r.ns_pair, r.ew_pair;

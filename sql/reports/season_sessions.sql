@@ -1,0 +1,47 @@
+-- One row per event session with official standings: its club (the event id up to its first
+-- '-', the club code USEBIO files and the generator put there), month, tables, contestants,
+-- results, adjusted results, penalties and appeals. The season dashboard and its mart.
+WITH sessions AS (
+    SELECT event_id, session, date, split_part(event_id, '-', 1) AS club,
+           strftime(date, '%Y-%m') AS month
+    FROM events
+),
+results AS (
+    SELECT event_id, session,
+           count(*) AS results,
+           count(DISTINCT section || '/' || coalesce(CAST("table" AS VARCHAR), ns_pair)) AS tables,
+           count(*) FILTER (WHERE adjustment IN ('assigned', 'weighted', 'artificial',
+                 'director_error', 'fouled_board', 'score_correction')
+                 OR kind IN ('artificial', 'adjusted')) AS adjusted_results
+    FROM scored_results
+    GROUP BY ALL
+),
+field AS (
+    SELECT event_id, session, count(*) AS contestants
+    FROM standings
+    WHERE scope = 'session' AND status <> 'superseded'
+    GROUP BY ALL
+),
+pens AS (
+    SELECT event_id, session, count(*) AS penalties
+    FROM rulings
+    WHERE kind IN ('procedural_penalty', 'disciplinary_penalty') AND applies
+    GROUP BY ALL
+),
+apps AS (
+    SELECT event_id, session, count(*) AS appeals,
+           count(*) FILTER (WHERE outcome IN ('changed', 'changed_one_side')) AS appeals_changed
+    FROM appeals
+    GROUP BY ALL
+)
+SELECT s.club, s.month, s.event_id, s.session, strftime(s.date, '%Y-%m-%d') AS date,
+       r.tables, f.contestants, r.results, r.adjusted_results,
+       coalesce(p.penalties, 0) AS penalties,
+       coalesce(a.appeals, 0) AS appeals,
+       coalesce(a.appeals_changed, 0) AS appeals_changed
+FROM sessions AS s
+JOIN results AS r USING (event_id, session)
+JOIN field AS f USING (event_id, session)
+LEFT JOIN pens AS p USING (event_id, session)
+LEFT JOIN apps AS a USING (event_id, session)
+ORDER BY s.date, s.club, s.event_id, s.session;

@@ -1,0 +1,255 @@
+"""The results site: every page there, figures as the profile shows them, adjusted scores
+explained with their Law, status and versions visible, everything escaped, no ID numbers."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from markupsafe import escape
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from pipelines.publish.explain import artificial_phrase, explain, laws_text, place_text
+from pipelines.publish.site import card_name, iter_links, session_dir, slug
+from tests.publish.conftest import HOSTILE, Sample
+
+
+def q(sample: Sample, sql: str) -> pl.DataFrame:
+    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
+        return c.sql(sql).pl()
+
+
+def text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def visible(page: str) -> str:
+    """The page's text as a reader sees it (tags dropped, entities decoded, spaces squeezed)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def all_pages(sample: Sample) -> list[Path]:
+    return sorted(sample.site.rglob("*.html"))
+
+
+def test_every_session_board_and_contestant_has_its_page(sample: Sample):
+    sessions = q(sample, "SELECT DISTINCT event_id, session FROM standings WHERE scope='session'")
+    assert sessions.height == 6
+    for ev, n in sessions.iter_rows():
+        d = sample.site / session_dir(ev, n)
+        assert (d / "index.html").is_file()
+        boards = q(
+            sample,
+            f"SELECT DISTINCT section, board FROM scored_results WHERE event_id='{ev}' "
+            f"AND session={n}",
+        )
+        for sec, b in boards.iter_rows():
+            assert (d / f"board-{slug(sec)}-{b}.html").is_file()
+        st = q(
+            sample,
+            f"SELECT section, contestant, direction FROM standings WHERE scope='session' "
+            f"AND status<>'superseded' AND event_id='{ev}' AND session={n}",
+        )
+        for sec, c, direction in st.iter_rows():
+            assert (d / card_name(sec, c, direction)).is_file()
+    assert (sample.site / "index.html").is_file() and (sample.site / "style.css").is_file()
+
+
+def test_every_link_resolves(sample: Sample):
+    for page in all_pages(sample):
+        for href in iter_links(text(page)):
+            assert not href.startswith(("http:", "https:", "//")), (page, href)
+            assert (page.parent / href).resolve().is_file(), (page, href)
+
+
+def test_plain_html_without_javascript_and_accessible(sample: Sample):
+    for page in all_pages(sample):
+        t = text(page)
+        assert "<script" not in t.lower() and " on" + "click" not in t.lower()
+        assert '<html lang="en">' in t and 'name="viewport"' in t
+        assert t.count("<h1>") == 1
+        for table in re.findall(r"<table.*?</table>", t, re.S):
+            assert "<caption>" in table and 'scope="col"' in table
+
+
+def test_names_are_escaped(sample: Sample):
+    hits = [p for p in all_pages(sample) if str(escape(HOSTILE)) in text(p)]
+    assert hits, "the hostile name should be shown (escaped) on its pages"
+    for p in hits:
+        assert HOSTILE in visible(text(p))  # shown as text
+
+
+def test_no_national_id_number_is_published(sample: Sample):
+    ids = q(sample, "SELECT player_ids FROM contestants WHERE player_ids IS NOT NULL")
+    numbers = {i for v in ids["player_ids"] for i in v.split(";") if i}
+    assert len(numbers) > 50
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(numbers)))
+    for path in sample.out.rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".xml", ".pbn", ".csv", ".css"):
+            found = pattern.search(path.read_text(encoding="utf-8", errors="replace"))
+            assert found is None, (path, found and found.group())
+    for path in (sample.exports / "parquet").rglob("*.parquet"):
+        df = pl.read_parquet(path)
+        assert "player_ids" not in df.columns
+        for col, dtype in df.schema.items():
+            if dtype == pl.Utf8:
+                assert not df[col].is_in(sorted(numbers)).any(), (path, col)
+
+
+def test_ranking_shows_places_with_ties_and_the_profile_figures(sample: Sample):
+    tied = q(
+        sample,
+        "SELECT * FROM standings WHERE scope='session' AND status<>'superseded' AND tied "
+        "ORDER BY event_id, session LIMIT 1",
+    ).row(0, named=True)
+    page = visible(
+        text(sample.site / session_dir(tied["event_id"], tied["session"]) / "index.html")
+    )
+    shown = f"{tied['rank']}= {tied['contestant']}"
+    assert shown in page
+    decimals = 2  # wbf and ebu show totals and percentages to 2 decimals
+    row = f"{tied['names']} {tied['score_display']:.{decimals}f} {tied['percentage_display']:.2f}"
+    assert row in page
+
+
+def test_adjusted_scores_are_explained_with_their_law(sample: Sample):
+    words = "\n".join(visible(text(p)) for p in sample.site.rglob("board-*.html"))
+    for expected in (
+        "weighted 60 % 2NT N = / 30 % 2NT N −1 / 10 % 2NT N +1, Laws 16B1, 12C1(c)",
+        "assigned 2NT S −1 (played: 2NT N =), Laws 20F1, 75A, 12C1(b)",
+        "fouled board: version B, Law 87A",
+        "(session percentage, Law 12C2(c))",
+        "director's error: NS average-plus 60 %",
+        "score corrected to 4HX E −1 (entered: 4H E −1), Law 79C1",
+        "split score: NS 2D W +5, EW 2D W +3, Laws 21B1, 40B4, 12C1(e)",
+        "changed on appeal",
+    ):
+        assert expected in words, expected
+
+
+def test_status_provisional_with_deadline_or_final_and_changes_explained(sample: Sample):
+    provisional = visible(text(sample.site / session_dir("CLUB2-2026-11-03", 1) / "index.html"))
+    assert "Provisional: score corrections may be requested until 2026-11-03 23:13 (Law 79C)" in (
+        provisional
+    )
+    final = visible(text(sample.site / session_dir("CLUB2-2026-11-02", 1) / "index.html"))
+    assert "Final" in final and "version 3 of these standings" in final
+    assert "Appeal A001 against ruling R0009 on board 24: heard by the panel, ruling changed" in (
+        final
+    )
+    assert "Score correction R0010 on board 15, Law 79C1" in final
+    change = q(
+        sample,
+        "SELECT * FROM standings_changes WHERE scope='session' AND cause_id='A001' "
+        "AND rank_before <> rank_after LIMIT 1",
+    )
+    if change.height:
+        r = change.row(0, named=True)
+        assert f"{r['score_before']:.2f} {r['score_after']:.2f}" in final
+
+
+def test_scorecard_adds_up_to_the_ranking(sample: Sample):
+    st = q(
+        sample,
+        "SELECT * FROM standings WHERE scope='session' AND status<>'superseded' "
+        "AND event_id='CLUB1-2026-11-02' AND session=1 AND rank=1",
+    ).row(0, named=True)
+    page = visible(
+        text(
+            sample.site
+            / session_dir("CLUB1-2026-11-02", 1)
+            / card_name(st["section"], st["contestant"], st["direction"])
+        )
+    )
+    assert (
+        f"Place 1 Score {st['score_display']:.2f} Percentage {st['percentage_display']:.2f} %"
+        in (page)
+    )
+    lines = q(
+        sample,
+        "SELECT board, ns_mp_display AS mp FROM scored_results WHERE event_id='CLUB1-2026-11-02' "
+        f"AND session=1 AND ns_pair='{st['contestant']}' UNION ALL SELECT board, ew_mp_display "
+        f"FROM scored_results WHERE event_id='CLUB1-2026-11-02' AND session=1 "
+        f"AND ew_pair='{st['contestant']}'",
+    )
+    assert lines.height == st["boards"]
+    assert page.count(" NS ") + page.count(" EW ") >= st["boards"]
+
+
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [
+        ({"kind": "played"}, None),
+        (
+            {"kind": "artificial", "ns_art": "+", "ew_art": "-", "ns_pct": 63.2, "ew_pct": 40.0},
+            "artificial score: NS average-plus 63.2 % (session percentage, Law 12C2(c)), "
+            "EW average-minus 40 %, Law 12C2",
+        ),
+        (
+            {
+                "kind": "adjusted",
+                "adjustment": "weighted",
+                "ruling_laws": "12C1(c)",
+                "effective_ns_result": "60% 4S N =; 40% 4S N -1",
+                "effective_ew_result": "60% 4S N =; 40% 4S N -1",
+            },
+            "weighted 60 % 4S N = / 40 % 4S N −1, Law 12C1(c)",
+        ),
+        (
+            {
+                "kind": "played",
+                "adjustment": "assigned",
+                "ruling_laws": "16B1;12C1(b)",
+                "effective_ns_result": "4S N =",
+                "contract": "3S",
+                "declarer": "N",
+                "tricks": 10,
+            },
+            "assigned 4S N = (played: 3S N +1), Laws 16B1, 12C1(b)",
+        ),
+        ({"kind": "played", "board_version": "B"}, None),
+    ],
+)
+def test_explain(row, words):
+    assert explain(row) == words
+
+
+def test_explain_helpers():
+    assert laws_text("87A") == "Law 87A" and laws_text(None) == ""
+    assert artificial_phrase("+", 60.0) == "average-plus 60 %"
+    assert artificial_phrase("60", 60.0) == "60 %"
+    assert place_text(2, True) == "2=" and place_text(3, False) == "3"
+    assert place_text(None, False, "disqualified") == "disqualified"
+    assert explain({"kind": "played", "board_version": "B"}, versions=2) == (
+        "fouled board: version B, Law 87"
+    )
+
+
+def test_cli_publish_and_report_season(sample: Sample, tmp_path: Path):
+    r = CliRunner().invoke(
+        app, ["publish", "--warehouse", str(sample.warehouse), "--out", str(tmp_path / "pub")]
+    )
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "pub" / "site" / "index.html").is_file()
+    assert "4 USEBIO, 6 PBN" in r.output
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "season",
+            "--warehouse",
+            str(sample.warehouse),
+            "--out",
+            str(tmp_path / "s.html"),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    missing = CliRunner().invoke(
+        app, ["publish", "--warehouse", str(tmp_path / "no.duckdb"), "--out", str(tmp_path / "x")]
+    )
+    assert missing.exit_code == 2 and "warehouse not found" in missing.output
