@@ -12,7 +12,7 @@ export UV_PYTHON_DOWNLOADS := never
 # against the current directory, the project folder when started through make).
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: install mdbtools run test lint format bench dev sample clean
+.PHONY: install mdbtools chromium run test lint format bench dev sample clean
 
 # Bridgemate .bws databases are read with Debian's mdbtools (mdb-export), not a Python package.
 MDBTOOLS_HINT := reading .bws files needs mdbtools (mdb-export); install it with: apt-get install mdbtools
@@ -30,7 +30,7 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 	mkdir -p $(DAGSTER_HOME)
 	cp dagster.yaml $@
 
-install: $(VENV)/.synced $(DAGSTER_HOME)/dagster.yaml mdbtools  ## install everything from the lock file
+install: $(VENV)/.synced $(DAGSTER_HOME)/dagster.yaml mdbtools chromium  ## install everything from the lock file
 
 # Installs mdbtools when it is missing and apt-get can be used (as root, or sudo without a
 # password); otherwise says what to install and carries on: .bws files are then rejected
@@ -50,6 +50,30 @@ mdbtools:
 	    $$sudo $(APT_INSTALL) 2>/dev/null \
 	      || { $$sudo apt-get update -qq >/dev/null && $$sudo $(APT_INSTALL); } \
 	      || echo "note: mdbtools could not be installed; $(MDBTOOLS_HINT)"; \
+	  fi; \
+	fi
+
+# The browser tests of the results site drive Debian's chromium through Playwright (its own
+# browser download is not used). Installed like mdbtools: when missing and apt-get can be used;
+# otherwise a note, and the browser tests are skipped with the same hint.
+CHROMIUM_HINT := the browser tests of the results site need Debian's chromium; install it with: apt-get install chromium
+CHROMIUM_INSTALL := env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "note: chromium is not installed and this machine has no apt-get; $(CHROMIUM_HINT)"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else sudo=none; fi; \
+	  if [ "$$sudo" = none ]; then \
+	    echo "note: chromium is not installed and installing it needs root; $(CHROMIUM_HINT)"; \
+	  else \
+	    echo "installing chromium (browser tests of the results site)"; \
+	    $$sudo $(CHROMIUM_INSTALL) 2>/dev/null \
+	      || { $$sudo apt-get update -qq >/dev/null && $$sudo $(CHROMIUM_INSTALL); } \
+	      || echo "note: chromium could not be installed; $(CHROMIUM_HINT)"; \
 	  fi; \
 	fi
 

@@ -1,0 +1,65 @@
+"""Parquet exports partitioned by date read back whole; the season dashboard is one
+self-contained page (charts inline, nothing fetched) with the season's figures."""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+import polars as pl
+
+from pipelines.reports.season import monthly, with_period
+from tests.publish.conftest import Sample
+
+
+def count(sample: Sample, table: str) -> int:
+    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
+        return c.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def test_parquet_partitioned_by_date_reads_back(sample: Sample):
+    root = sample.exports / "parquet"
+    for table in ("standings", "scored_results", "adjustments", "standings_changes", "rulings"):
+        parts = sorted(p.name for p in (root / table).iterdir())
+        assert parts == ["session_date=2026-11-02", "session_date=2026-11-03"], table
+        df = pl.read_parquet(root / table, hive_partitioning=True)
+        assert df.height == count(sample, table), table
+    standings = pl.read_parquet(root / "standings", hive_partitioning=True)
+    assert set(standings["status"].unique()) >= {"final", "provisional", "superseded"}
+    season = pl.read_parquet(root / "season_sessions", hive_partitioning=True)
+    assert season.height == 6 and season["month"].unique().to_list() == ["2026-11"]
+
+
+def test_season_dashboard_is_self_contained(sample: Sample):
+    page = (sample.out / "season.html").read_text(encoding="utf-8")
+    assert "<script" not in page.lower()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert len(sources) >= 4  # activity, field size, rates and BAR, rejections or more
+    assert re.search(r'<img src="data:[^"]+" alt="[^"]{10,}"', page)
+    assert "Board-Appeal Ratio" in page and "6</strong> sessions" in page
+
+
+def test_season_figures():
+    sessions = pl.DataFrame(
+        {
+            "club": ["C1", "C1", "C2"],
+            "month": ["2026-09", "2026-10", "2026-11"],
+            "date": ["2026-09-01", "2026-10-01", "2026-11-01"],
+            "tables": [7, 8, 10],
+            "contestants": [14, 16, 20],
+            "results": [196, 224, 300],
+            "adjusted_results": [2, 0, 3],
+            "penalties": [1, 0, 0],
+            "appeals": [1, 0, 0],
+        }
+    )
+    per, unit = with_period(sessions)
+    assert unit == "month"
+    m = monthly(per, by_club=False).row(0, named=True)
+    assert m["period"] == "2026-09" and m["avg_field"] == 14
+    assert abs(m["bar_per_1000_boards"] - 1000 / 196) < 1e-12
+    assert abs(m["adjusted_per_100"] - 200 / 196) < 1e-12
+    assert m["penalties_per_10_sessions"] == 10
+    _, unit = with_period(sessions.head(2))
+    assert unit == "day"
