@@ -44,6 +44,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
+from pipelines.publish.teams import bracket, match_rows, vp_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -213,6 +214,13 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
             pl.col(f"{own.lower()}_mp_display").alias("own_mp"),
             pl.col(f"{own.lower()}_pct").alias("own_pct"),
             (pl.col("ns_score") * sign).alias("own_score"),
+            (
+                pl.col(f"{own.lower()}_imps_display")
+                if f"{own.lower()}_imps_display" in df.columns
+                else pl.col(f"{own.lower()}_imps")
+                if f"{own.lower()}_imps" in df.columns
+                else pl.lit(None, pl.Float64)
+            ).alias("own_imp"),
         )
 
     individual = pl.col("form").fill_null("pairs") == "individual"
@@ -240,11 +248,26 @@ class Site:
         self.out = Path(out)
         self.env = environment()
         self.pages: list[Path] = []
-        self.imps = self._has_imps(data.results)
+        self.matches = data.extra.get("matches")
 
     @staticmethod
-    def _has_imps(results: pl.DataFrame) -> bool:
-        return "ns_imps" in results.columns and results["ns_imps"].is_not_null().any()
+    def _figures(results: pl.DataFrame) -> dict[str, bool]:
+        """Which figures a session's travellers show: matchpoints, IMPs (the IMP forms)."""
+        return {
+            "mp": bool(results["ns_mp_display"].is_not_null().any()) or not results.height,
+            "imps": "ns_imps" in results.columns and bool(results["ns_imps"].is_not_null().any()),
+        }
+
+    def _matches(self, key: pl.Expr) -> pl.DataFrame | None:
+        """The team matches selected by ``key``, when the warehouse has any."""
+        if self.matches is None or not self.matches.height:
+            return None
+        found = self.matches.filter(key)
+        return found if found.height else None
+
+    @staticmethod
+    def _names(st: pl.DataFrame) -> dict[str, str]:
+        return {r["contestant"]: r.get("names") or "" for r in st.to_dicts()}
 
     # ------------------------------------------------------------------ writing
 
@@ -305,6 +328,13 @@ class Site:
             dec,
         )
         final = all(s.get("status") == "final" for s in sessions)
+        matches = self._matches(pl.col("event_id") == event_id)
+        names = self._names(self.data.standings.filter(pl.col("event_id") == event_id))
+        league = (
+            matches.filter(pl.col("stage").fill_null("round_robin") != "knockout")
+            if matches is not None and "stage" in matches.columns
+            else matches
+        )
         self._write(
             f"{slug(event_id)}/index.html",
             "event.html.j2",
@@ -317,6 +347,8 @@ class Site:
             rankings=rankings if len(sessions) > 1 else [],
             changes=changes if len(sessions) > 1 else [],
             status="Final" if final else "Provisional: a session is not final yet",
+            vp=vp_table(league, names) if league is not None and league.height else None,
+            bracket=bracket(matches, names) if matches is not None else [],
         )
 
     def _rankings(
@@ -351,10 +383,20 @@ class Site:
                         ),
                     }
                 )
+            unit = grp["unit"][0] if "unit" in grp.columns else None
             label = f"Section {section}" if section else "Ranking"
             if direction:
                 label += f", {'North-South' if direction == 'NS' else 'East-West'}"
-            out.append({"label": label, "rows": rows, "section": section, "direction": direction})
+            out.append(
+                {
+                    "label": label,
+                    "rows": rows,
+                    "section": section,
+                    "direction": direction,
+                    "unit": unit or "MP",
+                    "has_pct": any(r["pct"] for r in rows),
+                }
+            )
         return out
 
     def _changes(
@@ -409,7 +451,10 @@ class Site:
             r.update(shown_contract(r))
             r["ns_cell"], r["ew_cell"] = _score_cells(r)
             r["result"] = result_cell(r)
+            r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
+            r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
         rankings = self._rankings(st, dec, link_dir=base)
+        matches = self._matches(key)
         changes = self._changes(
             self.data.changes.filter(key & (pl.col("scope") == "session")), st, dec
         )
@@ -423,7 +468,7 @@ class Site:
             "event_href": "../index.html",
             "status": status_text(s),
             "dec": dec,
-            "imps": self.imps,
+            **self._figures(res),
         }
         self._write(
             f"{base}/index.html",
@@ -433,6 +478,8 @@ class Site:
             changes=changes,
             penalties=penalties,
             boards=[{"section": sec, "board": b, "href": board_name(sec, b)} for sec, b in boards],
+            sections=len({sec for sec, _ in boards}),
+            matches=match_rows(matches, self._names(st)) if matches is not None else [],
             **page,
         )
         by_board: dict[tuple[str, int], list[dict[str, Any]]] = {}
@@ -478,6 +525,7 @@ class Site:
             if seats.height
             else {}
         )
+        who = "player" if (res["form"] == "individual").any() else "pair"
         for r in st.to_dicts():
             d = r.get("direction") or ""
             rows = groups.get((r["section"], r["contestant"], d))
@@ -494,13 +542,13 @@ class Site:
                     elif x.get("own_score") is None:
                         x["score_cell"] = "adj."
                     else:
-                        x["score_cell"] = str(x["own_score"])
+                        x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
                     x["board_href"] = board_name(x["section"], x["board"])
                     lines.append(x)
             self._write(
                 f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
                 "scorecard.html.j2",
-                title=f"Scorecard of {contestant_label(r['contestant'], d or None)}",
+                title=f"Scorecard of {who} {contestant_label(r['contestant'], d or None)}",
                 standing={
                     **r,
                     "label": contestant_label(r["contestant"], d or None),

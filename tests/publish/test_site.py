@@ -253,3 +253,12 @@ def test_cli_publish_and_report_season(sample: Sample, tmp_path: Path):
         app, ["publish", "--warehouse", str(tmp_path / "no.duckdb"), "--out", str(tmp_path / "x")]
     )
     assert missing.exit_code == 2 and "warehouse not found" in missing.output
+
+
+def test_readme_shows_the_screenshots_and_nightly_publication():
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for shot in ("docs/screenshots/ranking.png", "docs/screenshots/dashboard.png"):
+        assert f"]({shot})" in readme and (ROOT / shot).stat().st_size > 20_000
+    assert "### Publishing nightly" in readme and "traveller publish --out DIR" in readme

@@ -1,0 +1,147 @@
+"""Team events on the results site: match results, the VP table and the knockout bracket.
+
+Read from the ``matches`` table of the IMP forms (one row per match per session; a knockout
+match over several sessions has one row per segment):
+
+* **match results** of a session: home and away team, IMPs won on the boards, net IMPs
+  (penalties deducted, Law 86 / 90), carry-over in a knockout, victory points, the winner;
+* **the VP table** of a round-robin or Swiss event: each team's VPs round by round against its
+  opponent, and its total;
+* **the bracket** of a knockout: each round's matches with their totals over all segments
+  (carry-over plus the segments' net IMPs) and the winner of the last segment.
+
+Figures are shown as stored (two decimals); nothing is recomputed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+
+def _f(value: Any, decimals: int = 2) -> str:
+    return "" if value is None else f"{float(value):.{decimals}f}"
+
+
+def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The matches of one session, in round and match order, ready to print."""
+    out = []
+    for m in matches.sort(["round", "match_id"], nulls_last=True).to_dicts():
+        out.append(
+            {
+                "round": m.get("round") or "",
+                "home": m["home"],
+                "away": m["away"],
+                "home_names": names.get(m["home"], ""),
+                "away_names": names.get(m["away"], ""),
+                "imps": f"{_f(m.get('home_imps'))} – {_f(m.get('away_imps'))}",
+                "net": f"{_f(m.get('home_net'))} – {_f(m.get('away_net'))}",
+                "carry": (
+                    f"{_f(m.get('home_carry_over'))} – {_f(m.get('away_carry_over'))}"
+                    if m.get("home_carry_over") is not None
+                    else ""
+                ),
+                "vp": (
+                    f"{_f(m.get('home_vp'))} – {_f(m.get('away_vp'))}"
+                    if m.get("home_vp") is not None
+                    else ""
+                ),
+                "winner": m.get("winner") or "level",
+            }
+        )
+    return out
+
+
+def vp_table(matches: pl.DataFrame, names: dict[str, str]) -> dict[str, Any] | None:
+    """Teams by total VPs, with each round's VPs and opponent; ``None`` without VPs."""
+    if not matches.height or matches["home_vp"].is_null().all():
+        return None
+    home = matches.select(
+        "session",
+        "round",
+        pl.col("home").alias("team"),
+        pl.col("away").alias("opponent"),
+        pl.col("home_vp").alias("vp"),
+    )
+    away = matches.select(
+        "session",
+        "round",
+        pl.col("away").alias("team"),
+        pl.col("home").alias("opponent"),
+        pl.col("away_vp").alias("vp"),
+    )
+    order = (
+        matches.select("session", "round")
+        .unique()
+        .sort(["session", "round"], nulls_last=True)
+        .with_row_index("slot", offset=1)
+    )
+    long = pl.concat([home, away]).join(order, on=["session", "round"], nulls_equal=True)
+    slots = sorted(long["slot"].unique().to_list())
+    totals = (
+        long.group_by("team")
+        .agg(pl.col("vp").sum().alias("total"))
+        .sort(["total", "team"], descending=[True, False])
+    )
+    cells = {(r["team"], r["slot"]): r for r in long.to_dicts()}
+    rows = []
+    for t in totals.to_dicts():
+        rows.append(
+            {
+                "team": t["team"],
+                "names": names.get(t["team"], ""),
+                "cells": [
+                    (
+                        f"{_f(cells[(t['team'], s)]['vp'])} v {cells[(t['team'], s)]['opponent']}"
+                        if (t["team"], s) in cells
+                        else ""
+                    )
+                    for s in slots
+                ],
+                "total": _f(t["total"]),
+            }
+        )
+    return {"rounds": [f"Round {s}" for s in slots], "rows": rows}
+
+
+def bracket(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The knockout rounds, each with its matches' totals over all segments and winner."""
+    ko = matches.filter(pl.col("stage") == "knockout") if "stage" in matches.columns else matches
+    if not ko.height:
+        return []
+    per = (
+        ko.sort("session")
+        .group_by("round", "match_id", maintain_order=True)
+        .agg(
+            pl.col("home").first(),
+            pl.col("away").first(),
+            (pl.col("home_carry_over").fill_null(0).first() + pl.col("home_net").sum()).alias(
+                "home_total"
+            ),
+            (pl.col("away_carry_over").fill_null(0).first() + pl.col("away_net").sum()).alias(
+                "away_total"
+            ),
+            pl.col("winner").last(),
+            pl.len().alias("segments"),
+        )
+        .sort(["round", "match_id"])
+    )
+    rounds = []
+    for (rnd,), grp in sorted(per.partition_by(["round"], as_dict=True).items()):
+        rounds.append(
+            {
+                "round": rnd,
+                "matches": [
+                    {
+                        **m,
+                        "home_names": names.get(m["home"], ""),
+                        "away_names": names.get(m["away"], ""),
+                        "home_total": _f(m["home_total"]),
+                        "away_total": _f(m["away_total"]),
+                    }
+                    for m in grp.to_dicts()
+                ],
+            }
+        )
+    return rounds

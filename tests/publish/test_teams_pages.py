@@ -1,0 +1,77 @@
+"""Team pages from the IMP forms' ``matches`` table: match results on the session page, the
+VP table and the knockout bracket on the event page, IMP columns on travellers — shown when
+the warehouse has them (here added to the published sample by hand)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.publish.data import load
+from pipelines.publish.site import board_name, session_dir, write_site
+from pipelines.publish.teams import bracket, vp_table
+from tests.publish.conftest import Sample
+
+MATCHES = pl.DataFrame(
+    {
+        "event_id": ["CLUB1-2026-11-02"] * 4 + ["CLUB3-2026-11-02"] * 3,
+        "session": [1, 1, 2, 2, 1, 2, 2],
+        "round": [1, 1, 2, 2, 1, 1, 2],
+        "match_id": ["m1", "m2", "m3", "m4", "qf1", "qf1", "sf1"],
+        "stage": ["round_robin"] * 4 + ["knockout"] * 3,
+        "home": ["1", "3", "1", "2", "1", "1", "1"],
+        "away": ["2", "4", "3", "4", "2", "2", "3"],
+        "home_imps": [31.0, 12.0, 20.0, 5.0, 40.0, 22.0, 30.0],
+        "away_imps": [12.0, 30.0, 20.0, 25.0, 10.0, 35.0, 31.0],
+        "home_net": [31.0, 12.0, 20.0, 5.0, 40.0, 22.0, 30.0],
+        "away_net": [12.0, 30.0, 20.0, 25.0, 10.0, 35.0, 31.0],
+        "home_carry_over": [None, None, None, None, 3.0, None, None],
+        "away_carry_over": [None, None, None, None, 0.0, None, None],
+        "home_vp": [14.5, 5.6, 10.0, 4.1, None, None, None],
+        "away_vp": [5.5, 14.4, 10.0, 15.9, None, None, None],
+        "winner": ["1", "4", None, "4", "1", "1", "3"],
+    }
+)
+
+
+def visible(page: Path) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.read_text())).split())
+
+
+def test_vp_table_and_bracket():
+    vp = vp_table(MATCHES.filter(pl.col("stage") == "round_robin"), {"1": "Team One"})
+    assert vp is not None and vp["rounds"] == ["Round 1", "Round 2"]
+    first = vp["rows"][0]
+    assert (first["team"], first["total"]) == ("4", "30.30")
+    assert first["cells"] == ["14.40 v 3", "15.90 v 2"]
+    b = bracket(MATCHES, {})
+    assert [r["round"] for r in b] == [1, 2]
+    qf = b[0]["matches"][0]
+    assert (qf["home_total"], qf["away_total"], qf["segments"], qf["winner"]) == (
+        "65.00",
+        "45.00",
+        2,
+        "1",
+    )
+
+
+def test_team_pages_are_rendered_when_the_warehouse_has_matches(sample: Sample, tmp_path: Path):
+    data = load(sample.warehouse)
+    data.extra["matches"] = MATCHES
+    imps = pl.when(pl.col("event_id") == "CLUB1-2026-11-02").then(pl.col("ns_mp") - 7.0)
+    data.results = data.results.with_columns(imps.alias("ns_imps"), (-imps).alias("ew_imps"))
+    site = tmp_path / "site"
+    write_site(data, site)
+    event = visible(site / "CLUB1-2026-11-02" / "index.html")
+    assert "VP table" in event and "4 14.40 v 3 15.90 v 2 30.30" in event
+    ko = visible(site / "CLUB3-2026-11-02" / "index.html")
+    assert "Knockout bracket" in ko and "1 65.00 v 2 45.00 (2 segments; winner 1)" in ko
+    ranking = visible(site / session_dir("CLUB1-2026-11-02", 1) / "index.html")
+    assert "Match results" in ranking and "31.00 – 12.00" in ranking and "14.50 – 5.50" in ranking
+    trav = visible(site / session_dir("CLUB1-2026-11-02", 1) / board_name("A", 1))
+    assert "IMP NS IMP EW" in trav
+    other = visible(site / session_dir("CLUB2-2026-11-02", 1) / board_name("A", 1))
+    assert "IMP NS" not in other and "MP NS MP EW" in other
