@@ -160,6 +160,14 @@ def generate(
     clubs: Annotated[int, typer.Option(help="Clubs playing each evening.")] = 3,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same files).")] = 2026,
     start_date: Annotated[str, typer.Option(help="First session date, YYYY-MM-DD.")] = "2026-11-02",
+    other_forms: Annotated[
+        bool,
+        typer.Option(
+            "--other-forms/--pairs-only",
+            help="Also write team events (round robin, Swiss, knockout), Butler and "
+            "cross-IMP pairs and an individual.",
+        ),
+    ] = True,
 ) -> None:
     """Write realistic synthetic federation data (invented people) into OUT."""
     from pipelines.generate import generate_inbox
@@ -169,7 +177,9 @@ def generate(
     except ValueError:
         typer.echo(f"traveller: --start-date must be YYYY-MM-DD, not {start_date!r}", err=True)
         raise typer.Exit(2) from None
-    s = generate_inbox(out, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
+    s = generate_inbox(
+        out, sessions=sessions, clubs=clubs, seed=seed, start_date=start, other_forms=other_forms
+    )
     typer.echo(
         f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
         f"{s.contestants} contestants"

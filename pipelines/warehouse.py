@@ -47,6 +47,7 @@ TABLES: tuple[str, ...] = (
     "adjustments",
     "standings",
     "standings_changes",
+    "matches",
 )
 
 #: Default warehouse file, relative to the working directory.

@@ -30,7 +30,7 @@ def _records() -> pl.DataFrame:
         "ns_pair",
         "ew_pair",
         "contract",
-        pl.col("score").cast(pl.Int64),
+        pl.col("score").cast(pl.Int64, strict=False),  # NP (no result) -> null
         pl.col("source_ns_mp").cast(pl.Int64).alias("official_ns"),
         pl.col("source_ew_mp").cast(pl.Int64).alias("official_ew"),
     ).with_columns(
@@ -78,10 +78,11 @@ def test_wales_italy_pass_without_score_is_a_missing_score():
     wi = df.filter(pl.col("team_a").is_in(["ITALY"]) & pl.col("team_b").is_in(["WALES"]))
     assert wi.height == 20
     assert set(wi["table"].to_list()) == {1, 17}
-    assert (wi["contract"] == "PASS").all() and wi["score"].is_null().all()
+    # the reader keeps them as not played (NP, no contract), each with a warning
+    assert wi["contract"].is_null().all() and wi["score"].is_null().all()
     assert (wi["official_ns"] == 0).all()  # what RealBridge shows
     # a genuine pass-out elsewhere carries a score of 0, and is scored
-    passed_out = df.filter((pl.col("contract") == "PASS") & pl.col("score").is_not_null())
+    passed_out = df.filter(pl.col("contract") == "PASS")
     assert passed_out.height > 0 and (passed_out["score"] == 0).all()
     p = _paired(df).filter(pl.col("team_b") == "WALES")
     assert p.height == 20 and p["ns_imps"].is_null().all()  # no result, not 0 IMPs
@@ -92,3 +93,61 @@ def test_one_record_has_no_other_table():
     p = _paired(df)
     lonely = df.join(p.select("location"), on="location", how="anti")
     assert lonely.height == 1
+
+
+# ------------------------------------------------------------------ through the pipeline
+
+
+def _scored(tmp_path):
+    import shutil
+    from datetime import datetime
+
+    from pipelines.inbox import scan
+    from pipelines.scoring.imp_standings import matches
+    from pipelines.scoring.rulings import validate_rulings
+    from pipelines.scoring.validate import validate_results
+    from pipelines.scoring.versions import results_for_date
+
+    shutil.copy(shared_file(REALDATA / FILE), tmp_path / FILE)
+    snap = scan(tmp_path)
+    v, rejected = validate_results(snap.results, snap.events)
+    assert rejected.height == 0
+    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    res = results_for_date(
+        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    )
+    return res, matches(res.scored)
+
+
+def test_pipeline_reproduces_every_scoreimp(tmp_path):
+    """The scored_results of the teams file: ns_imps/ew_imps equal RealBridge's ScoreIMP on
+    all 278 records of the 139 match boards with two results."""
+    res, _ = _scored(tmp_path)
+    sc = res.scored
+    both = sc.filter(~pl.col("missing_result"))
+    assert both.height == 278
+    assert both.filter(pl.col("ns_imps") != pl.col("source_ns_mp")).height == 0
+    assert both.filter(pl.col("ew_imps") != pl.col("source_ew_mp")).height == 0
+
+
+def test_pipeline_reports_the_match_without_results(tmp_path):
+    """WALES-ITALY recorded nothing: under the wbf profile (missing_board = average) each
+    team gets Av = 0 IMPs a board (Law 12C2(b)), the match is reported with its 10 missing
+    boards and is a 10-10 draw. The lone record (board 20, TURKEY-SWITZERLAND) has no other
+    table: that board is missing for both teams."""
+    res, ms = _scored(tmp_path)
+    assert ms.height == 15
+    wi = ms.filter(pl.col("home").is_in(["WALES", "ITALY"])).row(0, named=True)
+    assert (wi["boards"], wi["missing_boards"], wi["home_vp"], wi["away_vp"]) == (10, 10, 10, 10)
+    assert wi["winner"] is None
+    ts = ms.filter(pl.col("home").is_in(["TURKEY", "SWITZERLAND"])).row(0, named=True)
+    assert ts["missing_boards"] == 1
+    others = ms.filter(pl.col("missing_boards") == 0)
+    assert others.height == 13
+    # balanced boards: the two teams' VPs sum to 20 and their net IMPs cancel
+    assert ((others["home_vp"] + others["away_vp"]).round(2) == 20).all()
+    assert ((others["home_net"] + others["away_net"]) == 0).all()
+    # standings: every team once, by VPs
+    st = res.standings
+    assert st.height == 30 and set(st["unit"].to_list()) == {"VP"}
+    assert st["percentage"].null_count() == 30
