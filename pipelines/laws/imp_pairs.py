@@ -351,7 +351,11 @@ def cross_imps_frame(
     )
     n = pl.col("ns_score").count().over(group).cast(pl.Int64)
     big = pl.col(expected).cast(pl.Int64) if expected is not None else n
-    out = base.join(sums, on=idx, how="left").with_columns(__n=n, __N=big)
+    out = (
+        base.join(sums, on=idx, how="left", maintain_order="left")
+        .sort(idx)  # the input's row order
+        .with_columns(__n=n, __N=big)
+    )
     played = pl.col("ns_score").is_not_null()
     single = pl.col("__n") < 2
     s = pl.col("__sum").fill_null(0)
