@@ -53,12 +53,13 @@ import numpy as np
 import polars as pl
 
 from pipelines.laws.imps import bounds, imps
+from pipelines.laws.teams import ARTIFICIAL_CODES
 
 TRIM_ROUNDING: tuple[str, ...] = ("floor", "ceil", "round_half_up")
 HALF: tuple[str, ...] = ("even", "up", "down", "away")
 MODES: tuple[str, ...] = ("total", "average")
-ARTIFICIAL: dict[str, int] = {"+": 1, "=": 0, "-": -1}
-"""Artificial-score codes: average-plus, average, average-minus (sign of the award)."""
+ARTIFICIAL: dict[str, int] = ARTIFICIAL_CODES
+"""Artificial-score codes (``+ = -``, ``A+``, ``Av-`` …): the sign of the award."""
 
 BUTLER_CONVENTIONS: dict[str, dict[str, Any]] = {
     "acbl": {
