@@ -53,12 +53,13 @@ import numpy as np
 import polars as pl
 
 from pipelines.laws.imps import bounds, imps
+from pipelines.laws.teams import ARTIFICIAL_CODES
 
 TRIM_ROUNDING: tuple[str, ...] = ("floor", "ceil", "round_half_up")
 HALF: tuple[str, ...] = ("even", "up", "down", "away")
 MODES: tuple[str, ...] = ("total", "average")
-ARTIFICIAL: dict[str, int] = {"+": 1, "=": 0, "-": -1}
-"""Artificial-score codes: average-plus, average, average-minus (sign of the award)."""
+ARTIFICIAL: dict[str, int] = ARTIFICIAL_CODES
+"""Artificial-score codes (``+ = -``, ``A+``, ``Av-`` …): the sign of the award."""
 
 BUTLER_CONVENTIONS: dict[str, dict[str, Any]] = {
     "acbl": {
@@ -351,7 +352,11 @@ def cross_imps_frame(
     )
     n = pl.col("ns_score").count().over(group).cast(pl.Int64)
     big = pl.col(expected).cast(pl.Int64) if expected is not None else n
-    out = base.join(sums, on=idx, how="left").with_columns(__n=n, __N=big)
+    out = (
+        base.join(sums, on=idx, how="left", maintain_order="left")
+        .sort(idx)  # the input's row order
+        .with_columns(__n=n, __N=big)
+    )
     played = pl.col("ns_score").is_not_null()
     single = pl.col("__n") < 2
     s = pl.col("__sum").fill_null(0)

@@ -44,8 +44,13 @@ import polars as pl
 
 from pipelines.laws.imps import imps, imps_array, imps_expr
 
-ARTIFICIAL_CODES: dict[str, int] = {"+": 1, "=": 0, "-": -1}
-"""Artificial-score codes: average-plus, average, average-minus (sign of the award)."""
+ARTIFICIAL_CODES: dict[str, int] = {
+    "+": 1, "=": 0, "-": -1,
+    "A+": 1, "A=": 0, "A-": -1,
+    "Av+": 1, "Av": 0, "Av-": -1,
+}  # fmt: skip
+"""Artificial-score codes (sign of the award): ``+``/``=``/``-`` for average-plus, average,
+average-minus, also written ``A+``/``A=``/``A-`` or ``Av+``/``Av``/``Av-``."""
 
 Weighted = Sequence[tuple[Fraction | int, int]]
 """A weighted assigned score: ``(weight, NS-signed score)`` components, weights summing to 1."""
@@ -78,7 +83,8 @@ def match_imps_expr(ns_table1: pl.Expr, ns_table2: pl.Expr) -> pl.Expr:
 def artificial_imps(code: str, profile_value: int = 3) -> int:
     """IMPs for an artificial adjusted score (2017 Law 12C2(b); 2007 Law 86A).
 
-    ``code`` is ``+`` (average-plus), ``=`` (average) or ``-`` (average-minus);
+    ``code`` is ``+`` (average-plus), ``=`` (average) or ``-`` (average-minus), or one of
+    the other spellings of :data:`ARTIFICIAL_CODES`;
     ``profile_value`` is the regulation's value of average-plus (3 by default) [reg].
 
     >>> artificial_imps("+"), artificial_imps("="), artificial_imps("-")

@@ -159,6 +159,7 @@ def test_cross_imps_frame_equals_the_scalar_rules(mode):
         ew_art=pl.col("art").replace({"+": "-", "-": "+"}),
     )
     out = cross_imps_frame(df, group=["board", "group"], mode=mode, expected="expected")
+    assert out.select(df.columns).equals(df)  # rows kept in the input's order
     for (_, _), g in out.group_by(["board", "group"]):
         real = [s for s in g["ns_score"].to_list() if s is not None]
         big = g["expected"][0]

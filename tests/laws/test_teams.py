@@ -37,8 +37,9 @@ def test_artificial_scores_are_three_imps_by_default():
     # Law 12C2(b): Av+ / Av / Av- = +3 / 0 / -3 IMPs; the TO may vary the 3
     assert [artificial_imps(c) for c in "+=-"] == [3, 0, -3]
     assert [artificial_imps(c, profile_value=2) for c in "+=-"] == [2, 0, -2]
+    assert [artificial_imps(c) for c in ("A+", "A-", "Av+", "Av", "Av-")] == [3, -3, 3, 0, -3]
     with pytest.raises(ValueError):
-        artificial_imps("A+")
+        artificial_imps("A60")
 
 
 def test_weighted_score_imped_component_by_component():
