@@ -30,6 +30,7 @@ defs = dg.Definitions(
         results.matchpoints_conserved,
         results.rulings_applicable,
         results.ruling_rows_accounted,
+        standings.victory_points_balanced,
     ],
     jobs=[nightly_job],
     schedules=[nightly],

@@ -338,6 +338,13 @@ def check_score_agreement(wh: Warehouse, session_date: str) -> tuple[bool, pl.Da
     return rows.height == 0, rows
 
 
+def check_vp_balance(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
+    """Balanced team matches of the date's events give VPs summing to 20."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/vp_balance", _day(session_date))
+    return rows.height == 0, rows
+
+
 def check_conservation(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
     """Matchpoints are conserved on every board of the date (Law 78A, see
     :mod:`pipelines.scoring.conservation`)."""

@@ -42,6 +42,7 @@ def test_blocking_checks_gate_standings():
         "rows_accounted_on_read",
         "rulings_applicable",
         "ruling_rows_accounted",
+        "victory_points_balanced",
     } <= names
     for ac in defs.asset_checks:
         for spec in ac.check_specs:
