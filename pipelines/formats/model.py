@@ -82,6 +82,8 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "correction_minutes",
     "expected_results",
     "published_at",
+    "club",
+    "level",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -15,5 +15,7 @@ CREATE TABLE IF NOT EXISTS events (
     published_at       VARCHAR,            -- when official scores were made available (Law 79C)
     file               VARCHAR,            -- where the (strongest) definition came from
     location           VARCHAR,
+    club               VARCHAR,            -- the organising club (default: the event id's prefix)
+    level              VARCHAR NOT NULL,   -- club | congress | national (the audit's controls)
     PRIMARY KEY (event_id, session)
 );
