@@ -47,6 +47,11 @@ TABLES: tuple[str, ...] = (
     "adjustments",
     "standings",
     "standings_changes",
+    # the audit marts (pipelines/audit), recomputed whole after the standings
+    "penalty_stats",
+    "appeal_stats",
+    "director_audit",
+    "ruling_discrepancies",
 )
 
 #: Default warehouse file, relative to the working directory.
