@@ -49,6 +49,12 @@ What the generated data looks like:
   at these rates is topped up with one weighted, split, artificial and fouled-board ruling,
   one procedural penalty, one correction within the period and one appeal that changed a
   ruling, each only when missing.
+* **Club and level** (``events.csv``): the club's name; a two-session event is a
+  ``congress``, the others ``club`` sessions. With more clubs than :data:`DIRECTORS` a
+  director runs the sessions of several clubs.
+* **Planted effects** (:class:`Planted`, ``traveller generate --plant-...``): a director
+  overturned on appeal several times as often as the others, or one who never issues a
+  procedural penalty, to show that the audit of :mod:`pipelines.audit` finds them.
 * **People.** Names are built from invented syllables and player ids carry an
   ``X`` prefix (``X104233``) so that they can never be mistaken for real
   membership numbers.
@@ -1240,10 +1246,43 @@ def _guarantees() -> list[tuple[str, Callable[[dict], bool], Callable]]:
     ]
 
 
+@dataclass(frozen=True)
+class Planted:
+    """Effects planted in the directors' logs, to show that the director-consistency audit
+    (:mod:`pipelines.audit`) finds them: ``overturned`` names a director whose rulings are
+    changed on appeal (``changed`` or ``changed_one_side``) ``overturn_factor`` times as often
+    as the others' (capped at 95 % of the decided appeals: the base share is about 35 %, so a
+    factor of 3 gives about 95 %); ``no_procedural_penalties`` names a director who never
+    issues a procedural penalty (Law 90: his calls that would have ended in one leave no
+    ruling). ``None``: nothing planted, and the logs are those of an unplanted generation."""
+
+    overturned: str | None = None
+    overturn_factor: float = 3.0
+    no_procedural_penalties: str | None = None
+
+    def outcome(self, rng: np.random.Generator, rec: dict) -> str | None:
+        """The outcome of an appeal against ``rec`` (``None``: drawn as usual)."""
+        if self.overturned is None or rec["director"] != self.overturned:
+            return None
+        p = _OUTCOME_P.copy()
+        over = np.array([o in ("changed", "changed_one_side") for o in APPEAL_OUTCOMES])
+        q = float(p[over].sum())
+        q_new = min(self.overturn_factor * q, 0.95)
+        p = np.where(over, p * q_new / q, p * (1 - q_new) / (1 - q))
+        return APPEAL_OUTCOMES[int(rng.choice(len(APPEAL_OUTCOMES), p=p / p.sum()))]
+
+    def keeps(self, rec: dict) -> bool:
+        """Whether the ruling ``rec`` stays in the log."""
+        return not (
+            rec["kind"] == "procedural_penalty" and rec["director"] == self.no_procedural_penalties
+        )
+
+
 def _directors_logs(
-    rng: np.random.Generator, sessions: list[_Session]
+    rng: np.random.Generator, sessions: list[_Session], planted: Planted | None = None
 ) -> tuple[list[dict], list[dict]]:
-    """The ruling log and the appeal log of ``sessions`` (see the module docstring)."""
+    """The ruling log and the appeal log of ``sessions`` (see the module docstring), with the
+    ``planted`` effects."""
     rulings: list[dict] = []
     for sess in sessions:
         free = sess.free()
@@ -1273,6 +1312,8 @@ def _directors_logs(
             if made:
                 _add(sess, rulings, made)
                 break
+    if planted is not None:
+        rulings = [r for r in rulings if planted.keeps(r)]
     rulings.sort(
         key=lambda r: (
             r["_date"],
@@ -1288,7 +1329,9 @@ def _directors_logs(
         r["ruling_id"] = f"R{i:04d}"
 
     appeals = [
-        _appeal(rng, r) for r in rulings if r["kind"] in APPEALABLE and rng.random() < APPEAL_RATE
+        _appeal(rng, r, planted.outcome(rng, r) if planted else None)
+        for r in rulings
+        if r["kind"] in APPEALABLE and rng.random() < APPEAL_RATE
     ]
     # The latest date's last appeal or two are still to be heard.
     latest = max(s.day for s in sessions).isoformat()
@@ -1323,6 +1366,7 @@ def generate_inbox(
     seed: int = 2026,
     start_date: date = date(2026, 11, 2),
     other_forms: bool = True,
+    planted: Planted | None = None,
 ) -> GenerateSummary:
     """Write a synthetic inbox to ``out``: ``events.csv``, ``contestants.csv``, results files
     and the directors' logs ``rulings.csv`` and ``appeals.csv``.
@@ -1333,7 +1377,8 @@ def generate_inbox(
     ``sessions`` club sessions are spread over consecutive evenings from
     ``start_date``, ``clubs`` of them each evening. One results file is written
     per club and date, ``results-club<N>-<YYYY-MM-DD>.csv``. The same arguments
-    give byte-identical files.
+    give byte-identical files. ``planted`` plants effects in the directors' logs
+    (:class:`Planted`; the results are the same with or without them).
     """
     if sessions < 1:
         raise ValueError(f"sessions must be >= 1, not {sessions}")
@@ -1435,8 +1480,17 @@ def generate_inbox(
     for row in event_rows:
         row.append(published[(row[0], row[1])])
         extra = team_columns.get((row[0], row[1]), {})
-        row.extend(extra.get(c, "") for c in EVENT_HEADER[len(row) :])  # team columns
-    rulings, appeals = _directors_logs(log_rng, timed)
+        row.extend(extra.get(c, "") for c in ("boards_per_match", "vp_scale", "stage"))
+    rulings, appeals = _directors_logs(log_rng, timed, planted)
+    # club and level (the audit's controls): a two-session event is a congress.
+    every = [ev for ev, *_ in played]
+    level = {ev.event_id: "congress" if len(ev.dates) > 1 else "club" for ev in every}
+    club_name = {
+        ev.event_id: CLUB_NAMES[ev.club] if ev.club < len(CLUB_NAMES) else f"Club {ev.club + 1}"
+        for ev in every
+    }
+    for row in event_rows:
+        row.extend([club_name[row[0]], level[row[0]]])
 
     event_rows.sort(key=lambda r: (r[0], int(r[1])))
     contestant_rows.sort(key=lambda r: (r[0], r[2], len(r[1]), r[1]))  # 2 before 10, T2 before T10

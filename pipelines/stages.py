@@ -17,6 +17,8 @@ rulings           rulings, appeals, rejected_inputs (rulings)     one session da
 score             scored_results, adjustments                     one session date
 standings         standings, standings_changes                    the date's sessions + the
                                                                   events with a session that day
+audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
+                  ruling_discrepancies
 """
 
 from __future__ import annotations
@@ -366,3 +368,76 @@ def check_ruling_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.
     with wh.connect() as conn:
         rows = query(conn, "checks/rows_accounted_rulings", _day(session_date))
     return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
+
+
+# ------------------------------------------------------------------------ audit (issue 5)
+# The marts of pipelines/audit, recomputed whole after the standings; the reports render them.
+
+
+def audit_inputs(wh: Warehouse, date_from: str | None = None, date_to: str | None = None):
+    """The frames the audit marts are computed from (:class:`pipelines.audit.marts.
+    AuditInputs`), optionally within a window of session dates."""
+    from pipelines.audit.marts import AuditInputs
+
+    window = {"date_from": date_from, "date_to": date_to}
+    with wh.connect() as conn:
+        return AuditInputs(
+            events=query(conn, "read/audit_events"),
+            boards=query(conn, "read/audit_boards", window),
+            rulings=query(conn, "read/audit_rulings", window),
+            appeals=query(conn, "read/audit_appeals", window),
+            sizes=query(conn, "read/audit_sizes"),
+        )
+
+
+def audit(wh: Warehouse) -> Summary:
+    """Recompute the marts ``penalty_stats``, ``appeal_stats``, ``director_audit`` and
+    ``ruling_discrepancies`` from the whole warehouse (one transaction)."""
+    from pipelines.audit.marts import build_marts
+
+    marts = build_marts(audit_inputs(wh))
+    with wh.connect() as conn:
+        written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
+    return Summary(written, audit_figures(marts))
+
+
+def audit_figures(marts) -> dict[str, object]:
+    """Key figures of the marts, for the Dagster UI and the command line."""
+    d = marts.director_audit
+    a = marts.appeal_stats.filter(
+        (pl.col("dimension") == "all") & (pl.col("period_kind").is_in(["season", "window"]))
+    )
+    p = marts.penalty_stats.filter(
+        (pl.col("dimension") == "all")
+        & (pl.col("category") == "all")
+        & pl.col("period_kind").is_in(["season", "window"])
+    )
+    boards = int(a["boards_played"].sum()) if a.height else 0
+    appeals = int(a["appeals"].sum()) if a.height else 0
+    return {
+        "directors": d["director"].n_unique() if d.height else 0,
+        "rulings": int(d.filter(pl.col("measure") == "adjustment_rate")["rulings"].sum())
+        if d.height
+        else 0,
+        "appeals": appeals,
+        "board_appeal_ratio": round(appeals * 1000 / boards, 3) if boards else 0.0,
+        "penalties": int(p["penalties"].sum()) if p.height else 0,
+        "directors_flagged": d.filter(pl.col("flagged").fill_null(False))["director"].n_unique()
+        if d.height
+        else 0,
+        "discrepancies": marts.ruling_discrepancies.height,
+    }
+
+
+def check_audit_rates(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
+    """Every rate, limit and shrunken rate of the marts lies within [0, 1]."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/audit_rates_in_range")
+    return rows.height == 0, rows
+
+
+def check_audit_counts(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
+    """The marts' counts reconcile with the ``rulings`` and ``appeals`` tables."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/audit_counts_reconcile")
+    return rows.height == 0, rows

@@ -48,6 +48,11 @@ TABLES: tuple[str, ...] = (
     "standings",
     "standings_changes",
     "matches",
+    # the audit marts (pipelines/audit), recomputed whole after the standings
+    "penalty_stats",
+    "appeal_stats",
+    "director_audit",
+    "ruling_discrepancies",
 )
 
 #: Default warehouse file, relative to the working directory.

@@ -132,8 +132,12 @@ def test_files_and_summary(inbox: tuple[Path, GenerateSummary]) -> None:
     assert tuple(header) == APPEAL_HEADER == APPEAL_COLUMNS[2:]
     assert summary.appeals == len(appeals)
     assert "published_at" in EVENT_HEADER
-    assert EVENT_HEADER[-3:] == ("boards_per_match", "vp_scale", "stage")
+    assert EVENT_HEADER[-5:] == ("boards_per_match", "vp_scale", "stage", "club", "level")
     for e in events:
+        # the audit's controls: the club's name; a two-session event is a congress
+        assert e["club"] in generate.CLUB_NAMES
+        two = sum(x["event_id"] == e["event_id"] for x in events) == 2
+        assert e["level"] == ("congress" if two else "club")
         # official scores made available the evening of the session, 22:40-22:55
         published = parse_time(e["published_at"])
         assert published is not None and published.date().isoformat() == e["date"]

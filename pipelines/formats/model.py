@@ -85,6 +85,8 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "boards_per_match",
     "vp_scale",
     "stage",
+    "club",
+    "level",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -18,5 +18,7 @@ CREATE TABLE IF NOT EXISTS events (
     stage              VARCHAR,            -- teams: round_robin | swiss | knockout
     file               VARCHAR,            -- where the (strongest) definition came from
     location           VARCHAR,
+    club               VARCHAR,            -- the organising club (default: the event id's prefix)
+    level              VARCHAR NOT NULL,   -- club | congress | national (the audit's controls)
     PRIMARY KEY (event_id, session)
 );
