@@ -165,16 +165,46 @@ def generate(
     clubs: Annotated[int, typer.Option(help="Clubs playing each evening.")] = 3,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same files).")] = 2026,
     start_date: Annotated[str, typer.Option(help="First session date, YYYY-MM-DD.")] = "2026-11-02",
+    other_forms: Annotated[
+        bool,
+        typer.Option(
+            "--other-forms/--pairs-only",
+            help="Also write team events (round robin, Swiss, knockout), Butler and "
+            "cross-IMP pairs and an individual.",
+        ),
+    ] = True,
+    plant_overturned: Annotated[
+        str | None,
+        typer.Option(help="Plant: this director is overturned on appeal more often (audit test)."),
+    ] = None,
+    overturn_factor: Annotated[
+        float, typer.Option(help="How many times as often (capped at 95 % of decided appeals).")
+    ] = 3.0,
+    plant_no_penalties: Annotated[
+        str | None,
+        typer.Option(help="Plant: this director never issues a procedural penalty (audit test)."),
+    ] = None,
 ) -> None:
     """Write realistic synthetic federation data (invented people) into OUT."""
-    from pipelines.generate import generate_inbox
+    from pipelines.generate import Planted, generate_inbox
 
     try:
         start = date.fromisoformat(start_date)
     except ValueError:
         typer.echo(f"traveller: --start-date must be YYYY-MM-DD, not {start_date!r}", err=True)
         raise typer.Exit(2) from None
-    s = generate_inbox(out, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
+    planted = None
+    if plant_overturned or plant_no_penalties:
+        planted = Planted(plant_overturned, overturn_factor, plant_no_penalties)
+    s = generate_inbox(
+        out,
+        sessions=sessions,
+        clubs=clubs,
+        seed=seed,
+        start_date=start,
+        other_forms=other_forms,
+        planted=planted,
+    )
     typer.echo(
         f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
         f"{s.contestants} contestants"

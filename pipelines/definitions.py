@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets import inbox, publish, results, standings
+from assets import audit, inbox, publish, results, standings
 from assets.automation import inbox_sensor, nightly, nightly_job
 from pipelines.resources import (
     InboxResource,
@@ -24,6 +24,7 @@ defs = dg.Definitions(
         results.validated_results,
         results.scored_results,
         standings.standings,
+        audit.audit_marts,
         publish.publication,
     ],
     asset_checks=[
@@ -33,6 +34,9 @@ defs = dg.Definitions(
         results.matchpoints_conserved,
         results.rulings_applicable,
         results.ruling_rows_accounted,
+        standings.victory_points_balanced,
+        audit.audit_rates_in_range,
+        audit.audit_counts_reconcile,
     ],
     jobs=[nightly_job],
     schedules=[nightly],

@@ -2,7 +2,8 @@
 
 ``traveller run`` and the end-to-end tests use this: first the inbox assets
 (unpartitioned), then every session date found, one partition at a time, with
-their asset checks. A blocking check that fails (a score that disagrees with
+their asset checks, then the audit (unpartitioned, over the whole warehouse).
+A blocking check that fails (a score that disagrees with
 its contract, rows not accounted for, matchpoints not conserved) stops that
 date before its standings; the other dates go on.
 """
@@ -141,6 +142,18 @@ def run_inbox(
         if not result.success and _errors(result):
             raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
         report.failed_checks.extend(_failed(result, day))
+    say("audit: penalty and appeal statistics, director audit, reports")
+    audited = dg.materialize(
+        everything,
+        selection=dg.AssetSelection.groups("audit"),
+        resources=resources,
+        instance=instance,
+        raise_on_error=False,
+        run_config=_QUIET,
+    )
+    if not audited.success and _errors(audited):
+        raise RunFailed(f"the audit failed:\n{_errors(audited)}")
+    report.failed_checks.extend(_failed(audited, None))
     say("publishing: results site, exports, season dashboard")
     published = dg.materialize(
         everything,

@@ -17,6 +17,8 @@ rulings           rulings, appeals, rejected_inputs (rulings)     one session da
 score             scored_results, adjustments                     one session date
 standings         standings, standings_changes                    the date's sessions + the
                                                                   events with a session that day
+audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
+                  ruling_discrepancies
 """
 
 from __future__ import annotations
@@ -30,9 +32,16 @@ import polars as pl
 
 from pipelines import inbox as inbox_mod
 from pipelines.scoring.conservation import breaches
+from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time, validate_rulings
 from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import decisions, event_versions, results_for_date
+from pipelines.scoring.versions import (
+    decisions,
+    event_versions,
+    penalties_frame,
+    results_for_date,
+    rulings_in_effect,
+)
 from pipelines.warehouse import Warehouse, Write, query, write
 
 
@@ -270,10 +279,25 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
     changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
     scope = {"session_date": session_date, "event_ids": events}
+    # Team matches of the events, every session (knockout segments carry their totals):
+    # this date's newest scores with the other dates' as stored.
+    team_scored = pl.concat(
+        [all_scored.filter(pl.col("session_date") != session_date), res.scored],
+        how="diagonal_relaxed",
+    )
+    decided = {d.cause_id for d in decisions(ev_rulings, ev_appeals)}
+    ms = matches(
+        team_scored,
+        penalties_frame(rulings_in_effect(ev_rulings, ev_appeals, decided), team_scored),
+    )
     with wh.connect() as conn:
         written = write(
             conn,
-            [Write("standings", rows, scope), Write("standings_changes", changes, scope)],
+            [
+                Write("standings", rows, scope),
+                Write("standings_changes", changes, scope),
+                Write("matches", ms, {"event_ids": events}),
+            ],
         )
     newest = sessions.filter(pl.col("status") != "superseded")
     return Summary(
@@ -316,6 +340,13 @@ def check_score_agreement(wh: Warehouse, session_date: str) -> tuple[bool, pl.Da
     return rows.height == 0, rows
 
 
+def check_vp_balance(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
+    """Balanced team matches of the date's events give VPs summing to 20."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/vp_balance", _day(session_date))
+    return rows.height == 0, rows
+
+
 def check_conservation(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
     """Matchpoints are conserved on every board of the date (Law 78A, see
     :mod:`pipelines.scoring.conservation`)."""
@@ -337,3 +368,76 @@ def check_ruling_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.
     with wh.connect() as conn:
         rows = query(conn, "checks/rows_accounted_rulings", _day(session_date))
     return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
+
+
+# ------------------------------------------------------------------------ audit (issue 5)
+# The marts of pipelines/audit, recomputed whole after the standings; the reports render them.
+
+
+def audit_inputs(wh: Warehouse, date_from: str | None = None, date_to: str | None = None):
+    """The frames the audit marts are computed from (:class:`pipelines.audit.marts.
+    AuditInputs`), optionally within a window of session dates."""
+    from pipelines.audit.marts import AuditInputs
+
+    window = {"date_from": date_from, "date_to": date_to}
+    with wh.connect() as conn:
+        return AuditInputs(
+            events=query(conn, "read/audit_events"),
+            boards=query(conn, "read/audit_boards", window),
+            rulings=query(conn, "read/audit_rulings", window),
+            appeals=query(conn, "read/audit_appeals", window),
+            sizes=query(conn, "read/audit_sizes"),
+        )
+
+
+def audit(wh: Warehouse) -> Summary:
+    """Recompute the marts ``penalty_stats``, ``appeal_stats``, ``director_audit`` and
+    ``ruling_discrepancies`` from the whole warehouse (one transaction)."""
+    from pipelines.audit.marts import build_marts
+
+    marts = build_marts(audit_inputs(wh))
+    with wh.connect() as conn:
+        written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
+    return Summary(written, audit_figures(marts))
+
+
+def audit_figures(marts) -> dict[str, object]:
+    """Key figures of the marts, for the Dagster UI and the command line."""
+    d = marts.director_audit
+    a = marts.appeal_stats.filter(
+        (pl.col("dimension") == "all") & (pl.col("period_kind").is_in(["season", "window"]))
+    )
+    p = marts.penalty_stats.filter(
+        (pl.col("dimension") == "all")
+        & (pl.col("category") == "all")
+        & pl.col("period_kind").is_in(["season", "window"])
+    )
+    boards = int(a["boards_played"].sum()) if a.height else 0
+    appeals = int(a["appeals"].sum()) if a.height else 0
+    return {
+        "directors": d["director"].n_unique() if d.height else 0,
+        "rulings": int(d.filter(pl.col("measure") == "adjustment_rate")["rulings"].sum())
+        if d.height
+        else 0,
+        "appeals": appeals,
+        "board_appeal_ratio": round(appeals * 1000 / boards, 3) if boards else 0.0,
+        "penalties": int(p["penalties"].sum()) if p.height else 0,
+        "directors_flagged": d.filter(pl.col("flagged").fill_null(False))["director"].n_unique()
+        if d.height
+        else 0,
+        "discrepancies": marts.ruling_discrepancies.height,
+    }
+
+
+def check_audit_rates(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
+    """Every rate, limit and shrunken rate of the marts lies within [0, 1]."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/audit_rates_in_range")
+    return rows.height == 0, rows
+
+
+def check_audit_counts(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
+    """The marts' counts reconcile with the ``rulings`` and ``appeals`` tables."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/audit_counts_reconcile")
+    return rows.height == 0, rows

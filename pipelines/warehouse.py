@@ -47,6 +47,12 @@ TABLES: tuple[str, ...] = (
     "adjustments",
     "standings",
     "standings_changes",
+    "matches",
+    # the audit marts (pipelines/audit), recomputed whole after the standings
+    "penalty_stats",
+    "appeal_stats",
+    "director_audit",
+    "ruling_discrepancies",
 )
 
 #: Default warehouse file, relative to the working directory.

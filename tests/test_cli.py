@@ -146,11 +146,14 @@ def test_sample_inbox_is_clean(tmp_path):
 
 
 RULINGS = (
-    "ruling_id,event_id,session,board,ns_pair,ew_pair,kind,offending,ns_result,ew_result,"
-    "penalized,penalty\n"
-) + """R1,E1,1,1,3,4,assigned,EW,4S N +1,,,
+    (
+        "ruling_id,event_id,session,board,ns_pair,ew_pair,kind,offending,ns_result,ew_result,"
+        "penalized,penalty\n"
+    )
+    + """R1,E1,1,1,3,4,assigned,EW,4S N +1,,,
 R2,E1,1,,,,procedural_penalty,NS,,,5,25%
 """
+)
 
 
 def test_run_applies_rulings(tmp_path, monkeypatch):

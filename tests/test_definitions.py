@@ -27,6 +27,10 @@ def test_definitions_load():
         "validated_results",
         "scored_results",
         "standings",
+        "penalty_stats",
+        "appeal_stats",
+        "director_audit",
+        "ruling_discrepancies",
         "publication",
     }
     job = defs.resolve_job_def("nightly_results")
@@ -43,6 +47,9 @@ def test_blocking_checks_gate_standings():
         "rows_accounted_on_read",
         "rulings_applicable",
         "ruling_rows_accounted",
+        "victory_points_balanced",
+        "audit_rates_in_range",
+        "audit_counts_reconcile",
     } <= names
     for ac in defs.asset_checks:
         for spec in ac.check_specs:

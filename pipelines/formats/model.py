@@ -82,6 +82,11 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "correction_minutes",
     "expected_results",
     "published_at",
+    "boards_per_match",
+    "vp_scale",
+    "stage",
+    "club",
+    "level",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -1,7 +1,8 @@
 """Readers for the reference CSV files a club sends with its results.
 
 * ``events.csv``: ``event_id, session, date, name, form, scoring, movement, profile, laws,
-  director, correction_minutes`` and optionally ``expected_results``; only ``event_id``
+  director, correction_minutes`` and optionally ``expected_results``, ``published_at``,
+  ``club`` and ``level`` (club | congress | national); only ``event_id``
   and ``session`` must be in the header.
 * ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids``;
   ``direction`` and ``player_ids`` may be left out of the header.
@@ -33,7 +34,7 @@ from pipelines.formats.model import (
 )
 
 EVENT_REQUIRED: tuple[str, ...] = ("event_id", "session")
-EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile")
+EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile", "level")
 CONTESTANT_REQUIRED: tuple[str, ...] = ("event_id", "contestant", "names")
 
 _DMY = r"^(\d{1,2})/(\d{1,2})/(\d{4})$"

@@ -38,8 +38,8 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     """Whether the warehouse holds ``table`` (a stage that may not exist in this version)."""
     found = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = $t", {"t": table}
-    ).fetchone()
-    return bool(found and found[0])
+    ).fetchall()
+    return bool(found and found[0][0])
 
 
 #: Tables later stages add that publication shows when present (read with ``sql/publish``).

@@ -97,9 +97,25 @@ def artificial_phrase(code: str | None, pct: float | None, decimals: int = 1) ->
     return f"{shown or code} %"
 
 
+#: At IMPs the fixed codes name the same averages (Law 12C2: +3, 0, −3 IMPs in teams).
+FIXED_WORDS = {"60": "average-plus", "50": "average", "40": "average-minus"}
+
+
+def artificial_imps_phrase(code: str | None, imps: float | None) -> str:
+    """One side's artificial score at IMPs (Law 12C2; the IMP forms): "average-plus (+3 IMP)"."""
+    words = AVERAGE_WORDS.get(code or "") or FIXED_WORDS.get(code or "") or f"{code} %"
+    if imps is None or (isinstance(imps, float) and math.isnan(imps)):
+        return words
+    return f"{words} ({imps:+g} IMP)".replace("-", MINUS).replace("average" + MINUS, "average-")
+
+
 def _sides_artificial(ns_code: str | None, ew_code: str | None, row: dict[str, Any]) -> str:
-    ns = artificial_phrase(ns_code, row.get("ns_pct"))
-    ew = artificial_phrase(ew_code, row.get("ew_pct"))
+    if row.get("ns_pct") is None and row.get("ns_imps") is not None:
+        ns = artificial_imps_phrase(ns_code, row.get("ns_imps_display", row.get("ns_imps")))
+        ew = artificial_imps_phrase(ew_code, row.get("ew_imps_display", row.get("ew_imps")))
+    else:
+        ns = artificial_phrase(ns_code, row.get("ns_pct"))
+        ew = artificial_phrase(ew_code, row.get("ew_pct"))
     if ns == ew:
         return f"{ns} to both sides"
     return f"NS {ns}, EW {ew}"

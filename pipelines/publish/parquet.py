@@ -5,9 +5,9 @@ Each table is written as a Hive-partitioned dataset, ``<out>/<table>/session_dat
 season. The tables: every version of the standings (``status`` tells the newest), the
 travellers (``scored_results``), ``adjustments``, ``standings_changes``, ``rulings``,
 ``appeals``, the season mart (one row per event session with tables, field, adjusted results,
-penalties, appeals) and the analytics marts a later stage adds (``penalty_stats``,
-``appeal_stats``, ``director_audit``) when the warehouse has them. Nothing here holds a
-national membership number: ``contestants.player_ids`` is never exported.
+penalties, appeals) and the audit marts (``penalty_stats``, ``appeal_stats``,
+``director_audit``, ``ruling_discrepancies``) when the warehouse has them. Nothing here holds
+a national membership number: ``contestants.player_ids`` is never exported.
 """
 
 from __future__ import annotations
@@ -30,7 +30,12 @@ TABLES: tuple[str, ...] = (
     "appeals",
 )
 #: Analytics marts of the analytics issue, exported as they are when present.
-MARTS: tuple[str, ...] = ("penalty_stats", "appeal_stats", "director_audit")
+MARTS: tuple[str, ...] = (
+    "penalty_stats",
+    "appeal_stats",
+    "director_audit",
+    "ruling_discrepancies",
+)
 
 
 def _write(df: pl.DataFrame, path: Path, by: str) -> int:

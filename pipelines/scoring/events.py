@@ -3,7 +3,8 @@
 Sources, strongest first: a row of ``events.csv``; the header of a USEBIO or
 PBN file (which carries its own event details); the defaults for an event not
 listed anywhere (pairs, matchpoints, Howell, profile ``wbf``, 2017 Laws, a
-30-minute correction period, Law 79C). Fields are merged one by one, so an
+30-minute correction period, Law 79C; level ``club``, the club taken from the event id's
+prefix). Fields are merged one by one, so an
 ``events.csv`` row may override only the profile of a USEBIO event.
 
 ``published_at`` is when the session's official scores were made available: the
@@ -22,7 +23,13 @@ from pipelines.scoring.checks import Check, apply_checks, quote
 FORMS = ("pairs", "teams", "individual")
 SCORINGS = ("matchpoints", "butler", "cross_imps", "imps")
 MOVEMENTS = ("howell", "mitchell")
+#: Victory-point scales of a team match (``none``: a knockout, decided on IMPs).
+VP_SCALES = ("wbf2013", "wbf2013_discrete", "none")
+#: Stages of a team event.
+STAGES = ("round_robin", "swiss", "knockout")
 LAWS = ("2017", "2007")
+#: The level of an event: what the director-consistency audit compares like with like.
+LEVELS = ("club", "congress", "national")
 
 #: Defaults for an event session not listed in events.csv nor carried by its file.
 DEFAULTS: dict[str, str | int] = {
@@ -32,6 +39,7 @@ DEFAULTS: dict[str, str | int] = {
     "profile": profiles.DEFAULT_PROFILE,
     "laws": "2017",
     "correction_minutes": 30,
+    "level": "club",
 }
 
 #: Schema of the resolved events table.
@@ -49,8 +57,13 @@ EVENTS_SCHEMA: dict[str, pl.DataType] = {
     "correction_minutes": pl.Int32,
     "expected_results": pl.Int32,
     "published_at": pl.Utf8,
+    "boards_per_match": pl.Int32,
+    "vp_scale": pl.Utf8,
+    "stage": pl.Utf8,
     "file": pl.Utf8,
     "location": pl.Utf8,
+    "club": pl.Utf8,
+    "level": pl.Utf8,
 }
 
 _INT = r"^\d+$"
@@ -101,6 +114,7 @@ def event_checks() -> list[Check]:
         _one_of("movement", MOVEMENTS),
         _one_of("profile", tuple(profiles.available())),
         _one_of("laws", LAWS),
+        _one_of("level", LEVELS),
         Check(
             "correction_minutes",
             pl.col("correction_minutes").is_not_null()
@@ -116,6 +130,16 @@ def event_checks() -> list[Check]:
             pl.format(
                 "published_at must be a date and time YYYY-MM-DD HH:MM, not '{}'",
                 quote("published_at"),
+            ),
+        ),
+        _one_of("vp_scale", VP_SCALES),
+        _one_of("stage", STAGES),
+        Check(
+            "boards_per_match",
+            pl.col("boards_per_match").is_not_null()
+            & (pl.col("boards_per_match").cast(pl.Int64, strict=False).fill_null(0) < 1),
+            pl.format(
+                "boards_per_match must be a whole number >= 1, not '{}'", quote("boards_per_match")
             ),
         ),
         Check(
@@ -151,6 +175,7 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("session").cast(pl.Int32),
         pl.col("correction_minutes").cast(pl.Int32, strict=False),
         pl.col("expected_results").cast(pl.Int32, strict=False),
+        pl.col("boards_per_match").cast(pl.Int32, strict=False),
     )
     first = ok.with_columns(
         pl.col("__order").min().over(["event_id", "session", "priority"]).alias("__first")
@@ -189,8 +214,16 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return merged.select([pl.col(c).cast(t) for c, t in EVENTS_SCHEMA.items()]), rejected
 
 
+def club_from_event_id(event_id: pl.Expr) -> pl.Expr:
+    """The club of an event not saying it: the event id's prefix before the first ``-``, ``_``
+    or space (``CLUB1-2026-11-02`` → ``CLUB1``)."""
+    return event_id.str.extract(r"^([^-_ ]+)", 1)
+
+
 def with_defaults(df: pl.DataFrame) -> pl.DataFrame:
-    """Fill every missing event detail with :data:`DEFAULTS`."""
+    """Fill every missing event detail with :data:`DEFAULTS`; a missing ``club`` with the
+    event id's prefix (:func:`club_from_event_id`)."""
     return df.with_columns(
-        *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in DEFAULTS.items())
+        *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in DEFAULTS.items()),
+        pl.col("club").fill_null(club_from_event_id(pl.col("event_id"))),
     )

@@ -180,20 +180,29 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
     pens = in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS)))
     if pens.height == 0:
         return pl.DataFrame(schema=PENALTIES_SCHEMA)
+    scoring = pl.col("scoring") if "scoring" in scored.columns else pl.lit("matchpoints")
     tops = (
         scored.group_by("event_id", "session", "profile")
-        .agg(pl.col("expected").max())
+        .agg(pl.col("expected").max(), scoring.first().alias("scoring"))
         .iter_rows(named=True)
     )
-    top_of = {(t["event_id"], t["session"]): (t["expected"], t["profile"]) for t in tops}
+    top_of = {
+        (t["event_id"], t["session"]): (t["expected"], t["profile"], t["scoring"]) for t in tops
+    }
     rows = []
     for p in pens.iter_rows(named=True):
-        expected, name = top_of.get((p["event_id"], p["session"]), (1, None))
+        expected, name, how = top_of.get((p["event_id"], p["session"]), (1, None, None))
         prof = profiles.load(name)
-        top = Fraction(2 * (expected - 1), prof.unit_den)
-        pen = parse_penalty(p["penalty"], prof.standard_penalty)
-        amount = matchpoint_deduction(pen, top)
+        if how in ("butler", "cross_imps", "imps"):
+            # at IMP forms the amount is in IMPs or VPs, as the ruling or the profile says
+            pen = parse_penalty(p["penalty"], prof.standard_imps)
+            amount, unit = pen.amount, "MP" if pen.unit in ("%", "MP") else pen.unit
+        else:
+            top = Fraction(2 * (expected - 1), prof.unit_den)
+            pen = parse_penalty(p["penalty"], prof.standard_penalty)
+            amount, unit = matchpoint_deduction(pen, top), "MP"
         movement_dir = p["penalized_direction"]
+        rnd = p.get("round")
         rows.append(
             {
                 "event_id": p["event_id"],
@@ -203,6 +212,8 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
                 "penalty_num": amount.numerator,
                 "penalty_den": amount.denominator,
                 "sanction": pen.status,
+                "unit": unit,
+                "round": int(rnd) if rnd not in (None, "") and str(rnd).isdigit() else None,
             }
         )
     return pl.DataFrame(rows, schema=PENALTIES_SCHEMA, orient="row")

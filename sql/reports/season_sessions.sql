@@ -1,9 +1,9 @@
--- One row per event session with official standings: its club (the event id up to its first
--- '-', the club code USEBIO files and the generator put there), month, tables, contestants,
--- results, adjusted results, penalties and appeals. The season dashboard and its mart.
+-- One row per event session with official standings: its club (the event's club, by default
+-- its id up to the first '-'), month, form, scoring, tables, contestants, results, adjusted
+-- results, penalties and appeals. The season dashboard and its mart.
 WITH sessions AS (
-    SELECT event_id, session, date, split_part(event_id, '-', 1) AS club,
-           strftime(date, '%Y-%m') AS month
+    SELECT event_id, session, date, coalesce(club, split_part(event_id, '-', 1)) AS club,
+           strftime(date, '%Y-%m') AS month, form, scoring
     FROM events
 ),
 results AS (
@@ -35,6 +35,7 @@ apps AS (
     GROUP BY ALL
 )
 SELECT s.club, s.month, s.event_id, s.session, strftime(s.date, '%Y-%m-%d') AS date,
+       s.form, s.scoring,
        r.tables, f.contestants, r.results, r.adjusted_results,
        coalesce(p.penalties, 0) AS penalties,
        coalesce(a.appeals, 0) AS appeals,

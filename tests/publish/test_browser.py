@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 import duckdb
 import pytest
 
-from pipelines.publish.site import board_name, card_name, session_dir
+from pipelines.publish.site import Decimals, board_name, card_name, session_dir
 from tests.conftest import ROOT
 from tests.publish.conftest import Sample
 
@@ -62,15 +62,15 @@ def row_text(visit: Visit, selector: str) -> list[str]:
     return [" ".join(t.split()) for t in visit.page.locator(selector).all_inner_texts()]
 
 
+def q(sample: Sample, sql: str) -> list[dict]:
+    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
+        return c.sql(sql).pl().to_dicts()
+
+
 def test_pages_load_without_errors_and_links_resolve(browser, sample: Sample):
-    start = [
-        sample.site / "index.html",
-        sample.site / "CLUB1-2026-11-02" / "index.html",
-        sample.site / session_dir("CLUB2-2026-11-02", 1) / "index.html",
-    ]
     seen: set[Path] = set()
-    queue = list(start)
-    while queue:  # the index, the events, every session's ranking and the pages they link
+    queue = [sample.site / "index.html"]
+    while queue:  # the index, every event page and every session's ranking
         path = queue.pop()
         if path in seen:
             continue
@@ -82,64 +82,83 @@ def test_pages_load_without_errors_and_links_resolve(browser, sample: Sample):
             if target.name == "index.html" and target not in seen:
                 queue.append(target)
         v.close()
-    assert len(seen) >= 8
-    for extra in (
-        sample.site / session_dir("CLUB2-2026-11-03", 1) / board_name("A", 20),
-        next((sample.site / session_dir("CLUB2-2026-11-02", 1)).glob("card-*.html")),
-    ):
-        v = Visit(browser, extra)
-        assert v.errors == [] and all(t.is_file() for t in v.links())
-        v.close()
+    sessions = q(sample, "SELECT DISTINCT event_id, session FROM standings WHERE scope='session'")
+    assert len(seen) >= 1 + len(sessions)
+    for s in sessions:  # one traveller and one scorecard of every session
+        d = sample.site / session_dir(s["event_id"], s["session"])
+        for extra in (next(d.glob("board-*.html")), next(d.glob("card-*.html"))):
+            v = Visit(browser, extra)
+            assert v.errors == [], (extra, v.errors)
+            assert all(t.is_file() for t in v.links()), extra
+            v.close()
 
 
 def test_a_traveller_shows_the_figures(browser, sample: Sample):
-    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
-        rows = c.sql(
-            "SELECT ns_pair, ew_pair, ns_mp_display, ew_mp_display, adjustment FROM scored_results "
-            "WHERE event_id = 'CLUB2-2026-11-03' AND session = 1 AND board = 20 "
-            "ORDER BY ns_pair"
-        ).fetchall()
-    v = Visit(browser, sample.site / session_dir("CLUB2-2026-11-03", 1) / board_name("A", 20))
+    board = q(
+        sample,
+        "SELECT event_id, session, section, board FROM scored_results "
+        "WHERE adjustment = 'weighted' AND scoring = 'matchpoints' ORDER BY ALL LIMIT 1",
+    )[0]
+    rows = q(
+        sample,
+        f"SELECT ns_pair, ew_pair, ns_mp_display, ew_mp_display, adjustment, profile "
+        f"FROM scored_results WHERE event_id = '{board['event_id']}' "
+        f"AND session = {board['session']} AND section = '{board['section']}' "
+        f"AND board = {board['board']}",
+    )
+    dec = Decimals.of(rows[0]["profile"])
+    v = Visit(
+        browser,
+        sample.site
+        / session_dir(board["event_id"], board["session"])
+        / board_name(board["section"], board["board"]),
+    )
     shown = row_text(v, "table.traveller tbody tr")
     assert len(shown) == len(rows)
-    for ns, ew, mp_ns, mp_ew, adjustment in rows:
-        line = next(t for t in shown if t.startswith(f"{ns} {ew} "))
-        assert f"{mp_ns:.2f} {mp_ew:.2f}" in line
-        if adjustment == "weighted":
-            assert "weighted 60 % 2NT N = / 30 % 2NT N −1 / 10 % 2NT N +1" in line
-            assert "Law" in line
-    adjusted = v.page.locator("tr.adjusted")
-    assert adjusted.count() == 2
+    for r in rows:
+        line = next(t for t in shown if t.startswith(f"{r['ns_pair']} {r['ew_pair']} "))
+        assert f"{r['ns_mp_display']:.{dec.mp}f} {r['ew_mp_display']:.{dec.mp}f}" in line
+        if r["adjustment"] == "weighted":
+            assert "weighted " in line and "12C1(c)" in line
+    assert v.page.locator("tr.adjusted").count() >= 1
     v.close()
 
 
 def test_a_scorecard_shows_the_figures(browser, sample: Sample):
-    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
-        st = c.sql(
-            "SELECT section, contestant, direction, score_display, percentage_display, rank, "
-            "penalties FROM standings WHERE scope = 'session' AND status <> 'superseded' "
-            "AND event_id = 'CLUB2-2026-11-02' AND session = 1 AND contestant = '4' "
-            "AND direction = 'EW'"
-        ).fetchall()[0]
-        lines = c.sql(
-            "SELECT board, ew_mp_display FROM scored_results WHERE event_id = 'CLUB2-2026-11-02' "
-            "AND session = 1 AND ew_pair = '4' ORDER BY board"
-        ).fetchall()
-    section, contestant, direction, score, pct, rank, penalties = st
+    st = q(
+        sample,
+        "SELECT * FROM standings s WHERE scope = 'session' AND status <> 'superseded' "
+        "AND penalties > 0 AND percentage IS NOT NULL AND contestant NOT LIKE 'P%' "
+        "ORDER BY event_id, session, contestant LIMIT 1",
+    )[0]
+    c, d = st["contestant"], st["direction"]
+    ns_dir = "" if d is None else f"AND '{d}' = 'NS'"
+    ew_dir = "" if d is None else f"AND '{d}' = 'EW'"
+    lines = q(
+        sample,
+        f"""SELECT board, 'NS' AS side, ns_mp_display AS mp FROM scored_results
+            WHERE event_id = '{st["event_id"]}' AND session = {st["session"]}
+              AND ns_pair = '{c}' {ns_dir}
+            UNION ALL
+            SELECT board, 'EW', ew_mp_display FROM scored_results
+            WHERE event_id = '{st["event_id"]}' AND session = {st["session"]}
+              AND ew_pair = '{c}' {ew_dir}
+            ORDER BY board""",
+    )
+    dec = Decimals.of(st["profile"])
     v = Visit(
         browser,
-        sample.site
-        / session_dir("CLUB2-2026-11-02", 1)
-        / card_name(section, contestant, direction),
+        sample.site / session_dir(st["event_id"], st["session"]) / card_name(st["section"], c, d),
     )
     summary = " ".join(v.page.locator("dl.summary").inner_text().split())
-    assert f"Score {score:.2f}" in summary and f"Percentage {pct:.2f} %" in summary
-    assert f"Place {rank}" in summary
-    assert penalties > 0 and f"Penalties deducted −{penalties:.2f}" in summary
+    assert f"Score {st['score_display']:.{dec.total}f}" in summary
+    assert f"Percentage {st['percentage_display']:.{dec.pct}f} %" in summary
+    assert f"Penalties deducted −{st['penalties']:.{dec.total}f}" in summary
     shown = row_text(v, "table.scorecard tbody tr")
-    assert len(shown) == len(lines)
-    for (board, mp), text in zip(lines, shown, strict=True):
-        assert text.startswith(f"{board} EW ") and f" {mp:.2f} " in f"{text} "
+    assert len(shown) == len(lines) == st["boards"]
+    for line, text in zip(lines, shown, strict=True):
+        assert text.startswith(f"{line['board']} {line['side']} ")
+        assert f" {line['mp']:.{dec.mp}f} " in f"{text} "
     v.close()
 
 

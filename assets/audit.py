@@ -1,0 +1,79 @@
+"""Audit assets: the penalty and appeal statistics, the director-consistency audit and the
+discrepancy cases (unpartitioned, recomputed whole after the standings), with their checks."""
+
+import dagster as dg
+
+from assets.metadata import table
+from pipelines import stages
+from pipelines.resources import WarehouseResource
+
+MART_SPECS = [
+    dg.AssetSpec(
+        "penalty_stats",
+        deps=["standings", "rulings", "events"],
+        group_name="audit",
+        kinds={"duckdb", "polars"},
+        description="Procedural (Law 90, by category B1-B8) and disciplinary (Law 91) penalties "
+        "per 1,000 boards, by season/month, event, event type, level, club, director, law.",
+    ),
+    dg.AssetSpec(
+        "appeal_stats",
+        deps=["standings", "rulings", "events"],
+        group_name="audit",
+        kinds={"duckdb", "polars"},
+        description="Appeals lodged, Board-Appeal Ratio (per 1,000 boards), outcomes, deposits "
+        "retained, appeals without merit, median time to decision; same dimensions.",
+    ),
+    dg.AssetSpec(
+        "director_audit",
+        deps=["standings", "rulings", "events"],
+        group_name="audit",
+        kinds={"duckdb", "polars"},
+        description="Per director and season, within level x form x scoring: volume, mix of "
+        "rulings and four rates with funnel limits (95 %, 99.8 %), over-dispersion, shrunken "
+        "rate; flagged only outside 99.8 %. No rankings.",
+    ),
+    dg.AssetSpec(
+        "ruling_discrepancies",
+        deps=["standings", "rulings", "events"],
+        group_name="audit",
+        kinds={"duckdb", "polars"},
+        description="Pairs of rulings by different directors with materially different "
+        "outcomes on the same board or the same law in an event, side by side.",
+    ),
+]
+
+
+@dg.multi_asset(specs=MART_SPECS)
+def audit_marts(warehouse: WarehouseResource):
+    """Recompute the four audit marts from the warehouse (pipelines/audit/marts.py)."""
+    s = stages.audit(warehouse.get())
+    for key in ("penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"):
+        yield dg.MaterializeResult(
+            asset_key=key,
+            metadata={
+                "dagster/row_count": s.written.get(key, 0),
+                **(s.figures if key == "director_audit" else {}),
+            },
+        )
+
+
+@dg.asset_check(
+    asset="director_audit",
+    blocking=True,
+    description="Every rate, target, funnel limit and shrunken rate of the marts is in [0, 1].",
+)
+def audit_rates_in_range(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    ok, bad = stages.check_audit_rates(warehouse.get())
+    return dg.AssetCheckResult(passed=ok, metadata={"out_of_range": table(bad)})
+
+
+@dg.asset_check(
+    asset="director_audit",
+    blocking=True,
+    description="Per season, the marts' rulings, penalties and appeals reconcile with the "
+    "rulings and appeals tables.",
+)
+def audit_counts_reconcile(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    ok, bad = stages.check_audit_counts(warehouse.get())
+    return dg.AssetCheckResult(passed=ok, metadata={"differences": table(bad)})

@@ -1,0 +1,2 @@
+-- The whole mart is recomputed each run.
+DELETE FROM director_audit;
