@@ -34,6 +34,7 @@ from typing import Any
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.corrections import correction_deadline
 from pipelines.profiles import load as load_profile
 from pipelines.publish.data import Published
@@ -161,6 +162,19 @@ def shown_contract(row: dict[str, Any]) -> dict[str, Any]:
             contract, declarer, tricks = parsed
             return {"contract": contract, "declarer": declarer or None, "tricks": tricks}
     return {k: row.get(k) for k in ("contract", "declarer", "tricks")}
+
+
+def table_score(row: dict[str, Any]) -> int | None:
+    """The NS score of a played line: the scored ``ns_score``, else (the IMP forms leave it
+    empty) the Law 77 score of the contract shown, with the Law 2 vulnerability."""
+    if row.get("ns_score") is not None or row.get("kind") != "played":
+        return row.get("ns_score")
+    contract, declarer, tricks = row.get("contract"), row.get("declarer"), row.get("tricks")
+    if contract == "PASS":
+        return 0
+    if not contract or not declarer or tricks is None:
+        return row.get("computed_score")
+    return ns_score(parse_contract(contract), declarer, int(tricks), int(row["board"]))
 
 
 def result_cell(row: dict[str, Any]) -> str:
@@ -449,6 +463,7 @@ class Site:
         for r in lines:
             r["note"] = explain(r, r["versions"])
             r.update(shown_contract(r))
+            r["ns_score"] = table_score(r)
             r["ns_cell"], r["ew_cell"] = _score_cells(r)
             r["result"] = result_cell(r)
             r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
@@ -534,6 +549,8 @@ class Site:
                 for x in rows.sort("board").to_dicts():
                     x["note"] = explain(x, x.get("versions") or 1)
                     x.update(shown_contract(x))
+                    if x.get("own_score") is None and table_score(x) is not None:
+                        x["own_score"] = table_score(x) * (1 if x["side"] == "NS" else -1)
                     x["result"] = result_cell(x)
                     if x.get("kind") == "artificial":
                         x["score_cell"] = f"A{x.get('ns_art' if x['side'] == 'NS' else 'ew_art')}"

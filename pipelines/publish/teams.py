@@ -21,7 +21,8 @@ import polars as pl
 
 
 def _f(value: Any, decimals: int = 2) -> str:
-    return "" if value is None else f"{float(value):.{decimals}f}"
+    """A figure to ``decimals`` places with a typographic minus; empty when missing."""
+    return "" if value is None else f"{float(value):.{decimals}f}".replace("-", "\u2212")
 
 
 def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:

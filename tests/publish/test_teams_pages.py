@@ -75,3 +75,67 @@ def test_team_pages_are_rendered_when_the_warehouse_has_matches(sample: Sample, 
     assert "IMP NS IMP EW" in trav
     other = visible(site / session_dir("CLUB2-2026-11-02", 1) / board_name("A", 1))
     assert "IMP NS" not in other and "MP NS MP EW" in other
+
+
+def q(sample: Sample, sql: str) -> list[dict]:
+    import duckdb
+
+    with duckdb.connect(str(sample.warehouse), read_only=True) as c:
+        return c.sql(sql).pl().to_dicts()
+
+
+def _f(v: float) -> str:
+    return f"{v:.2f}".replace("-", "−")
+
+
+def test_sample_team_events_show_matches_vp_table_and_bracket(sample: Sample):
+    matches = q(sample, "SELECT * FROM matches ORDER BY ALL")
+    assert {m["stage"] for m in matches} >= {"round_robin", "swiss", "knockout"}
+    for m in matches:
+        page = visible(sample.site / session_dir(m["event_id"], m["session"]) / "index.html")
+        assert "Match results" in page
+        assert f"{_f(m['home_imps'])} – {_f(m['away_imps'])}" in page
+        if m["home_vp"] is not None:
+            assert f"{_f(m['home_vp'])} – {_f(m['away_vp'])}" in page
+    for e in {m["event_id"] for m in matches}:
+        page = visible(sample.site / e / "index.html")
+        stage = {m["stage"] for m in matches if m["event_id"] == e}
+        if "knockout" in stage:
+            assert "Knockout bracket" in page
+        else:
+            assert "VP table" in page and "Total VP" in page
+            totals = q(
+                sample,
+                f"""SELECT team, sum(vp) vp FROM (
+                        SELECT home team, home_vp vp FROM matches WHERE event_id = '{e}'
+                        UNION ALL SELECT away, away_vp FROM matches WHERE event_id = '{e}')
+                    GROUP BY team""",
+            )
+            for t in totals:
+                assert f"{t['team']} " in page and _f(t["vp"]) in page
+
+
+def test_sample_imp_travellers_and_units(sample: Sample):
+    butler = q(
+        sample,
+        "SELECT event_id, session, section, board, datum, ns_pair, ew_pair, ns_imps_display "
+        "FROM scored_results WHERE scoring = 'butler' ORDER BY ALL LIMIT 1",
+    )[0]
+    page = visible(
+        sample.site
+        / session_dir(butler["event_id"], butler["session"])
+        / board_name(butler["section"], butler["board"])
+    )
+    assert f"datum {butler['datum']}" in page and "IMP NS IMP EW" in page
+    assert "MP NS MP EW" not in page
+    assert f"{butler['ns_pair']} {butler['ew_pair']} " in page
+    assert _f(butler["ns_imps_display"]) in page
+    units = q(
+        sample,
+        "SELECT DISTINCT event_id, session, unit FROM standings WHERE scope = 'session' "
+        "AND status <> 'superseded'",
+    )
+    assert {u["unit"] for u in units} >= {"MP", "IMP", "VP"}
+    for u in units:
+        page = visible(sample.site / session_dir(u["event_id"], u["session"]) / "index.html")
+        assert f"Score ({u['unit']})" in page
