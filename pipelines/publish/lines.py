@@ -16,7 +16,8 @@ scoring program's matchpoints. The rules for the official (newest) version:
 * a board not played: ``NP``.
 
 Individual events (four players per table) have no representation in either reader's
-traveller line and are not exported.
+traveller line and are not exported; nor are team events (their matches need USEBIO's team
+elements, which Traveller's reader does not read). Butler and cross-IMP pairs are.
 """
 
 from __future__ import annotations
@@ -66,12 +67,13 @@ def export_line(row: dict[str, Any]) -> Line:
             contract, declarer, tricks = parsed
             if contract == "PASS":
                 return Line("PASS", None, None, 0, None, None, False, None)
-            return Line(contract, declarer, tricks, row.get("ns_score"), None, None, False, None)
+            score = ns_score(parse_contract(contract), declarer, tricks, int(row["board"]))
+            return Line(contract, declarer, tricks, score, None, None, False, None)
     return Line(
         row.get("contract"),
         row.get("declarer"),
         row.get("tricks"),
-        row.get("ns_score"),
+        table_score(row),
         None,
         None,
         False,
@@ -88,3 +90,16 @@ def _played(row: dict[str, Any]) -> tuple[str | None, str | None, int | None, in
     if contract == "PASS":
         return ("PASS", None, None, 0)
     return (contract, declarer, tricks, score)
+
+
+def table_score(row: dict[str, Any]) -> int | None:
+    """The NS score of a played line: the scored ``ns_score``, else (the IMP forms leave it
+    empty) the Law 77 score of the contract shown, with the Law 2 vulnerability."""
+    if row.get("ns_score") is not None or row.get("kind") != "played":
+        return row.get("ns_score")
+    contract, declarer, tricks = row.get("contract"), row.get("declarer"), row.get("tricks")
+    if contract == "PASS":
+        return 0
+    if not contract or not declarer or tricks is None:
+        return row.get("computed_score")
+    return ns_score(parse_contract(contract), declarer, int(tricks), int(row["board"]))

@@ -30,12 +30,18 @@ from pipelines.publish.usebio_writer import exportable
 
 SCORE_COLUMNS = (
     "Section\\2R;Table\\2R;Round\\2R;PairId_NS\\3R;PairId_EW\\3R;Contract\\5L;Declarer\\1R;"
-    "Result\\2R;Score_NS\\6R;Score_EW\\6R;MP_NS\\6R;MP_EW\\6R;Percentage_NS\\3R;Percentage_EW\\3R"
+    "Result\\2R;Score_NS\\6R;Score_EW\\6R;{P}_NS\\6R;{P}_EW\\6R;Percentage_NS\\3R;Percentage_EW\\3R"
 )
 TOTAL_COLUMNS = (
-    "Rank\\3R;Section\\2R;PairId\\3R;Direction\\2R;TotalScoreMP\\7R;TotalPercentage\\6R;"
+    "Rank\\3R;Section\\2R;PairId\\3R;Direction\\2R;TotalScore{P}\\7R;TotalPercentage\\6R;"
     "Names\\40L;NrBoards\\2R"
 )
+#: PBN ``Scoring`` and the points columns' prefix per scoring of a pairs event.
+SCORINGS = {
+    "matchpoints": ("MatchPoints;MP1", "MP"),
+    "butler": ("IMP;Butler", "IMP"),
+    "cross_imps": ("IMP;CrossImps", "IMP"),
+}
 
 
 def quote(value: Any) -> str:
@@ -82,6 +88,10 @@ def _scores(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
 def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.DataFrame) -> str:
     """The PBN text of one event session."""
     dec = Decimals.of(session.get("profile"))
+    scoring, prefix = SCORINGS[session.get("scoring") or "matchpoints"]
+    score_columns = SCORE_COLUMNS.replace("{P}", prefix)
+    total_columns = TOTAL_COLUMNS.replace("{P}", prefix)
+    mp = prefix == "MP"
     date = (session.get("date") or "").replace("-", ".")
     mitchell = session.get("movement") == "mitchell"
     head = [
@@ -92,10 +102,10 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
         f"% <META name=ContestID content={quote(session['event_id'])}>",
         f"% <META name=ContestName content={quote(session.get('name') or '')}>",
         f'% <META name=CRSession content="{session["session"]}">',
-        '% <META name=ScoringType content="MatchPoints;MP1">',
+        f'% <META name=ScoringType content="{scoring}">',
         "",
     ]
-    totals = [f'[TotalScoreTable "{TOTAL_COLUMNS}"]']
+    totals = [f'[TotalScoreTable "{total_columns}"]']
     order = standings.with_columns(pl.col("direction").fill_null(""))
     for r in order.sort(["section", "direction", "rank", "contestant"], nulls_last=True).to_dicts():
         totals.append(
@@ -122,9 +132,9 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
             f"[Board {quote(board)}]",
             f"[Dealer {quote(dealer(int(board)))}]",
             f"[Vulnerable {quote(vulnerability(int(board)))}]",
-            '[Scoring "MatchPoints;MP1"]',
+            f'[Scoring "{scoring}"]',
             '[Competition "Pairs"]',
-            f'[ScoreTable "{SCORE_COLUMNS}"]',
+            f'[ScoreTable "{score_columns}"]',
         ]
         for r in grp.sort(["section", "table", "ns_pair"], nulls_last=True).to_dicts():
             contract, declarer, tricks, s_ns, s_ew = _scores(r)
@@ -141,8 +151,12 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
                         tricks,
                         s_ns,
                         s_ew,
-                        _figure(r.get("ns_mp_display"), dec.mp),
-                        _figure(r.get("ew_mp_display"), dec.mp),
+                        _figure(r.get("ns_mp_display"), dec.mp)
+                        if mp
+                        else _figure(r.get("ns_imps_display"), 2),
+                        _figure(r.get("ew_mp_display"), dec.mp)
+                        if mp
+                        else _figure(r.get("ew_imps_display"), 2),
                         _pct(r.get("ns_pct")),
                         _pct(r.get("ew_pct")),
                     ]

@@ -34,7 +34,6 @@ from typing import Any
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.corrections import correction_deadline
 from pipelines.profiles import load as load_profile
 from pipelines.publish.data import Published
@@ -45,6 +44,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
+from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -162,19 +162,6 @@ def shown_contract(row: dict[str, Any]) -> dict[str, Any]:
             contract, declarer, tricks = parsed
             return {"contract": contract, "declarer": declarer or None, "tricks": tricks}
     return {k: row.get(k) for k in ("contract", "declarer", "tricks")}
-
-
-def table_score(row: dict[str, Any]) -> int | None:
-    """The NS score of a played line: the scored ``ns_score``, else (the IMP forms leave it
-    empty) the Law 77 score of the contract shown, with the Law 2 vulnerability."""
-    if row.get("ns_score") is not None or row.get("kind") != "played":
-        return row.get("ns_score")
-    contract, declarer, tricks = row.get("contract"), row.get("declarer"), row.get("tricks")
-    if contract == "PASS":
-        return 0
-    if not contract or not declarer or tricks is None:
-        return row.get("computed_score")
-    return ns_score(parse_contract(contract), declarer, int(tricks), int(row["board"]))
 
 
 def result_cell(row: dict[str, Any]) -> str:

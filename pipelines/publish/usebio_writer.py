@@ -6,7 +6,8 @@ One file per event: ``EVENT`` (identifier, description, ``WINNER_TYPE`` 1 = one 
 and date, one ``SECTION`` per section, and in it ``PARTICIPANTS/PAIR`` (number, direction,
 ``TOTAL_SCORE``, ``PERCENTAGE``, ``PLACE`` with ``=`` for a shared place, the players' names —
 never their national ID numbers) and ``BOARD/TRAVELLER_LINE`` (pairs, contract, declarer,
-tricks, NS score and ``NS_MATCH_POINTS``/``EW_MATCH_POINTS`` as the profile displays them).
+tricks, NS score and ``NS_MATCH_POINTS``/``EW_MATCH_POINTS`` as the profile displays them —
+``NS_BUTLER_POINTS`` or ``NS_CROSS_IMP_POINTS``, the IMPs, in Butler and cross-IMP pairs).
 An event of several sessions also gets the event ranking in an ``EVENT``-level
 ``PARTICIPANTS``.
 
@@ -14,7 +15,8 @@ Adjusted lines follow USEBIO's notation (see :mod:`pipelines.publish.lines`): an
 score is ``A`` and the two sides' codes, ``A6040`` (fixed) or ``A+-`` (variable averages, whose
 percentage the session-percentage rule decides), with no contract; a split or weighted score
 keeps the result played at the table with the adjusted matchpoints and an XML comment saying
-so. Only matchpoint pairs events are exported in this version.
+so. Pairs events are exported (matchpoints, Butler, cross-IMPs); team and individual events
+are not in this version.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
 
 PROGRAM = "Traveller"
+#: USEBIO's EVENT_TYPE and the traveller line's points element, per scoring of a pairs event.
+EVENT_TYPES = {
+    "matchpoints": ("MP_PAIRS", "MATCH_POINTS"),
+    "butler": ("BUTLER_PAIRS", "BUTLER_POINTS"),
+    "cross_imps": ("CROSS_IMP_PAIRS", "CROSS_IMP_POINTS"),
+}
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -57,14 +65,17 @@ def _figure(value: Any, decimals: int) -> str:
     return "" if value is None else f"{float(value):.{decimals}f}"
 
 
-def _participants(parent: ET.Element, standings: pl.DataFrame, dec: Decimals) -> None:
-    part = ET.SubElement(parent, "PARTICIPANTS", EVENT_TYPE="MP_PAIRS")
+def _participants(
+    parent: ET.Element, standings: pl.DataFrame, dec: Decimals, event_type: str
+) -> None:
+    part = ET.SubElement(parent, "PARTICIPANTS", EVENT_TYPE=event_type)
     for r in standings.sort(["direction", "rank", "contestant"], nulls_last=True).to_dicts():
         pair = ET.SubElement(part, "PAIR")
         _sub(pair, "PAIR_NUMBER", r["contestant"])
         _sub(pair, "DIRECTION", r.get("direction") or "")
         _sub(pair, "TOTAL_SCORE", _figure(r.get("score_display"), dec.total))
-        _sub(pair, "PERCENTAGE", _figure(r.get("percentage_display"), dec.pct))
+        if r.get("percentage_display") is not None:
+            _sub(pair, "PERCENTAGE", _figure(r.get("percentage_display"), dec.pct))
         _sub(pair, "PLACE", "" if r.get("sanction") else place_text(r["rank"], r["tied"]))
         for name in (r.get("names") or "").split(" & "):
             if name.strip():
@@ -77,7 +88,7 @@ def _artificial(ns: str | None, ew: str | None) -> str:
     return f"A{ns or '='}{ew or '='}"
 
 
-def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals) -> None:
+def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals, points: str) -> None:
     for (board,), grp in sorted(results.partition_by(["board"], as_dict=True).items()):
         el = ET.SubElement(parent, "BOARD")
         _sub(el, "BOARD_NUMBER", board)
@@ -100,15 +111,19 @@ def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals) -> None:
             else:
                 score = "" if line.ns_score is None else str(line.ns_score)
             _sub(tl, "SCORE", score)
-            _sub(tl, "NS_MATCH_POINTS", _figure(r.get("ns_mp_display"), dec.mp))
-            _sub(tl, "EW_MATCH_POINTS", _figure(r.get("ew_mp_display"), dec.mp))
+            if points == "MATCH_POINTS":
+                ns, ew, places = r.get("ns_mp_display"), r.get("ew_mp_display"), dec.mp
+            else:  # IMPs as displayed (Butler, cross-IMPs)
+                ns, ew, places = r.get("ns_imps_display"), r.get("ew_imps_display"), 2
+            _sub(tl, f"NS_{points}", _figure(ns, places))
+            _sub(tl, f"EW_{points}", _figure(ew, places))
 
 
 def exportable(sessions: pl.DataFrame) -> pl.DataFrame:
-    """Event sessions this version exports: matchpoint pairs."""
+    """Event sessions this version exports: pairs at matchpoints, Butler or cross-IMPs."""
     return sessions.filter(
         (pl.col("form").fill_null("pairs") == "pairs")
-        & (pl.col("scoring").fill_null("matchpoints") == "matchpoints")
+        & pl.col("scoring").fill_null("matchpoints").is_in(list(EVENT_TYPES))
     )
 
 
@@ -119,8 +134,9 @@ def usebio_event(
     sessions = sessions.sort("session")
     first = sessions.row(0, named=True)
     dec = Decimals.of(first.get("profile"))
+    event_type, points = EVENT_TYPES[first.get("scoring") or "matchpoints"]
     root = ET.Element("USEBIO", Version="1.2")
-    event = ET.SubElement(root, "EVENT", EVENT_TYPE="MP_PAIRS")
+    event = ET.SubElement(root, "EVENT", EVENT_TYPE=event_type)
     _sub(event, "EVENT_IDENTIFIER", event_id)
     _sub(event, "EVENT_DESCRIPTION", first.get("name") or event_id)
     _sub(event, "PROGRAM_NAME", PROGRAM)
@@ -128,7 +144,7 @@ def usebio_event(
     _sub(event, "DATE", dmy(first.get("date")))
     _sub(event, "SESSION_COUNT", sessions.height)
     if sessions.height > 1:
-        _participants(event, standings.filter(pl.col("scope") == "event"), dec)
+        _participants(event, standings.filter(pl.col("scope") == "event"), dec, event_type)
     for s in sessions.to_dicts():
         session = ET.SubElement(event, "SESSION")
         _sub(session, "SESSION_NUMBER", s["session"])
@@ -138,8 +154,8 @@ def usebio_event(
         for section in sorted(set(st["section"].to_list()) | set(res["section"].to_list())):
             sec = ET.SubElement(session, "SECTION")
             _sub(sec, "SECTION_ID", section)
-            _participants(sec, st.filter(pl.col("section") == section), dec)
-            _boards(sec, res.filter(pl.col("section") == section), dec)
+            _participants(sec, st.filter(pl.col("section") == section), dec, event_type)
+            _boards(sec, res.filter(pl.col("section") == section), dec, points)
     ET.indent(root, space=" ")
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 

@@ -313,7 +313,9 @@ def test_cli_publish_and_report_season(sample: Sample, tmp_path: Path):
     )
     assert r.exit_code == 0, r.output
     assert (tmp_path / "pub" / "site" / "index.html").is_file()
-    assert "4 USEBIO, 6 PBN" in r.output
+    usebio = len(list((tmp_path / "pub" / "exports" / "usebio").glob("*.xml")))
+    pbn = len(list((tmp_path / "pub" / "exports" / "pbn").glob("*.pbn")))
+    assert usebio > 0 and pbn >= usebio and f"{usebio} USEBIO, {pbn} PBN" in r.output
     r = CliRunner().invoke(
         app,
         [
