@@ -86,6 +86,9 @@ def run(
         f"status     {law.get('sessions_final', 0)} sessions final, "
         f"{law.get('sessions_provisional', 0)} provisional"
     )
+    typer.echo(
+        f"audit      reports in {warehouse.parent / 'reports'} (audit.html, transparency.html)"
+    )
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(

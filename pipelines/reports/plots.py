@@ -87,7 +87,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             ax.set_xlim(left=max(0.8, float(x.min()) * 0.7) if n_max > 50 else 0)
             near = c["upper998_widened" if over else "upper998"][n >= float(x.min())]
             top = max(float(np.nanmax(y)), float(np.nanmax(near)) if len(near) else 0.0)
-            ax.set_ylim(0, min(1.0, top * 1.15 + 0.01) if not math.isnan(top) else 1.0)
+            ax.set_ylim(0, min(1.06, top * 1.15 + 0.01) if not math.isnan(top) else 1.06)
             ax.set_xlabel("cases (n)")
             ax.set_ylabel("rate")
             ax.set_title(f"{stratum}  (target {p0:.3f})", fontsize=8)
