@@ -142,3 +142,17 @@ def test_report_commands_and_the_public_version_names_nobody(sample, tmp_path):
         app, ["report", "audit", "--out", str(out), "--warehouse", str(tmp_path / "no")]
     )
     assert r.exit_code == 2 and "warehouse not found" in r.output
+
+
+def test_audit_assets_come_after_the_standings():
+    import dagster as dg
+
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for mart in MARTS:
+        node = graph.get(dg.AssetKey(mart))
+        assert dg.AssetKey("standings") in node.parent_keys
+        assert node.partitions_def is None  # the whole warehouse, every night
+    for report in ("audit_report", "transparency_report"):
+        assert dg.AssetKey("director_audit") in graph.get(dg.AssetKey(report)).parent_keys
