@@ -23,6 +23,8 @@ defs = dg.Definitions(
         results.scored_results,
         standings.standings,
         audit.audit_marts,
+        audit.audit_report,
+        audit.transparency_report,
     ],
     asset_checks=[
         inbox.rows_accounted_on_read,
