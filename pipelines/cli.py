@@ -136,11 +136,30 @@ def run(
 
 @app.command()
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Files to check (any supported format).")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Files to check (any supported format); a folder means its files."),
+    ],
 ) -> None:
     """Check files without touching the warehouse; each problem as file:location: field: message."""
     from pipelines.validation_report import problems, warnings
 
+    files = [
+        f
+        for given in files
+        for f in (
+            sorted(
+                p
+                for p in given.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.parts)
+            )
+            if given.is_dir()
+            else [given]
+        )
+    ]
+    if not files:
+        typer.echo("traveller: no files to check", err=True)
+        raise typer.Exit(1)
     missing = [f for f in files if not f.is_file()]
     for f in missing:
         typer.echo(f"{f}: file: no such file", err=True)
