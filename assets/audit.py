@@ -1,5 +1,8 @@
 """Audit assets: the penalty and appeal statistics, the director-consistency audit and the
-discrepancy cases (unpartitioned, recomputed whole after the standings), with their checks."""
+discrepancy cases (unpartitioned, recomputed whole after the standings), with their checks;
+the audit and transparency reports written beside the warehouse, in ``reports/``."""
+
+from pathlib import Path
 
 import dagster as dg
 
@@ -77,3 +80,36 @@ def audit_rates_in_range(warehouse: WarehouseResource) -> dg.AssetCheckResult:
 def audit_counts_reconcile(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     ok, bad = stages.check_audit_counts(warehouse.get())
     return dg.AssetCheckResult(passed=ok, metadata={"differences": table(bad)})
+
+
+def _reports_dir(warehouse: WarehouseResource) -> Path:
+    """Reports are written beside the warehouse file, in ``reports/``."""
+    return Path(warehouse.path).resolve().parent / "reports"
+
+
+@dg.asset(
+    deps=["penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"],
+    group_name="audit",
+    kinds={"html"},
+)
+def audit_report(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """The director-consistency audit (HTML, self-contained): funnel plots, audit table,
+    discrepancy cases, how to read a funnel plot. Internal: directors are named."""
+    s = stages.report(warehouse.get(), "audit", _reports_dir(warehouse))
+    return dg.MaterializeResult(
+        metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
+    )
+
+
+@dg.asset(
+    deps=["penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"],
+    group_name="audit",
+    kinds={"html"},
+)
+def transparency_report(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """The public transparency report (HTML): rulings by law and kind, appeals by outcome,
+    Board-Appeal Ratio by month; directors pseudonymised, no player names or ID numbers."""
+    s = stages.report(warehouse.get(), "transparency", _reports_dir(warehouse))
+    return dg.MaterializeResult(
+        metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
+    )

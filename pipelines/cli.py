@@ -1,4 +1,4 @@
-"""``traveller``: run the pipeline, validate files, generate data, benchmark.
+"""``traveller``: run the pipeline, validate files, generate data, benchmark, render reports.
 
 Exit status of ``traveller run``:
 
@@ -91,6 +91,9 @@ def run(
         typer.echo(
             f"published  {out / 'site' / 'index.html'}, {out / 'exports'}, {out / 'season.html'}"
         )
+    typer.echo(
+        f"audit      reports in {warehouse.parent / 'reports'} (audit.html, transparency.html)"
+    )
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(
@@ -138,11 +141,30 @@ def run(
 
 @app.command()
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Files to check (any supported format).")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Files to check (any supported format); a folder means its files."),
+    ],
 ) -> None:
     """Check files without touching the warehouse; each problem as file:location: field: message."""
     from pipelines.validation_report import problems, warnings
 
+    files = [
+        f
+        for given in files
+        for f in (
+            sorted(
+                p
+                for p in given.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.parts)
+            )
+            if given.is_dir()
+            else [given]
+        )
+    ]
+    if not files:
+        typer.echo("traveller: no files to check", err=True)
+        raise typer.Exit(1)
     missing = [f for f in files if not f.is_file()]
     for f in missing:
         typer.echo(f"{f}: file: no such file", err=True)
@@ -257,9 +279,70 @@ def publish(
     typer.echo(f"dashboard  {s.dashboard}")
 
 
-# Reports written from the warehouse: `traveller report <name>`.
-report_app = typer.Typer(help="Reports written from the warehouse.", no_args_is_help=True)
+# ------------------------------------------------------------------ traveller report ...
+# The reports sub-app: `audit` and `transparency` (issue 5); `season` comes with publication.
+report_app = typer.Typer(
+    help="Render reports from the warehouse as self-contained HTML files.",
+    no_args_is_help=True,
+)
 app.add_typer(report_app, name="report")
+
+_WAREHOUSE_OPT = typer.Option(
+    help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
+)
+
+
+def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh: Path | None):
+    from pipelines.resources import default_warehouse
+    from pipelines.stages import report as render
+    from pipelines.warehouse import Warehouse
+
+    for name, value in (("--from", date_from), ("--to", date_to)):
+        if value is not None:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                typer.echo(f"traveller: {name} must be YYYY-MM-DD, not {value!r}", err=True)
+                raise typer.Exit(2) from None
+    path = wh or Path(default_warehouse())
+    if not path.is_file():
+        typer.echo(f"traveller: warehouse not found: {path} (run traveller run first)", err=True)
+        raise typer.Exit(2)
+    s = render(Warehouse(path), kind, out, date_from, date_to)
+    f = s.figures
+    typer.echo(f"wrote {f['path']}")
+    typer.echo(
+        f"{f['directors']} directors, {f['rulings']} rulings, {f['appeals']} appeals "
+        f"({f['board_appeal_ratio']} per 1,000 boards), {f['penalties']} penalties, "
+        f"{f['directors_flagged']} director(s) flagged, {f['discrepancies']} discrepancy case(s)"
+    )
+
+
+@report_app.command("audit")
+def report_audit(
+    out: Annotated[Path, typer.Option(help="Folder to write audit.html into.")],
+    date_from: Annotated[
+        str | None, typer.Option("--from", help="First session date, YYYY-MM-DD.")
+    ] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last session date.")] = None,
+    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+) -> None:
+    """The director-consistency audit: funnel plots, audit table, discrepancy cases."""
+    _report("audit", out, date_from, date_to, warehouse)
+
+
+@report_app.command("transparency")
+def report_transparency(
+    out: Annotated[Path, typer.Option(help="Folder to write transparency.html into.")],
+    date_from: Annotated[
+        str | None, typer.Option("--from", help="First session date, YYYY-MM-DD.")
+    ] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last session date.")] = None,
+    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+) -> None:
+    """The public version: rulings and appeals by law and outcome, Board-Appeal Ratio,
+    directors pseudonymised, no player names or ID numbers."""
+    _report("transparency", out, date_from, date_to, warehouse)
 
 
 @report_app.command("season")

@@ -25,6 +25,8 @@ defs = dg.Definitions(
         results.scored_results,
         standings.standings,
         audit.audit_marts,
+        audit.audit_report,
+        audit.transparency_report,
         publish.publication,
     ],
     asset_checks=[

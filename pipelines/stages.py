@@ -393,40 +393,29 @@ def audit_inputs(wh: Warehouse, date_from: str | None = None, date_to: str | Non
 def audit(wh: Warehouse) -> Summary:
     """Recompute the marts ``penalty_stats``, ``appeal_stats``, ``director_audit`` and
     ``ruling_discrepancies`` from the whole warehouse (one transaction)."""
-    from pipelines.audit.marts import build_marts
+    from pipelines.audit.marts import build_marts, key_figures
 
     marts = build_marts(audit_inputs(wh))
     with wh.connect() as conn:
         written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
-    return Summary(written, audit_figures(marts))
+    return Summary(written, key_figures(marts))
 
 
-def audit_figures(marts) -> dict[str, object]:
-    """Key figures of the marts, for the Dagster UI and the command line."""
-    d = marts.director_audit
-    a = marts.appeal_stats.filter(
-        (pl.col("dimension") == "all") & (pl.col("period_kind").is_in(["season", "window"]))
+def report(
+    wh: Warehouse,
+    kind: str,
+    out_dir: Path,
+    date_from: str | None = None,
+    date_to: str | None = None,
+) -> Summary:
+    """Render the ``audit`` or ``transparency`` report of the warehouse (optionally a window
+    of session dates) into ``out_dir/<kind>.html``; figures include its ``path``."""
+    from pipelines.reports.audit import write_report
+
+    path, figures = write_report(
+        kind, audit_inputs(wh, date_from, date_to), out_dir, date_from, date_to
     )
-    p = marts.penalty_stats.filter(
-        (pl.col("dimension") == "all")
-        & (pl.col("category") == "all")
-        & pl.col("period_kind").is_in(["season", "window"])
-    )
-    boards = int(a["boards_played"].sum()) if a.height else 0
-    appeals = int(a["appeals"].sum()) if a.height else 0
-    return {
-        "directors": d["director"].n_unique() if d.height else 0,
-        "rulings": int(d.filter(pl.col("measure") == "adjustment_rate")["rulings"].sum())
-        if d.height
-        else 0,
-        "appeals": appeals,
-        "board_appeal_ratio": round(appeals * 1000 / boards, 3) if boards else 0.0,
-        "penalties": int(p["penalties"].sum()) if p.height else 0,
-        "directors_flagged": d.filter(pl.col("flagged").fill_null(False))["director"].n_unique()
-        if d.height
-        else 0,
-        "discrepancies": marts.ruling_discrepancies.height,
-    }
+    return Summary({}, {"path": str(path), **figures})
 
 
 def check_audit_rates(wh: Warehouse) -> tuple[bool, pl.DataFrame]:

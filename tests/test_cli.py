@@ -187,3 +187,16 @@ def test_validate_a_ruling_log_with_and_without_results(tmp_path):
     both = runner.invoke(app, ["validate", str(res), str(log)])
     assert both.exit_code == 1
     assert "unknown table or board" in both.output
+
+
+def test_validate_a_folder_checks_its_files(tmp_path):
+    from pipelines.resources import SAMPLE_INBOX
+
+    r = runner.invoke(app, ["validate", str(SAMPLE_INBOX)])
+    assert r.exit_code == 0, r.output
+    n = sum(1 for p in SAMPLE_INBOX.iterdir() if p.is_file())
+    assert f"{n} file(s)" in r.output and "no problems" in r.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = runner.invoke(app, ["validate", str(empty)])
+    assert r.exit_code == 1 and "no files to check" in r.output

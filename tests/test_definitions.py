@@ -31,6 +31,8 @@ def test_definitions_load():
         "appeal_stats",
         "director_audit",
         "ruling_discrepancies",
+        "audit_report",
+        "transparency_report",
         "publication",
     }
     job = defs.resolve_job_def("nightly_results")

@@ -102,6 +102,15 @@ def test_artificial_scores_at_teams_are_plus_minus_three_imps(tmp_path):
     b = board(res, 1, 1)
     assert (b["ns_imps"], b["ew_imps"]) == (3, -3)
     assert (board(res, 2, 1)["ns_imps"], board(res, 2, 1)["ew_imps"]) == (-3, 3)
+    # the adjustments table shows the change in IMPs: T1 had +6 on the board, now +3
+    adj = res.adjustments.filter(pl.col("contestant") == "T1").row(0, named=True)
+    assert (adj["unit"], adj["score_before"], adj["score_after"], adj["change"]) == (
+        "IMP",
+        6,
+        3,
+        -3,
+    )
+    assert adj["mp_change"] is None and adj["percentage_points"] is None
 
 
 def test_weighted_score_is_imped_component_by_component(tmp_path):

@@ -795,3 +795,29 @@ def build_marts(
         director_audit=_director_audit(rul, app, sessions, window, tuple(controls)),
         ruling_discrepancies=_discrepancies(rul, threshold),
     )
+
+
+def key_figures(marts: Marts) -> dict[str, object]:
+    """Key figures of the marts (over their seasons, or their window), for the Dagster UI and
+    the command line: directors, rulings, appeals, Board-Appeal Ratio, penalties, directors
+    flagged, discrepancy cases."""
+    d = marts.director_audit
+    whole = pl.col("period_kind").is_in(["season", "window"])
+    a = marts.appeal_stats.filter((pl.col("dimension") == "all") & whole)
+    p = marts.penalty_stats.filter(
+        (pl.col("dimension") == "all") & (pl.col("category") == "all") & whole
+    )
+    boards = int(a["boards_played"].sum()) if a.height else 0
+    appeals = int(a["appeals"].sum()) if a.height else 0
+    one = d.filter(pl.col("measure") == MEASURES[0])
+    return {
+        "directors": one["director"].n_unique() if d.height else 0,
+        "rulings": int(one["rulings"].sum()) if d.height else 0,
+        "appeals": appeals,
+        "board_appeal_ratio": round(appeals * 1000 / boards, 3) if boards else 0.0,
+        "penalties": int(p["penalties"].sum()) if p.height else 0,
+        "directors_flagged": d.filter(pl.col("flagged").fill_null(False))["director"].n_unique()
+        if d.height
+        else 0,
+        "discrepancies": marts.ruling_discrepancies.height,
+    }

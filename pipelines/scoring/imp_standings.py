@@ -331,6 +331,26 @@ def _carry_over(m: pl.DataFrame) -> pl.DataFrame:
     ).drop("__pair", "__seg", "__before")
 
 
+def team_sides(ms: pl.DataFrame) -> pl.DataFrame:
+    """Each match twice, once from each team's side: ``contestant``, ``opponent``, its
+    ``vp``, ``net`` IMPs, IMPs ``won`` and ``lost`` and the match's ``boards``."""
+    keep = ["event_id", "session", "section", "session_date", "profile", "stage", "boards"]
+    sides = []
+    for me, other in (("home", "away"), ("away", "home")):
+        sides.append(
+            ms.select(
+                *keep,
+                pl.col(me).alias("contestant"),
+                pl.col(other).alias("opponent"),
+                pl.col(f"{me}_vp").alias("vp"),
+                pl.col(f"{me}_net").alias("net"),
+                pl.col(f"{me}_imps").alias("won"),
+                pl.col(f"{other}_imps").alias("lost"),
+            )
+        )
+    return pl.concat(sides)
+
+
 def team_session_totals(
     scored: pl.DataFrame, penalties: pl.DataFrame | None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -338,40 +358,7 @@ def team_session_totals(
     ms = matches(scored, penalties)
     if ms.height == 0:
         return pl.DataFrame(), ms
-    long = pl.concat(
-        [
-            ms.select(
-                "event_id",
-                "session",
-                "section",
-                "session_date",
-                "profile",
-                "stage",
-                pl.col("home").alias("contestant"),
-                pl.col("away").alias("opponent"),
-                pl.col("home_vp").alias("vp"),
-                pl.col("home_net").alias("net"),
-                pl.col("home_imps").alias("won"),
-                pl.col("away_imps").alias("lost"),
-                "boards",
-            ),
-            ms.select(
-                "event_id",
-                "session",
-                "section",
-                "session_date",
-                "profile",
-                "stage",
-                pl.col("away").alias("contestant"),
-                pl.col("home").alias("opponent"),
-                pl.col("away_vp").alias("vp"),
-                pl.col("away_net").alias("net"),
-                pl.col("away_imps").alias("won"),
-                pl.col("home_imps").alias("lost"),
-                "boards",
-            ),
-        ]
-    )
+    long = team_sides(ms)
     knockout = pl.col("stage") == "knockout"
     long = long.with_columns(
         pl.when(knockout)

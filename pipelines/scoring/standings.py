@@ -50,6 +50,7 @@ from pipelines.scoring.imp_standings import (
     pair_session_totals,
     rank_by_score,
     team_session_totals,
+    team_sides,
 )
 from pipelines.scoring.score import section_and_board_ids
 
@@ -563,26 +564,11 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
     if teams is not None and teams.height:
         ms = matches(teams.filter(pl.col("event_id").is_in(totals["event_id"].unique().to_list())))
         won = (
-            pl.concat(
-                [
-                    ms.select(
-                        "event_id",
-                        pl.col("home").alias("contestant"),
-                        pl.col("home_imps").alias("w"),
-                        pl.col("away_imps").alias("l"),
-                    ),
-                    ms.select(
-                        "event_id",
-                        pl.col("away").alias("contestant"),
-                        pl.col("away_imps").alias("w"),
-                        pl.col("home_imps").alias("l"),
-                    ),
-                ]
-            )
+            team_sides(ms)
             .group_by("event_id", "contestant")
             .agg(
-                (pl.col("w") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__won"),
-                (pl.col("l") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__lost"),
+                (pl.col("won") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__won"),
+                (pl.col("lost") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__lost"),
             )
         )
         totals = totals.join(won, on=["event_id", "contestant"], how="left")

@@ -78,6 +78,8 @@ ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
     "score_after": pl.Float64,
     "mp_change": pl.Float64,
     "percentage_points": pl.Float64,
+    "unit": pl.Utf8,  # MP, or IMP (Butler, cross-IMPs, teams), or VP (a teams VP penalty)
+    "change": pl.Float64,  # score_after - score_before in unit (= mp_change at matchpoints)
 }
 
 
@@ -417,6 +419,9 @@ def _adjustments(
                 pl.lit("pairs").alias("form"),
                 *(pl.lit(None, pl.Utf8).alias(c) for c in ("north", "south", "east", "west")),
             )
+        for c in ("ns_imps", "ew_imps"):
+            if c not in df.columns:
+                df = df.with_columns(pl.lit(None, pl.Float64).alias(c))
         parts = []
         individual = pl.col("form") == "individual"
         for s, pair, seats in (
@@ -434,14 +439,19 @@ def _adjustments(
                     pl.when(pl.col("movement") == "mitchell")
                     .then(pl.lit(s.upper()))
                     .alias("direction"),
-                    pl.col(f"{s}_mp").alias("mp"),
+                    # a board's matchpoints, or at IMP forms its IMPs
+                    pl.coalesce(f"{s}_mp", f"{s}_imps").alias("mp"),
+                    pl.when(pl.col(f"{s}_mp").is_null() & pl.col(f"{s}_imps").is_not_null())
+                    .then(pl.lit("IMP"))
+                    .otherwise(pl.lit("MP"))
+                    .alias("unit"),
                     "ns_pair",
                     "ew_pair",
                 )
                 parts.append(part)
         return pl.concat(parts)
 
-    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair")
+    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair", "unit")
     after = sides(scored)
     j = after.join(
         before,
@@ -479,6 +489,7 @@ def _adjustments(
                     "role": h["role"],
                     "score_before": h["before"],
                     "score_after": h["mp"],
+                    "unit": h["unit"],
                 }
             )
     for r in in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).iter_rows(named=True):
@@ -493,6 +504,7 @@ def _adjustments(
                 "role": "penalized",
                 "score_before": None,
                 "score_after": None,
+                "unit": None,
             }
         )
     if not rows:
@@ -514,6 +526,7 @@ def _adjustments(
             "role": pl.Utf8,
             "score_before": pl.Float64,
             "score_after": pl.Float64,
+            "unit": pl.Utf8,
         },
         orient="row",
     )
@@ -528,9 +541,16 @@ def _adjustments(
             "contestant",
             "direction",
             (pl.col("penalty_num") / pl.col("penalty_den")).alias("__pen"),
+            pl.col("unit").alias("__punit"),
         )
+        unit = pl.col("unit") if "unit" in base_standings.columns else pl.lit("MP")
         pstand = base_standings.select(
-            "event_id", "session", "contestant", "direction", pl.col("score").alias("__base")
+            "event_id",
+            "session",
+            "contestant",
+            "direction",
+            pl.col("score").alias("__base"),
+            unit.alias("__sunit"),
         )
         adj = adj.join(
             amounts.unique(["event_id", "session", "contestant", "direction"]),
@@ -544,20 +564,29 @@ def _adjustments(
             nulls_equal=True,
         )
         is_pen = pl.col("role") == "penalized"
+        # the session score before and after, when the penalty is in the standings' unit
+        # (an IMP penalty at teams comes off a match margin: only its IMPs are given)
+        same = pl.col("__punit") == pl.col("__sunit")
         adj = adj.with_columns(
             pl.when(is_pen)
-            .then(pl.col("__base"))
+            .then(pl.when(same).then(pl.col("__base")))
             .otherwise(pl.col("score_before"))
             .alias("score_before"),
             pl.when(is_pen)
-            .then(pl.col("__base") - pl.col("__pen"))
+            .then(pl.when(same).then(pl.col("__base") - pl.col("__pen")))
             .otherwise(pl.col("score_after"))
             .alias("score_after"),
+            pl.when(is_pen).then(pl.col("__punit")).otherwise(pl.col("unit")).alias("unit"),
+            pl.when(is_pen).then(-pl.col("__pen")).alias("__pchange"),
         )
+    else:
+        adj = adj.with_columns(pl.lit(None, pl.Float64).alias("__pchange"))
+    change = pl.coalesce(pl.col("score_after") - pl.col("score_before"), "__pchange")
     adj = adj.with_columns(
-        (pl.col("score_after") - pl.col("score_before")).alias("mp_change")
+        change.alias("change"),
+        pl.when(pl.col("unit").fill_null("MP") == "MP").then(change).alias("mp_change"),
     ).with_columns(
-        pl.when(pl.col("top") > 0)
+        pl.when((pl.col("top") > 0) & (pl.col("unit").fill_null("MP") == "MP"))
         .then(100 * pl.col("mp_change") / pl.col("top"))
         .alias("percentage_points")
     )

@@ -1,0 +1,229 @@
+"""The audit report (for the laws & ethics committee) and the transparency report (public).
+
+Both are rendered from :func:`pipelines.audit.marts.build_marts` over the chosen window of
+session dates, so they agree with the warehouse marts (which are per season). Templates are
+``templates/*.html.j2`` (Jinja2, autoescape on); plots are inline SVG (:mod:`.plots`); no
+file or script is fetched when the report is opened.
+
+* **audit**: one funnel plot per rate, the audit table (per director and comparison stratum:
+  volume, mix of rulings, each rate with its target, 99.8 % limits, shrunken rate and flag),
+  the discrepancy cases side by side, penalty and appeal statistics, the controls applied,
+  and how to read a funnel plot. Directors are named: it is an internal document.
+* **transparency**: rulings by law and kind, appeals by outcome, the Board-Appeal Ratio by
+  month, and the funnel plots and per-director figures with directors **pseudonymised**
+  ("Director A", ... in an order given by a hash of the name, not by any figure). No player
+  names, pair numbers, national ID numbers or free-text notes appear in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from pipelines.audit.marts import (
+    KINDS,
+    MEASURE_LABELS,
+    MEASURES,
+    AuditInputs,
+    Marts,
+    build_marts,
+    key_figures,
+)
+from pipelines.reports.plots import funnel_svg, trend_svg
+
+_TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: Discrepancy cases shown in the audit report (all are in the ruling_discrepancies mart).
+MAX_CASES = 60
+
+
+def _env() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(str(_TEMPLATES)),
+        autoescape=select_autoescape(["html", "j2"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _window_label(date_from: str | None, date_to: str | None, inputs: AuditInputs) -> str:
+    dates = inputs.boards["session_date"].drop_nulls() if inputs.boards.height else pl.Series([])
+    lo = date_from or (str(dates.min()) if len(dates) else "")
+    hi = date_to or (str(dates.max()) if len(dates) else "")
+    return f"{lo} to {hi}" if lo or hi else "no sessions"
+
+
+def pseudonyms(directors: list[str]) -> dict[str, str]:
+    """``Director A``, ``Director B``, ... in the order of a hash of each name (not of any
+    figure, so the letter says nothing of the director's rates)."""
+    order = sorted(set(directors), key=lambda d: hashlib.sha256(d.encode()).hexdigest())
+    out = {}
+    for i, name in enumerate(order):
+        letters = ""
+        k = i
+        while True:
+            letters = chr(ord("A") + k % 26) + letters
+            k = k // 26 - 1
+            if k < 0:
+                break
+        out[name] = f"Director {letters}"
+    return out
+
+
+@dataclass(frozen=True)
+class Report:
+    """A rendered report: its HTML and its key figures."""
+
+    html: str
+    figures: dict[str, object]
+
+
+def _plots(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
+    d = marts.director_audit.filter(pl.col("n") > 0)
+    out = []
+    for m in MEASURES:
+        rows = d.filter(pl.col("measure") == m)
+        if rows.height == 0:
+            out.append({"measure": m, "label": MEASURE_LABELS[m], "svg": None})
+            continue
+        out.append(
+            {
+                "measure": m,
+                "label": MEASURE_LABELS[m],
+                "svg": Markup(funnel_svg(rows, MEASURE_LABELS[m], labels)),
+                "phi": rows.group_by("stratum", maintain_order=True)
+                .agg(pl.col("phi").first(), pl.col("over_dispersed").first())
+                .to_dicts(),
+            }
+        )
+    return out
+
+
+def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
+    """Per period, stratum and director (alphabetical, or by pseudonym: never by a figure)."""
+    d = marts.director_audit
+    if d.height == 0:
+        return []
+    keys = ["period", "stratum", "director"]
+    base = d.filter(pl.col("measure") == MEASURES[0]).select(
+        *keys,
+        "sessions_directed",
+        "boards_directed",
+        "rulings",
+        "rulings_per_1000_boards",
+        *KINDS,
+        "appeals_against",
+        "appeals_decided",
+        "mean_adjustment_pct",
+    )
+    rows = []
+    for r in base.to_dicts():
+        name = (labels or {}).get(r["director"], r["director"])
+        rates = d.filter(
+            (pl.col("period") == r["period"])
+            & (pl.col("stratum") == r["stratum"])
+            & (pl.col("director") == r["director"])
+        )
+        r["shown"] = name
+        r["mix"] = ", ".join(f"{k.replace('_', ' ')} {r[k]}" for k in KINDS if r[k])
+        r["rates"] = {x["measure"]: x for x in rates.to_dicts()}
+        rows.append(r)
+    return sorted(rows, key=lambda r: (r["period"], r["stratum"], r["shown"]))
+
+
+def _summary(marts: Marts) -> dict:
+    a = marts.appeal_stats.filter(pl.col("dimension") == "all")
+    p = marts.penalty_stats.filter((pl.col("dimension") == "all") & (pl.col("category") == "all"))
+    return {
+        "appeals": a.to_dicts()[0] if a.height else None,
+        "penalties": p.to_dicts(),
+    }
+
+
+def _laws_table(inputs: AuditInputs) -> list[dict]:
+    """Rulings by first law cited and kind (public: no notes, no pairs)."""
+    r = inputs.rulings
+    if r.height == 0:
+        return []
+    return (
+        r.with_columns(pl.col("laws").str.split(";").list.first().alias("law"))
+        .group_by("law", "kind")
+        .agg(pl.len().alias("rulings"))
+        .sort("law", "kind")
+        .to_dicts()
+    )
+
+
+def render_audit(inputs: AuditInputs, window: str) -> Report:
+    """The internal audit report of ``inputs`` (see the module docstring)."""
+    marts = build_marts(inputs, window=window)
+    cases = marts.ruling_discrepancies
+    flagged = marts.director_audit.filter(pl.col("flagged").fill_null(False))
+    html = (
+        _env()
+        .get_template("audit.html.j2")
+        .render(
+            window=window,
+            controls=marts.director_audit["controls"][0] if marts.director_audit.height else "",
+            strata=marts.director_audit["stratum"].unique(maintain_order=True).to_list(),
+            plots=_plots(marts, None),
+            rows=_audit_rows(marts, None),
+            measures=MEASURES,
+            measure_labels=MEASURE_LABELS,
+            flagged=flagged.to_dicts(),
+            cases=cases.head(MAX_CASES).to_dicts(),
+            cases_total=cases.height,
+            summary=_summary(marts),
+            penalty_by_director=marts.penalty_stats.filter(
+                (pl.col("dimension") == "director") & (pl.col("category") == "all")
+            ).to_dicts(),
+        )
+    )
+    return Report(html, _figures(marts))
+
+
+def render_transparency(inputs: AuditInputs, window: str) -> Report:
+    """The public transparency report of ``inputs`` (see the module docstring)."""
+    marts = build_marts(inputs, window=window)
+    monthly = build_marts(inputs).appeal_stats.filter(
+        (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
+    )
+    labels = pseudonyms(marts.director_audit["director"].to_list())
+    html = (
+        _env()
+        .get_template("transparency.html.j2")
+        .render(
+            window=window,
+            controls=marts.director_audit["controls"][0] if marts.director_audit.height else "",
+            plots=_plots(marts, labels),
+            rows=_audit_rows(marts, labels),
+            measures=MEASURES,
+            measure_labels=MEASURE_LABELS,
+            laws=_laws_table(inputs),
+            summary=_summary(marts),
+            months=monthly.sort("period").to_dicts(),
+            trend=Markup(trend_svg(monthly)) if monthly.height else None,
+        )
+    )
+    return Report(html, _figures(marts))
+
+
+def _figures(marts: Marts) -> dict[str, object]:
+    return key_figures(marts)
+
+
+def write_report(
+    kind: str, inputs: AuditInputs, out_dir: Path, date_from: str | None, date_to: str | None
+) -> tuple[Path, dict[str, object]]:
+    """Render the ``kind`` report (``audit`` or ``transparency``) into ``out_dir/<kind>.html``;
+    returns the path and the key figures."""
+    window = _window_label(date_from, date_to, inputs)
+    rep = render_audit(inputs, window) if kind == "audit" else render_transparency(inputs, window)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{kind}.html"
+    path.write_text(rep.html, encoding="utf-8")
+    return path, rep.figures

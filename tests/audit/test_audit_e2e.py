@@ -1,0 +1,158 @@
+"""The audit through Dagster on the bundled sample: marts in the warehouse, their checks,
+the reports (assets and command line), re-runs, and no names or ID numbers in public."""
+
+from __future__ import annotations
+
+import csv
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from pipelines import stages
+from pipelines.cli import app
+from pipelines.resources import SAMPLE_INBOX
+from pipelines.runner import run_inbox
+from pipelines.warehouse import Warehouse
+
+MARTS = ("penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies")
+
+
+def q(db: Path, sql: str) -> pl.DataFrame:
+    with duckdb.connect(str(db), read_only=True) as c:
+        return c.sql(sql).pl()
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("audit")
+    inbox = base / "inbox"
+    shutil.copytree(SAMPLE_INBOX, inbox)
+    db = base / "w.duckdb"
+    report = run_inbox(inbox, db)
+    assert report.failed_checks == []
+    return inbox, db
+
+
+def test_marts_are_written_and_reconcile(sample):
+    _, db = sample
+    for mart in MARTS:
+        assert q(db, f"SELECT count(*) n FROM {mart}")["n"].item() >= 0
+    rulings = q(db, "SELECT count(*) n FROM rulings")["n"].item()
+    audited = q(
+        db,
+        "SELECT sum(rulings) n FROM director_audit "
+        "WHERE period_kind = 'season' AND measure = 'adjustment_rate'",
+    )["n"].item()
+    assert audited == rulings > 0
+    bar = q(
+        db,
+        "SELECT appeals, boards_played, board_appeal_ratio FROM appeal_stats "
+        "WHERE period_kind = 'season' AND dimension = 'all'",
+    ).row(0)
+    assert bar[0] == q(db, "SELECT count(*) n FROM appeals")["n"].item()
+    assert (
+        bar[1]
+        == q(db, "SELECT count(*) n FROM scored_results WHERE kind <> 'not_played'")["n"].item()
+    )
+    assert bar[2] == pytest.approx(bar[0] * 1000 / bar[1])
+    wh = Warehouse(db)
+    assert stages.check_audit_rates(wh)[0]
+    assert stages.check_audit_counts(wh)[0]
+    controls = q(db, "SELECT DISTINCT controls FROM director_audit")["controls"].to_list()
+    assert controls == ["level, form, scoring"]
+
+
+def test_the_checks_catch_a_mart_that_does_not_reconcile(sample, tmp_path):
+    _, db = sample
+    copy = tmp_path / "w.duckdb"
+    shutil.copy(db, copy)
+    with duckdb.connect(str(copy)) as c:
+        c.execute(
+            "UPDATE director_audit SET rulings = rulings + 1 WHERE measure = 'adjustment_rate'"
+        )
+        c.execute("UPDATE director_audit SET rate = 1.5 WHERE n > 0")
+    wh = Warehouse(copy)
+    ok, bad = stages.check_audit_counts(wh)
+    assert not ok and "director_audit.rulings" in bad["what"].to_list()
+    ok, bad = stages.check_audit_rates(wh)
+    assert not ok and (bad["value"] == 1.5).all()
+
+
+def test_reports_are_materialised_beside_the_warehouse(sample):
+    _, db = sample
+    for kind in ("audit", "transparency"):
+        html = (db.parent / "reports" / f"{kind}.html").read_text(encoding="utf-8")
+        assert html.startswith("<!DOCTYPE html>")
+        assert "<svg" in html and "How to read a funnel plot" in html
+        # self-contained: nothing is fetched when it is opened
+        assert not re.search(r"""(src|href)=["']?https?:""", html)
+        assert "<script" not in html
+
+
+def test_rerunning_gives_the_same_marts(sample):
+    _, db = sample
+    before = {m: q(db, f"SELECT * FROM {m}") for m in MARTS}
+    stages.audit(Warehouse(db))
+    for m in MARTS:
+        assert q(db, f"SELECT * FROM {m}").equals(before[m]), m
+
+
+def _private_words(inbox: Path) -> set[str]:
+    words: set[str] = set()
+    with (inbox / "contestants.csv").open(encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            words.update(n.strip() for n in row["names"].split("&"))
+            words.update(row["player_ids"].split(";"))
+    with (inbox / "rulings.csv").open(encoding="utf-8") as fh:
+        words.update(r["director"] for r in csv.DictReader(fh))
+    with (inbox / "events.csv").open(encoding="utf-8") as fh:
+        words.update(r["director"] for r in csv.DictReader(fh))
+    return {w for w in words if w}
+
+
+def test_report_commands_and_the_public_version_names_nobody(sample, tmp_path):
+    inbox, db = sample
+    runner = CliRunner()
+    out = tmp_path / "out"
+    r = runner.invoke(
+        app,
+        ["report", "audit", "--out", str(out), "--warehouse", str(db), "--from", "2026-11-02"],
+    )
+    assert r.exit_code == 0, r.output
+    assert "directors" in r.output and (out / "audit.html").is_file()
+    audit = (out / "audit.html").read_text(encoding="utf-8")
+    assert "TD " in audit  # internal: directors are named
+    r = runner.invoke(app, ["report", "transparency", "--out", str(out), "--warehouse", str(db)])
+    assert r.exit_code == 0, r.output
+    public = (out / "transparency.html").read_text(encoding="utf-8")
+    assert "Director A" in public
+    leaked = [w for w in _private_words(inbox) if w in public]
+    assert leaked == []
+    assert not re.search(r"X\d{6}", public)  # no membership number of any form
+    r = runner.invoke(
+        app, ["report", "audit", "--out", str(out), "--warehouse", str(db), "--to", "x"]
+    )
+    assert r.exit_code == 2
+    r = runner.invoke(
+        app, ["report", "audit", "--out", str(out), "--warehouse", str(tmp_path / "no")]
+    )
+    assert r.exit_code == 2 and "warehouse not found" in r.output
+
+
+def test_audit_assets_come_after_the_standings():
+    import dagster as dg
+
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    for mart in MARTS:
+        node = graph.get(dg.AssetKey(mart))
+        assert dg.AssetKey("standings") in node.parent_keys
+        assert node.partitions_def is None  # the whole warehouse, every night
+    for report in ("audit_report", "transparency_report"):
+        assert dg.AssetKey("director_audit") in graph.get(dg.AssetKey(report)).parent_keys

@@ -1,0 +1,200 @@
+"""The marts on a small hand-made season whose every figure can be counted on paper."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import polars as pl
+import pytest
+
+from pipelines.audit.marts import AuditInputs, build_marts, key_figures
+from pipelines.reports.audit import pseudonyms
+
+
+def _inputs() -> AuditInputs:
+    """Three event sessions: C1 (club, TD A, 1,000 boards), C2 (club, TD B, 1,000 boards),
+    K1 (congress, TD A, 500 boards), all in November 2026."""
+    events = pl.DataFrame(
+        {
+            "event_id": ["C1", "C2", "K1"],
+            "session": [1, 1, 1],
+            "form": ["pairs"] * 3,
+            "scoring": ["matchpoints"] * 3,
+            "level": ["club", "club", "congress"],
+            "club": ["Velmoor", "Quendry", "Velmoor"],
+            "director": ["TD A", "TD B", "TD A"],
+        }
+    )
+    boards = pl.DataFrame(
+        {
+            "event_id": ["C1", "C2", "K1"],
+            "session": [1, 1, 1],
+            "session_date": ["2026-11-02", "2026-11-03", "2026-11-04"],
+            "boards_played": [1000, 1000, 500],
+        }
+    )
+    t = datetime(2026, 11, 2, 20, 0)
+    rows = [
+        # id, event, board, director, kind, laws, penalty, ns_result
+        ("R1", "C1", 5, "TD A", "assigned", "16B1;12C1(b)", None, "4S N ="),
+        ("R2", "C1", 5, "TD B", "score_stands", "16B1", None, None),  # same board: discrepancy
+        ("R3", "C1", 7, "TD A", "score_stands", "73C", None, None),
+        ("R4", "C1", None, "TD A", "procedural_penalty", "90B1", "25%", None),
+        ("R5", "C1", None, "TD A", "procedural_penalty", "90B2", "warning", None),
+        ("R6", "C2", 3, "TD B", "weighted", "21B1;12C1(c)", None, "60% 4S N =; 40% 4S N -1"),
+        ("R7", "C2", None, "TD B", "disciplinary_penalty", "91A", "6 MP", None),
+        ("R8", "K1", 2, "TD A", "artificial", "12C2(a)", None, "A-"),
+        ("R9", "K1", 4, "TD A", "score_correction", "79C1", None, "3NT S +1"),
+    ]
+    rulings = pl.DataFrame(
+        {
+            "ruling_id": [r[0] for r in rows],
+            "event_id": [r[1] for r in rows],
+            "session": [1] * len(rows),
+            "session_date": [
+                {"C1": "2026-11-02", "C2": "2026-11-03", "K1": "2026-11-04"}[r[1]] for r in rows
+            ],
+            "board": [r[2] for r in rows],
+            "director": [r[3] for r in rows],
+            "kind": [r[4] for r in rows],
+            "laws": [r[5] for r in rows],
+            "penalty": [r[6] for r in rows],
+            "ns_result": [r[7] for r in rows],
+            "offending": ["NS"] * len(rows),
+            "ruled_at": [t] * len(rows),
+        }
+    )
+    appeals = pl.DataFrame(
+        {
+            "appeal_id": ["A1", "A2", "A3"],
+            "ruling_id": ["R1", "R6", "R8"],
+            "outcome": ["changed", "upheld", None],
+            "decided_at": [datetime(2026, 11, 2, 23, 0), datetime(2026, 11, 4, 20, 0), None],
+            "deposit_retained": [False, True, None],
+            "without_merit": [False, True, None],
+            "pending": [False, False, True],
+        }
+    )
+    sizes = pl.DataFrame(
+        {
+            "ruling_id": ["R1", "R4", "R6"],
+            "adjustment_pct": [30.0, None, 10.0],
+            "deducted_mp": [None, 3.0, None],
+            "deducted_pct": [None, 1.2, None],
+        }
+    )
+    return AuditInputs(events, boards, rulings, appeals, sizes)
+
+
+def test_penalty_stats():
+    """Penalties: R4 (90B1, 25 %), R5 (90B2, warning), R7 (91A). In the season, 2,500 boards:
+    procedural 2 -> 0.8 per 1,000 boards, of which 1 warning and 3 MP deducted (R4);
+    disciplinary 1 -> 0.4. TD A directed 1,500 boards (C1, K1): 2 procedural -> 1.333..."""
+    p = build_marts(_inputs()).penalty_stats.filter(pl.col("period_kind") == "season")
+    allp = p.filter((pl.col("dimension") == "all") & (pl.col("category") == "all"))
+    proc = allp.filter(pl.col("penalty_kind") == "procedural").row(0, named=True)
+    assert (proc["penalties"], proc["warnings"], proc["boards_played"]) == (2, 1, 2500)
+    assert proc["per_1000_boards"] == pytest.approx(0.8)
+    assert proc["matchpoints_deducted"] == pytest.approx(3.0)
+    disc = allp.filter(pl.col("penalty_kind") == "disciplinary").row(0, named=True)
+    assert disc["penalties"] == 1 and disc["per_1000_boards"] == pytest.approx(0.4)
+    b = p.filter((pl.col("dimension") == "all") & (pl.col("category") != "all"))
+    assert sorted(b["category"].to_list()) == ["A", "B1", "B2"]
+    a = p.filter(
+        (pl.col("dimension") == "director")
+        & (pl.col("value") == "TD A")
+        & (pl.col("category") == "all")
+        & (pl.col("penalty_kind") == "procedural")
+    ).row(0, named=True)
+    assert a["boards_played"] == 1500 and a["per_1000_boards"] == pytest.approx(2 / 1.5)
+    month = build_marts(_inputs()).penalty_stats.filter(pl.col("period_kind") == "month")
+    assert set(month["period"].to_list()) == {"2026-11"}
+
+
+def test_appeal_stats():
+    """3 appeals on 2,500 boards: Board-Appeal Ratio 1.2 per 1,000. Decided 2 (changed,
+    upheld), pending 1: overturn rate 1/2; one deposit retained, one without merit. Hours
+    from ruling (20:00 on 2 Nov) to decision: 3 (A1) and 48 (A2), median 25.5."""
+    a = build_marts(_inputs()).appeal_stats
+    row = a.filter((pl.col("period_kind") == "season") & (pl.col("dimension") == "all")).row(
+        0, named=True
+    )
+    assert (row["appeals"], row["decided"], row["pending"]) == (3, 2, 1)
+    assert row["board_appeal_ratio"] == pytest.approx(1.2)
+    assert row["overturn_rate"] == pytest.approx(0.5)
+    assert (row["deposits_retained"], row["without_merit"]) == (1, 1)
+    assert row["median_hours_to_decision"] == pytest.approx(25.5)
+    assert row["rulings"] == 9
+    laws = a.filter((pl.col("period_kind") == "season") & (pl.col("dimension") == "law"))
+    assert sorted(laws["value"].to_list()) == ["12C2(a)", "16B1;12C1(b)", "21B1;12C1(c)"]
+    assert (laws["boards_played"] == 2500).all()
+
+
+def test_director_audit_rates_and_controls():
+    """Strata: club (C1, C2) and congress (K1). In the club stratum TD A made R1, R3, R4, R5
+    (4 rulings, all at his session C1 of 1,000 boards): judgement calls 2 (R1 adjusted, R3
+    not) -> adjustment rate 1/2; procedural penalties 2 of 4 non-correction rulings; one
+    appeal decided, changed -> overturn 1/1. TD B: R2, R6, R7 -> 3 rulings of which R2 at a
+    session he did not direct (C1), so rulings per board 2/1000; calls 2 (R6 adjusted), 1/2;
+    no procedural penalty, 0/3. In the congress stratum TD A alone: R8, R9."""
+    d = build_marts(_inputs()).director_audit.filter(pl.col("period_kind") == "season")
+    assert set(d["stratum"].to_list()) == {
+        "club · pairs · matchpoints",
+        "congress · pairs · matchpoints",
+    }
+
+    def xn(director: str, stratum: str, measure: str) -> tuple[int, int]:
+        r = d.filter(
+            (pl.col("director") == director)
+            & pl.col("stratum").str.starts_with(stratum)
+            & (pl.col("measure") == measure)
+        )
+        return r["x"].item(), r["n"].item()
+
+    assert xn("TD A", "club", "rulings_per_board") == (4, 1000)
+    assert xn("TD A", "club", "adjustment_rate") == (1, 2)
+    assert xn("TD A", "club", "procedural_penalty_rate") == (2, 4)
+    assert xn("TD A", "club", "overturn_rate") == (1, 1)
+    assert xn("TD B", "club", "rulings_per_board") == (2, 1000)
+    assert xn("TD B", "club", "adjustment_rate") == (1, 2)
+    assert xn("TD B", "club", "procedural_penalty_rate") == (0, 3)
+    assert xn("TD B", "club", "overturn_rate") == (0, 1)
+    assert xn("TD A", "congress", "procedural_penalty_rate") == (0, 1)
+    a = d.filter((pl.col("director") == "TD A") & pl.col("stratum").str.starts_with("club"))
+    assert a["rulings"].unique().to_list() == [4]
+    assert a["mean_adjustment_pct"].unique().to_list() == [30.0]
+    # the pooled target of a stratum: adjustment rate (1 + 1) / (2 + 2)
+    adj = d.filter(
+        pl.col("stratum").str.starts_with("club") & (pl.col("measure") == "adjustment_rate")
+    )
+    assert adj["target"].unique().to_list() == [0.5]
+    assert not d["flagged"].fill_null(False).any()  # tiny samples: nobody is flagged
+    # without controls every session is compared together
+    one = build_marts(_inputs(), controls=()).director_audit
+    assert one["stratum"].unique().to_list() == ["all"]
+    assert one["controls"].unique().to_list() == ["none"]
+
+
+def test_discrepancies_and_window():
+    """R1 (TD A adjusted board 5 of C1) and R2 (TD B let it stand) are the same deal ruled
+    differently. A window relabels the period."""
+    m = build_marts(_inputs(), window="2026-11-01 to 2026-11-30")
+    c = m.ruling_discrepancies
+    assert c.height == 1
+    row = c.row(0, named=True)
+    assert (row["case_type"], row["a_ruling_id"], row["b_ruling_id"]) == ("same_board", "R1", "R2")
+    assert row["a_adjustment_pct"] == 30.0
+    assert set(m.director_audit["period"].to_list()) == {"2026-11-01 to 2026-11-30"}
+    assert set(m.appeal_stats["period_kind"].to_list()) == {"window"}
+    f = key_figures(m)
+    assert (f["rulings"], f["appeals"], f["penalties"], f["discrepancies"]) == (9, 3, 3, 1)
+    assert f["board_appeal_ratio"] == pytest.approx(1.2)
+
+
+def test_pseudonyms_do_not_follow_names_or_figures():
+    names = ["TD A", "TD B", "TD C"]
+    p = pseudonyms(names)
+    assert sorted(p.values()) == ["Director A", "Director B", "Director C"]
+    assert pseudonyms(list(reversed(names))) == p
+    many = pseudonyms([f"TD {i}" for i in range(30)])
+    assert "Director AA" in many.values() and len(set(many.values())) == 30
