@@ -2,13 +2,14 @@
 
 import dagster as dg
 
+from assets.audit import audit_marts
 from assets.standings import standings
 from pipelines.publish import publish
 from pipelines.resources import PublicationResource, WarehouseResource
 
 
 @dg.asset(
-    deps=[standings, "events"],
+    deps=[standings, "events", audit_marts],
     group_name="publish",
     kinds={"html", "parquet", "xml"},
 )
