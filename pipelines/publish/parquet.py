@@ -1,13 +1,14 @@
 """Parquet exports for BI tools: the standings and the analytics marts, partitioned by date.
 
 Each table is written as a Hive-partitioned dataset, ``<out>/<table>/session_date=YYYY-MM-DD/
-*.parquet`` (the season mart by ``month=YYYY-MM``), so a tool reads one night or the whole
-season. The tables: every version of the standings (``status`` tells the newest), the
-travellers (``scored_results``), ``adjustments``, ``standings_changes``, ``rulings``,
-``appeals``, the season mart (one row per event session with tables, field, adjusted results,
-penalties, appeals) and the audit marts (``penalty_stats``, ``appeal_stats``,
-``director_audit``, ``ruling_discrepancies``) when the warehouse has them. Nothing here holds
-a national membership number: ``contestants.player_ids`` is never exported.
+*.parquet`` (the season mart by ``month=YYYY-MM``, the audit marts by their ``period``), so a
+tool reads one night or the whole season. The tables: every version of the standings
+(``status`` tells the newest), the travellers (``scored_results``), ``adjustments``,
+``standings_changes``, ``rulings``, ``appeals``, the team ``matches``, the season mart (one row
+per event session with tables, field, adjusted results, penalties, appeals) and the audit marts
+(``penalty_stats``, ``appeal_stats``, ``director_audit``, ``ruling_discrepancies``) when the
+warehouse has them. Nothing here holds a national membership number:
+``contestants.player_ids`` is never exported.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ TABLES: tuple[str, ...] = (
     "standings_changes",
     "rulings",
     "appeals",
+    "matches",
 )
 #: Analytics marts of the analytics issue, exported as they are when present.
 MARTS: tuple[str, ...] = (
@@ -62,6 +64,6 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
             if has_table(conn, mart):
                 frames[mart] = query(conn, f"export/{mart}")
     for name, df in frames.items():
-        by = "month" if name == "season_sessions" else "session_date"
+        by = {"season_sessions": "month"}.get(name, "period" if name in MARTS else "session_date")
         counts[name] = _write(df, out / name, by)
     return counts

@@ -10,7 +10,9 @@ from pipelines.publish.site import session_dir
 from pipelines.runner import run_inbox
 
 HEADER = "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score"
-RESULTS = HEADER + """
+RESULTS = (
+    HEADER
+    + """
 {e},1,A,1,1,1,1,2,4S,N,10,{s}
 {e},1,A,1,2,1,3,4,4S,N,11,450
 {e},1,A,1,3,1,5,6,3NT,S,9,400
@@ -18,6 +20,7 @@ RESULTS = HEADER + """
 {e},1,A,2,2,2,3,6,2H,E,9,-140
 {e},1,A,2,3,2,5,2,PASS,,,0
 """
+)
 
 
 def test_a_blocked_date_is_not_published(tmp_path: Path):

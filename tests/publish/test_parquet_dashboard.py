@@ -19,13 +19,24 @@ def count(sample: Sample, table: str) -> int:
 
 def test_parquet_partitioned_by_date_reads_back(sample: Sample):
     root = sample.exports / "parquet"
-    for table in ("standings", "scored_results", "adjustments", "standings_changes", "rulings"):
+    for table in (
+        "standings",
+        "scored_results",
+        "adjustments",
+        "standings_changes",
+        "rulings",
+        "matches",
+    ):
         parts = sorted(p.name for p in (root / table).iterdir())
         assert parts == ["session_date=2026-11-02", "session_date=2026-11-03"], table
         df = pl.read_parquet(root / table, hive_partitioning=True)
         assert df.height == count(sample, table), table
     standings = pl.read_parquet(root / "standings", hive_partitioning=True)
     assert set(standings["status"].unique()) >= {"final", "provisional", "superseded"}
+    for mart in ("penalty_stats", "appeal_stats", "director_audit"):
+        parts = {p.name.split("=")[0] for p in (root / mart).iterdir()}
+        assert parts == {"period"}, mart
+        assert pl.read_parquet(root / mart, hive_partitioning=True).height == count(sample, mart)
     season = pl.read_parquet(root / "season_sessions", hive_partitioning=True)
     assert season.height == count(sample, "events")
     assert season["month"].unique().to_list() == ["2026-11"]
