@@ -212,8 +212,9 @@ def _periods(df: pl.DataFrame, window: str | None, months: bool) -> pl.DataFrame
     return pl.concat(parts)
 
 
-def _rulings(inputs: AuditInputs, sessions: pl.DataFrame) -> pl.DataFrame:
-    """The rulings with their session's controls, first law cited and sizes."""
+def _rulings(inputs: AuditInputs) -> pl.DataFrame:
+    """The rulings with their session's controls (from ``events``, so a session without
+    scored boards still has them), first law cited and sizes."""
     r = inputs.rulings
     cols = {
         "ruling_id": pl.Utf8,
@@ -247,15 +248,12 @@ def _rulings(inputs: AuditInputs, sessions: pl.DataFrame) -> pl.DataFrame:
         pl.col("director").fill_null(NO_DIRECTOR),
         pl.col("laws").str.split(";").list.first().str.strip_chars().alias("law"),
     )
-    attrs = sessions.select(
+    attrs = inputs.events.select(
         "event_id",
-        "session",
-        "form",
-        "scoring",
-        "level",
-        "club",
-        pl.col("director").alias("session_director"),
-    )
+        pl.col("session").cast(pl.Int64),
+        *(pl.col(c).cast(pl.Utf8) for c in ("form", "scoring", "level", "club")),
+        pl.col("director").cast(pl.Utf8).alias("session_director"),
+    ).unique(["event_id", "session"], keep="first", maintain_order=True)
     out = out.join(attrs, on=["event_id", "session"], how="left").with_columns(
         pl.col("form").fill_null("pairs"),
         pl.col("scoring").fill_null("matchpoints"),
@@ -787,7 +785,7 @@ def build_marts(
     """The four marts of ``inputs`` (see the module docstring). ``window``: one period with
     this label instead of seasons and months (the reports' ``--from``/``--to``)."""
     sessions = _with_controls(_sessions(inputs), ())
-    rul = _rulings(inputs, sessions)
+    rul = _rulings(inputs)
     app = _appeals(inputs, rul)
     return Marts(
         penalty_stats=_penalty_stats(_with_controls(rul, ()), sessions, window),

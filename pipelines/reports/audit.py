@@ -54,7 +54,9 @@ def _window_label(date_from: str | None, date_to: str | None, inputs: AuditInput
     dates = inputs.boards["session_date"].drop_nulls() if inputs.boards.height else pl.Series([])
     lo = date_from or (str(dates.min()) if len(dates) else "")
     hi = date_to or (str(dates.max()) if len(dates) else "")
-    return f"{lo} to {hi}" if lo or hi else "no sessions"
+    if lo and hi:
+        return f"{lo} to {hi}"
+    return f"from {lo}" if lo else f"up to {hi}" if hi else "no sessions"
 
 
 def pseudonyms(directors: list[str]) -> dict[str, str]:

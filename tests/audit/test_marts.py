@@ -198,3 +198,35 @@ def test_pseudonyms_do_not_follow_names_or_figures():
     assert pseudonyms(list(reversed(names))) == p
     many = pseudonyms([f"TD {i}" for i in range(30)])
     assert "Director AA" in many.values() and len(set(many.values())) == 30
+
+
+def test_a_session_without_scored_boards_keeps_its_controls():
+    """A ruling at a session whose results are not scored (its date held back by a check)
+    still belongs to its event's stratum: K2 is a congress session with no boards played."""
+    base = _inputs()
+    events = pl.concat(
+        [
+            base.events,
+            pl.DataFrame(
+                {
+                    "event_id": ["K2"],
+                    "session": [1],
+                    "form": ["pairs"],
+                    "scoring": ["matchpoints"],
+                    "level": ["congress"],
+                    "club": ["Velmoor"],
+                    "director": ["TD B"],
+                }
+            ),
+        ]
+    )
+    extra = base.rulings.head(1).with_columns(
+        pl.lit("R10").alias("ruling_id"), pl.lit("K2").alias("event_id")
+    )
+    rulings = pl.concat([base.rulings, extra])
+    m = build_marts(AuditInputs(events, base.boards, rulings, base.appeals, base.sizes))
+    d = m.director_audit.filter(
+        (pl.col("director") == "TD A") & (pl.col("measure") == "adjustment_rate")
+    )
+    congress = d.filter(pl.col("stratum").str.starts_with("congress"))
+    assert congress["rulings"].item() == 3  # R8, R9 and R10
