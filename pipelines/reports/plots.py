@@ -28,7 +28,8 @@ _RC = {"svg.hashsalt": "traveller", "svg.fonttype": "none", "font.size": 9}
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
