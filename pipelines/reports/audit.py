@@ -206,6 +206,9 @@ def render_transparency(inputs: AuditInputs, window: str) -> Report:
             measures=MEASURES,
             measure_labels=MEASURE_LABELS,
             laws=_laws_table(inputs),
+            appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
+            .sort("value")
+            .to_dicts(),
             summary=_summary(marts),
             months=monthly.sort("period").to_dicts(),
             trend=Markup(trend_svg(monthly)) if monthly.height else None,
