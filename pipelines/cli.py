@@ -163,6 +163,14 @@ def generate(
     clubs: Annotated[int, typer.Option(help="Clubs playing each evening.")] = 3,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same files).")] = 2026,
     start_date: Annotated[str, typer.Option(help="First session date, YYYY-MM-DD.")] = "2026-11-02",
+    other_forms: Annotated[
+        bool,
+        typer.Option(
+            "--other-forms/--pairs-only",
+            help="Also write team events (round robin, Swiss, knockout), Butler and "
+            "cross-IMP pairs and an individual.",
+        ),
+    ] = True,
     plant_overturned: Annotated[
         str | None,
         typer.Option(help="Plant: this director is overturned on appeal more often (audit test)."),
@@ -187,7 +195,13 @@ def generate(
     if plant_overturned or plant_no_penalties:
         planted = Planted(plant_overturned, overturn_factor, plant_no_penalties)
     s = generate_inbox(
-        out, sessions=sessions, clubs=clubs, seed=seed, start_date=start, planted=planted
+        out,
+        sessions=sessions,
+        clubs=clubs,
+        seed=seed,
+        start_date=start,
+        other_forms=other_forms,
+        planted=planted,
     )
     typer.echo(
         f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "

@@ -33,6 +33,7 @@ defs = dg.Definitions(
         results.matchpoints_conserved,
         results.rulings_applicable,
         results.ruling_rows_accounted,
+        standings.victory_points_balanced,
         audit.audit_rates_in_range,
         audit.audit_counts_reconcile,
     ],

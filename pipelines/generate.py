@@ -431,6 +431,8 @@ class _Event:
     rounds: int
     boards_per_round: int
     dates: list[date]
+    form: str = "pairs"  # pairs | teams | individual
+    scoring: str = "matchpoints"  # matchpoints | butler | cross_imps | imps
 
 
 def _plan_events(
@@ -489,17 +491,31 @@ def _session_rows(
 ) -> list[list[str]]:
     """The results-file rows of one event session (missing results left out)."""
     bpr = ev.boards_per_round
-    layout: list[tuple[int, int, int, int, int]] = []  # round, table, ns, ew, board
+    layout: list[tuple[int, int, str, str, int]] = []  # round, table, ns, ew, board
     if ev.movement == "howell":
         for rnd, table, ns, ew in howell_schedule(ev.size, ev.rounds):
             for j in range(bpr):
-                layout.append((rnd, table, ns, ew, (rnd - 1) * bpr + j + 1))
+                layout.append((rnd, table, str(ns), str(ew), (rnd - 1) * bpr + j + 1))
         n_boards = ev.rounds * bpr
     else:
         for rnd, table, ns, ew, bset in mitchell_schedule(ev.size, ev.rounds):
             for j in range(bpr):
-                layout.append((rnd, table, ns, ew, (bset - 1) * bpr + j + 1))
+                layout.append((rnd, table, str(ns), str(ew), (bset - 1) * bpr + j + 1))
         n_boards = ev.size * bpr
+    return layout_rows(rng, ev.event_id, session, layout, n_boards, with_scores)
+
+
+def layout_rows(
+    rng: np.random.Generator,
+    event_id: str,
+    session: int,
+    layout: Sequence[tuple[int, int, str, str, int]],
+    n_boards: int,
+    with_scores: bool,
+) -> list[list[str]]:
+    """Results-file rows for a seating ``layout`` of ``(round, table, ns, ew, board)``: each
+    board's results drawn around one par (:func:`_sample_tables`), missing results left out.
+    ``ns``/``ew`` are the contestants seated there (pairs, teams, or players ``N/S``)."""
     group = np.array([b - 1 for *_, b in layout], dtype=np.int64)
     res = _sample_tables(rng, group, n_boards)
     rows: list[list[str]] = []
@@ -528,14 +544,14 @@ def _session_rows(
                 score = str(ns_score(c, declarer, int(tricks), board))
         rows.append(
             [
-                ev.event_id,
+                event_id,
                 str(session),
                 "A",
                 str(rnd),
                 str(table),
                 str(board),
-                str(ns),
-                str(ew),
+                ns,
+                ew,
                 contract,
                 declarer,
                 tricks,
@@ -1039,6 +1055,9 @@ def _make(
                     break
         if sess.event.movement == "mitchell" and rng.random() < 0.7:
             pair += side
+        if sess.event.form == "individual":  # Law 89: one player is responsible
+            pair = pair.split("/")[int(rng.integers(0, 2))]
+        penalty = _penalty_at(sess.event, penalty, rng)
         called, ruled = _in_session(rng, sess, at, 1, 6)
         if laws == "90B1":
             called = _t(sess.start + _minutes(rng, 2, 8))
@@ -1059,6 +1078,16 @@ def _make(
             )
         ]
     raise ValueError(f"unknown call kind {kind!r}")
+
+
+def _penalty_at(ev: _Event, penalty: str, rng: np.random.Generator) -> str:
+    """A penalty in the event's units: matchpoint amounts become IMPs at IMP forms (the usual
+    3 IMPs for a quarter of a top), and at teams one in four comes off the VPs."""
+    if ev.scoring == "matchpoints" or penalty in ("warning", "suspended", "disqualified"):
+        return penalty
+    if ev.form == "teams" and rng.random() < 0.25:
+        return "1 VP"
+    return "1 IMP" if penalty == "10%" else "3 IMP"
 
 
 def _correction(rng: np.random.Generator, sess: _Session, row: _Row, when: int) -> dict:
@@ -1336,10 +1365,14 @@ def generate_inbox(
     clubs: int = 3,
     seed: int = 2026,
     start_date: date = date(2026, 11, 2),
+    other_forms: bool = True,
     planted: Planted | None = None,
 ) -> GenerateSummary:
     """Write a synthetic inbox to ``out``: ``events.csv``, ``contestants.csv``, results files
     and the directors' logs ``rulings.csv`` and ``appeals.csv``.
+
+    With ``other_forms`` the inbox also holds the team events, IMP pairs sessions and the
+    individual of :mod:`pipelines.generate_forms`, each with its own results file.
 
     ``sessions`` club sessions are spread over consecutive evenings from
     ``start_date``, ``clubs`` of them each evening. One results file is written
@@ -1365,6 +1398,8 @@ def generate_inbox(
     files: dict[tuple[int, date], list[list[str]]] = {}
     scoreless: dict[tuple[int, date], bool] = {}
     played: list[tuple[_Event, int, date, list[list[str]]]] = []
+    team_columns: dict[tuple[str, str], dict[str, str]] = {}
+    form_files: dict[tuple[int, date, bool], list[list[str]]] = {}
     for ev in events:
         for s, d in enumerate(ev.dates, start=1):
             event_rows.append(
@@ -1408,6 +1443,35 @@ def generate_inbox(
                 ]
             )
 
+    if other_forms:
+        # Teams, IMP pairs and an individual, from a stream of their own (the pairs evenings
+        # above are the same with or without them), on clubs numbered after the pairs clubs.
+        from pipelines.generate_forms import plan
+
+        days = (sessions + clubs - 1) // clubs
+        forms = plan(np.random.default_rng([seed, 0x464F524D]), start_date, days, clubs, used_ids)
+        for fs in forms.sessions:
+            ev = fs.event
+            event_rows.append(
+                [
+                    ev.event_id,
+                    str(fs.session),
+                    fs.day.isoformat(),
+                    ev.name,
+                    ev.form,
+                    ev.scoring,
+                    ev.movement,
+                    ev.profile,
+                    "2017",
+                    ev.director,
+                    "30",
+                ]
+            )
+            team_columns[(ev.event_id, str(fs.session))] = fs.extra
+            form_files.setdefault((ev.club, fs.day, ev.form == "individual"), []).extend(fs.rows)
+            played.append((ev, fs.session, fs.day, fs.log_rows))
+        contestant_rows.extend(forms.contestants)
+
     # The directors' logs draw from a stream of their own, so that the results are the
     # same with or without them.
     log_rng = np.random.default_rng([seed, 0x4C4157])
@@ -1415,18 +1479,21 @@ def generate_inbox(
     published = {(t.event.event_id, str(t.session)): _t(t.published) for t in timed}
     for row in event_rows:
         row.append(published[(row[0], row[1])])
+        extra = team_columns.get((row[0], row[1]), {})
+        row.extend(extra.get(c, "") for c in ("boards_per_match", "vp_scale", "stage"))
     rulings, appeals = _directors_logs(log_rng, timed, planted)
     # club and level (the audit's controls): a two-session event is a congress.
-    level = {ev.event_id: "congress" if len(ev.dates) > 1 else "club" for ev in events}
+    every = [ev for ev, *_ in played]
+    level = {ev.event_id: "congress" if len(ev.dates) > 1 else "club" for ev in every}
     club_name = {
         ev.event_id: CLUB_NAMES[ev.club] if ev.club < len(CLUB_NAMES) else f"Club {ev.club + 1}"
-        for ev in events
+        for ev in every
     }
     for row in event_rows:
         row.extend([club_name[row[0]], level[row[0]]])
 
     event_rows.sort(key=lambda r: (r[0], int(r[1])))
-    contestant_rows.sort(key=lambda r: (r[0], r[2], int(r[1])))
+    contestant_rows.sort(key=lambda r: (r[0], r[2], len(r[1]), r[1]))  # 2 before 10, T2 before T10
     _write_csv(out / "events.csv", EVENT_HEADER, event_rows)
     _write_csv(out / "contestants.csv", CONTESTANT_HEADER, contestant_rows)
     _write_csv(out / "rulings.csv", RULING_HEADER, [[r[c] for c in RULING_HEADER] for r in rulings])
@@ -1436,8 +1503,15 @@ def generate_inbox(
         rows.sort(key=lambda r: (r[0], int(r[1]), int(r[3]), int(r[4]), int(r[5])))
         _write_csv(out / f"results-club{club + 1}-{d.isoformat()}.csv", RESULT_HEADER, rows)
         n_results += len(rows)
+    for (club, d, individual), rows in sorted(form_files.items()):
+        from pipelines.generate_forms import INDIVIDUAL_HEADER
+
+        rows.sort(key=lambda r: (r[0], int(r[1]), int(r[3]), int(r[4]), int(r[5])))
+        header = INDIVIDUAL_HEADER if individual else RESULT_HEADER
+        _write_csv(out / f"results-club{club + 1}-{d.isoformat()}.csv", header, rows)
+        n_results += len(rows)
     return GenerateSummary(
-        files=4 + len(files),
+        files=4 + len(files) + len(form_files),
         sessions=len(event_rows),
         results=n_results,
         contestants=len(contestant_rows),

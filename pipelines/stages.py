@@ -32,9 +32,16 @@ import polars as pl
 
 from pipelines import inbox as inbox_mod
 from pipelines.scoring.conservation import breaches
+from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time, validate_rulings
 from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import decisions, event_versions, results_for_date
+from pipelines.scoring.versions import (
+    decisions,
+    event_versions,
+    penalties_frame,
+    results_for_date,
+    rulings_in_effect,
+)
 from pipelines.warehouse import Warehouse, Write, query, write
 
 
@@ -272,10 +279,25 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
     changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
     scope = {"session_date": session_date, "event_ids": events}
+    # Team matches of the events, every session (knockout segments carry their totals):
+    # this date's newest scores with the other dates' as stored.
+    team_scored = pl.concat(
+        [all_scored.filter(pl.col("session_date") != session_date), res.scored],
+        how="diagonal_relaxed",
+    )
+    decided = {d.cause_id for d in decisions(ev_rulings, ev_appeals)}
+    ms = matches(
+        team_scored,
+        penalties_frame(rulings_in_effect(ev_rulings, ev_appeals, decided), team_scored),
+    )
     with wh.connect() as conn:
         written = write(
             conn,
-            [Write("standings", rows, scope), Write("standings_changes", changes, scope)],
+            [
+                Write("standings", rows, scope),
+                Write("standings_changes", changes, scope),
+                Write("matches", ms, {"event_ids": events}),
+            ],
         )
     newest = sessions.filter(pl.col("status") != "superseded")
     return Summary(
@@ -315,6 +337,13 @@ def check_score_agreement(wh: Warehouse, session_date: str) -> tuple[bool, pl.Da
     """No stated score disagrees with Law 77."""
     with wh.connect() as conn:
         rows = query(conn, "checks/score_disagreements", _day(session_date))
+    return rows.height == 0, rows
+
+
+def check_vp_balance(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
+    """Balanced team matches of the date's events give VPs summing to 20."""
+    with wh.connect() as conn:
+        rows = query(conn, "checks/vp_balance", _day(session_date))
     return rows.height == 0, rows
 
 

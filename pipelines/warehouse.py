@@ -47,6 +47,7 @@ TABLES: tuple[str, ...] = (
     "adjustments",
     "standings",
     "standings_changes",
+    "matches",
     # the audit marts (pipelines/audit), recomputed whole after the standings
     "penalty_stats",
     "appeal_stats",

@@ -48,6 +48,7 @@ def test_blocking_checks_gate_standings():
         "rows_accounted_on_read",
         "rulings_applicable",
         "ruling_rows_accounted",
+        "victory_points_balanced",
         "audit_rates_in_range",
         "audit_counts_reconcile",
     } <= names

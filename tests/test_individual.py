@@ -91,3 +91,23 @@ def test_a_procedural_penalty_names_one_player(tmp_path):
 def test_a_player_plays_each_board_once(tmp_path):
     _, rejected = session(tmp_path, extra="I1,1,2,P12,P13,P14,P1,PASS,,,0\n")
     assert "player P1 already has a result on board 2" in rejected["reason"].item()
+
+
+def test_individual_at_butler_each_player_gets_his_side_imps(tmp_path):
+    # Butler (profile wbf: ACBL datum, 5 % of 3 results trims none, mean rounded to 10):
+    # board 1: 420, -50, 400 -> mean 256.7 -> datum 260; NS at 420 (P1, P2) +160 -> +4 IMPs
+    # board 2: -110, -140, 0 -> mean -83.3 -> datum -80; P1 (N) at -110: -30 -> -1 IMP;
+    # P2 (E) there: +1.  P1: 4 - 1 = 3; P2: 4 + 1 = 5.
+    (tmp_path / "results-2026-11-20.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text(EVENTS.replace("matchpoints", "butler"))
+    snap = scan(tmp_path)
+    v, rejected = validate_results(snap.results, snap.events)
+    assert rejected.height == 0
+    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    res = results_for_date(
+        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    )
+    st = res.standings
+    assert set(st["unit"].to_list()) == {"IMP"}
+    assert score_of(st, "P1") == 3 and score_of(st, "P2") == 5
+    assert res.scored.filter(pl.col("board") == 1)["datum"].unique().to_list() == [260]

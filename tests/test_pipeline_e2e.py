@@ -148,17 +148,39 @@ def test_real_files_through_dagster(tmp_path):
     assert (cmp["score_display"] == cmp["total"]).all()
     assert (cmp["percentage_display"] == cmp["pct"]).all()
     assert (cmp["rank"] == cmp["place"]).all()
-    # Butler, cross-IMP and teams files are read but not scored yet; .bws not read yet:
-    # every row of them is in rejected_inputs with a reason, nothing is lost
+    # Butler, cross-IMP and teams files are scored: nothing of them is rejected, and every
+    # line's IMPs equal the exporting program's (the teams file: the 278 records with a
+    # result at both tables of their match board)
     rej = q(
         db,
         "SELECT file, count(DISTINCT location) n, any_value(reason) r FROM "
         "rejected_inputs GROUP BY file",
     )
     by_file = {r["file"]: r for r in rej.iter_rows(named=True)}
-    assert by_file["compscore_usebio_butler_mitchell_14p.xml"]["n"] == 245
-    assert "butler" in by_file["compscore_usebio_butler_mitchell_14p.xml"]["r"]
-    assert by_file["realbridge_teams_imp_30teams_10b.pbn"]["n"] == 299
+    imp = q(
+        db,
+        """
+        SELECT file, count(*) n,
+               count(*) FILTER (WHERE ns_imps_display = source_ns_mp
+                                  AND ew_imps_display = source_ew_mp) agree
+        FROM scored_results WHERE scoring IN ('butler', 'cross_imps', 'imps')
+          AND NOT coalesce(missing_result, false)
+        GROUP BY file
+        """,
+    )
+    assert {r["file"]: (r["n"], r["agree"]) for r in imp.iter_rows(named=True)} == {
+        "compscore_usebio_butler_mitchell_14p.xml": (245, 245),
+        "compscore_usebio_cross_imp_howell_9p.xml": (108, 108),
+        "realbridge_teams_imp_30teams_10b.pbn": (278, 278),
+    }
+    for f in (
+        "compscore_usebio_butler_mitchell_14p.xml",
+        "compscore_usebio_cross_imp_howell_9p.xml",
+        "realbridge_teams_imp_30teams_10b.pbn",
+    ):
+        assert f not in by_file
+    ms = q(db, "SELECT * FROM matches")
+    assert ms.height == 15 and ms.filter(pl.col("missing_boards") == 10).height == 1
     # both Bridgemate databases are read and scored; the BCS file's erased entry and its
     # erase record are history (warnings), not rejections
     assert "bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws" not in by_file

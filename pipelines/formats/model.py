@@ -82,6 +82,9 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "correction_minutes",
     "expected_results",
     "published_at",
+    "boards_per_match",
+    "vp_scale",
+    "stage",
     "club",
     "level",
 )

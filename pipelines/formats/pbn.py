@@ -21,6 +21,7 @@ from pipelines.formats.model import (
     REJECT_COLUMNS,
     RESULT_COLUMNS,
     SOURCE_STANDING_COLUMNS,
+    WARNING_COLUMNS,
     ReadResult,
     frame,
 )
@@ -220,6 +221,7 @@ def read_pbn(path: Path, file: str) -> ReadResult:
         contestants=frame(reader.contestants, CONTESTANT_COLUMNS),
         source_standings=frame(reader.standings, SOURCE_STANDING_COLUMNS),
         rejected=frame(reader.rejected, REJECT_COLUMNS),
+        warnings=frame(reader.warnings, WARNING_COLUMNS),
         rows_read=len(results) + len(reader.standings) + len(reader.rejected) + 1,
     )
 
@@ -237,6 +239,7 @@ class _Reader:
         self.standings: list[Row] = []
         self.contestants: list[Row] = []
         self.rejected: list[Row] = []
+        self.warnings: list[Row] = []
         self.ranking: list[dict[str, str]] = []
 
     def run(self) -> None:
@@ -264,7 +267,9 @@ class _Reader:
             "date": f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else date,
             "name": tags.get("Event") or meta.get("ContestName") or None,
             "form": "teams" if teams else "pairs",
-            "scoring": pbn_scoring(scoring or meta.get("ScoringType")),
+            # a team match with no Scoring tag is at IMPs (Law 78B; RealBridge writes none)
+            "scoring": pbn_scoring(scoring or meta.get("ScoringType"))
+            or ("imps" if teams else None),
             "movement": movement_from_ranking(self.ranking),
             "profile": "ffb" if "Magic Contest" in meta.get("Generator", "") else None,
             "director": meta.get("TournamentDirector") or None,
@@ -376,9 +381,30 @@ class _Reader:
         imp = tags.get("ScoreIMP", "")
         ns_imp = re.search(r"\bNS\s+(\S+)", imp)
         ew_imp = re.search(r"\bEW\s+(\S+)", imp)
+        where = f"record {rec.number}"
+        contract, score = _dash(tags.get("Contract")), side_score(tags.get("Score"))
+        if (
+            score is None
+            and (contract or "").upper() == "PASS"
+            and not _dash(tags.get("Result"))
+            and not _dash(tags.get("Declarer"))
+        ):
+            # A real pass-out carries [Score "NS 0"]; "Pass" with no score and no result is
+            # a table that recorded nothing (RealBridge writes it for a match not played).
+            contract, score = None, "NP"
+            self.warnings.append(
+                reject(
+                    self.file,
+                    where,
+                    "Score",
+                    "no result recorded (Contract 'Pass' with no Score tag): kept as not "
+                    "played (NP); the board is scored as the profile says for a missing result",
+                    f"Contract={tags.get('Contract')}",
+                )
+            )
         self.results.append(
             {
-                **self._base(f"record {rec.number}"),
+                **self._base(where),
                 "format": FORMAT,
                 "section": _dash(tags.get("Section")),
                 "round": _dash(tags.get("Round")),
@@ -386,10 +412,10 @@ class _Reader:
                 "board": _dash(tags.get("Board")),
                 "ns_pair": _dash(tags.get("HomeTeam")),
                 "ew_pair": _dash(tags.get("VisitTeam")),
-                "contract": _dash(tags.get("Contract")),
+                "contract": contract,
                 "declarer": _dash(tags.get("Declarer")),
                 "tricks": _dash(tags.get("Result")),
-                "score": side_score(tags.get("Score")),
+                "score": score,
                 "source_ns_mp": ns_imp.group(1) if ns_imp else None,
                 "source_ew_mp": ew_imp.group(1) if ew_imp else None,
             }

@@ -38,6 +38,18 @@ Fields (section.key):
 * ``fouled.small_groups``: how a fouled board's small groups are scored (Law 87 and
   the regulation): ``neuberg`` (a single result 60 %), ``ebu`` (White Book 4.2.3.3:
   65/55 and 70/60/50 % when E >= 3A), ``acbl`` (1991 rule).
+* ``[imps]`` (IMP forms: Butler and cross-IMP pairs, teams; Law 78B, 12C2(b), 86):
+  ``imp_average_plus|imp_average|imp_average_minus``: artificial scores in IMPs (+3, 0,
+  -3 by Law 12C2(b); a tournament organiser may vary them); ``butler``: the datum
+  convention (``acbl``: drop 5 % of the results at each end, mean rounded to 10, a final
+  5 to even; ``compscore``: as the ABF's Compscore computes it); ``cross_imps``:
+  ``average`` (IMPs against each other result divided by their number) or ``total``;
+  ``imp_decimals``/``imp_rounding``: how IMPs are shown; ``fractional_margin``: how a
+  fractional IMP margin is looked up on a VP scale; ``missing_board``: what each team
+  gets on a match board without comparable results (``average`` 0 IMPs, ``average_minus``
+  -3 IMPs); ``team_tiebreak``: how teams level on VPs are separated (``imp_quotient``,
+  ``head_to_head`` then IMP quotient, ``none``); ``standard_imps``: the procedural
+  penalty at IMP forms when a ruling names none (``3 IMP``, ``1 VP``).
 * ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
   ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
   is ``unranked`` (shown without a place) or ``excluded`` from the standings.
@@ -68,6 +80,12 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tiebreak": ("none", "head_to_head"),
     "small_groups": ("neuberg", "ebu", "acbl"),
     "sanctioned": ("unranked", "excluded"),
+    "butler": ("acbl", "compscore"),
+    "cross_imps": ("average", "total"),
+    "imp_rounding": MODES,
+    "fractional_margin": ("round_half_up", "round_half_even", "interpolate"),
+    "missing_board": ("average", "average_minus"),
+    "team_tiebreak": ("imp_quotient", "head_to_head", "none"),
 }
 
 _SECTIONS: dict[str, tuple[str, ...]] = {
@@ -85,6 +103,19 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     "ranking": ("tiebreak",),
     "fouled": ("small_groups",),
     "penalties": ("standard", "sanctioned"),
+    "imps": (
+        "imp_average_plus",
+        "imp_average",
+        "imp_average_minus",
+        "butler",
+        "cross_imps",
+        "imp_decimals",
+        "imp_rounding",
+        "fractional_margin",
+        "missing_board",
+        "team_tiebreak",
+        "standard_imps",
+    ),
 }
 
 
@@ -118,6 +149,17 @@ class Profile:
     small_groups: str
     standard: str
     sanctioned: str
+    imp_average_plus: int
+    imp_average: int
+    imp_average_minus: int
+    butler: str
+    cross_imps: str
+    imp_decimals: int
+    imp_rounding: str
+    fractional_margin: str
+    missing_board: str
+    team_tiebreak: str
+    standard_imps: str
 
     @property
     def standard_penalty(self) -> str:
@@ -186,6 +228,11 @@ def parse(name: str, data: dict) -> Profile:
         parse_penalty(values["standard"], "25%")
     except PenaltyError as e:
         raise ProfileError(f"profile {name}: penalties.standard: {e}") from e
+    try:
+        if parse_penalty(values["standard_imps"], "3 IMP").unit not in ("IMP", "VP"):
+            raise PenaltyError("give the penalty at IMP forms in IMP or VP, e.g. '3 IMP'")
+    except PenaltyError as e:
+        raise ProfileError(f"profile {name}: imps.standard_imps: {e}") from e
     for key in ("average_plus", "average", "average_minus"):
         if not 0 <= values[key] <= 100:  # type: ignore[operator]
             raise ProfileError(f"profile {name}: {key} must be a percentage 0..100")

@@ -205,6 +205,17 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
     extra = ["__row", *ADJUSTMENT_COLUMNS]
     if rows.height == 0:
         return score_results(rows.drop(extra)).with_columns(rows.select(extra))
+    if "scoring" in rows.columns:
+        from pipelines.scoring.imp_forms import IMP_SCORINGS, score_imp_rows
+
+        at_imps = pl.col("scoring").is_in(IMP_SCORINGS).fill_null(False)
+        imp_rows = rows.filter(at_imps)
+        if imp_rows.height:
+            rest = rows.filter(~at_imps)
+            parts = [score_imp_rows(imp_rows, components)]
+            if rest.height:
+                parts.insert(0, score_with_rulings(rest, components))
+            return pl.concat(parts, how="diagonal_relaxed").sort("__row")
     rows = rows.with_columns(expected_results(rows).alias("expected_results"))
     rows = rows.with_columns(_irregular_boards(rows))
     regular = rows.filter(~pl.col("__irregular"))
@@ -221,8 +232,11 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
     return out
 
 
-def _side_components(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
-    """Every side's possible results: (``__row``, ``side``, ``ns_score``, ``weight``, ``art``)."""
+def side_components(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
+    """Every side's possible results: (``__row``, ``side``, ``ns_score``, ``weight``, ``art``).
+
+    A played row is one result of weight 100 for each side; an artificial row one code per
+    side; an adjusted (split or weighted) row its components."""
     plain = rows.filter(pl.col("kind").is_in(["played", "artificial"]))
     base = []
     for side, art in (("NS", "ns_art"), ("EW", "ew_art")):
@@ -256,7 +270,7 @@ def score_irregular(
     profile says, or for a fouled board's group by the profile's small-group rule.
     """
     u = prof.unit_den
-    comps = _side_components(rows, components).join(
+    comps = side_components(rows, components).join(
         rows.select("__row", *BOARD, "board_version", "expected_results"), on="__row"
     )
     real = comps.filter(pl.col("art").is_null())
@@ -417,6 +431,8 @@ def apply_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     variable = (pl.col("kind") == "artificial") & (
         pl.col("ns_art").is_in(["+", "-"]) | pl.col("ew_art").is_in(["+", "-"])
     )
+    if "scoring" in scored.columns:  # at IMPs, Av+ and Av- are fixed IMPs (Law 12C2(b))
+        variable = variable & (pl.col("scoring").fill_null("matchpoints") == "matchpoints")
     targets = scored.filter(variable)
     if targets.height == 0:
         return scored

@@ -83,6 +83,7 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
                 "expected_sum": r["top"],
             }
         )
+    out.extend(imp_breaches(scored))
     schema = {
         "event_id": pl.Utf8,
         "session": pl.Int32,
@@ -95,3 +96,50 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
         "expected_sum": pl.Float64,
     }
     return pl.DataFrame(out, schema=schema, orient="row") if out else pl.DataFrame(schema=schema)
+
+
+def imp_breaches(scored: pl.DataFrame) -> list[dict]:
+    """The IMP forms' invariants (Law 78B): the IMPs of a result are antisymmetric (what NS
+    win EW lose) at every played table of a board no split or weighted score unbalanced; on
+    such a cross-IMP board, every comparison counted once each way, the NS IMPs sum to 0."""
+    if "ns_imps_num" not in scored.columns:
+        return []
+    imp = scored.filter(pl.col("ns_imps_num").is_not_null() | pl.col("ew_imps_num").is_not_null())
+    if imp.height == 0:
+        return []
+    unbalanced = (pl.col("kind") != "played").any().over(BOARD)
+    if "missing_result" in imp.columns:
+        unbalanced = unbalanced | pl.col("missing_result").fill_null(False).any().over(BOARD)
+    clean = imp.filter(~unbalanced)
+    out = []
+    tables = clean.filter(pl.col("ns_imps_num") + pl.col("ew_imps_num") != 0)
+    for r in tables.iter_rows(named=True):
+        out.append(
+            {
+                **{k: r[k] for k in BOARD},
+                "board_version": r.get("board_version"),
+                "side": "NS+EW IMPs",
+                "results": 1,
+                "sum": (r["ns_imps_num"] + r["ew_imps_num"]) / r["imps_den"],
+                "expected_sum": 0.0,
+            }
+        )
+    cross = clean.filter(pl.col("scoring") == "cross_imps") if "scoring" in clean.columns else None
+    if cross is not None and cross.height:
+        keys = [*BOARD, "board_version"]
+        sums = cross.group_by(keys).agg(
+            pl.len().alias("n"), pl.struct("ns_imps_num", "imps_den").alias("__f")
+        )
+        for r in sums.iter_rows(named=True):
+            total = sum((Fraction(f["ns_imps_num"], f["imps_den"]) for f in r["__f"]), Fraction(0))
+            if total != 0:
+                out.append(
+                    {
+                        **{k: r[k] for k in keys},
+                        "side": "NS cross-IMPs",
+                        "results": r["n"],
+                        "sum": float(total),
+                        "expected_sum": 0.0,
+                    }
+                )
+    return out

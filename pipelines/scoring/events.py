@@ -23,6 +23,10 @@ from pipelines.scoring.checks import Check, apply_checks, quote
 FORMS = ("pairs", "teams", "individual")
 SCORINGS = ("matchpoints", "butler", "cross_imps", "imps")
 MOVEMENTS = ("howell", "mitchell")
+#: Victory-point scales of a team match (``none``: a knockout, decided on IMPs).
+VP_SCALES = ("wbf2013", "wbf2013_discrete", "none")
+#: Stages of a team event.
+STAGES = ("round_robin", "swiss", "knockout")
 LAWS = ("2017", "2007")
 #: The level of an event: what the director-consistency audit compares like with like.
 LEVELS = ("club", "congress", "national")
@@ -53,6 +57,9 @@ EVENTS_SCHEMA: dict[str, pl.DataType] = {
     "correction_minutes": pl.Int32,
     "expected_results": pl.Int32,
     "published_at": pl.Utf8,
+    "boards_per_match": pl.Int32,
+    "vp_scale": pl.Utf8,
+    "stage": pl.Utf8,
     "file": pl.Utf8,
     "location": pl.Utf8,
     "club": pl.Utf8,
@@ -125,6 +132,16 @@ def event_checks() -> list[Check]:
                 quote("published_at"),
             ),
         ),
+        _one_of("vp_scale", VP_SCALES),
+        _one_of("stage", STAGES),
+        Check(
+            "boards_per_match",
+            pl.col("boards_per_match").is_not_null()
+            & (pl.col("boards_per_match").cast(pl.Int64, strict=False).fill_null(0) < 1),
+            pl.format(
+                "boards_per_match must be a whole number >= 1, not '{}'", quote("boards_per_match")
+            ),
+        ),
         Check(
             "expected_results",
             pl.col("expected_results").is_not_null()
@@ -158,6 +175,7 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("session").cast(pl.Int32),
         pl.col("correction_minutes").cast(pl.Int32, strict=False),
         pl.col("expected_results").cast(pl.Int32, strict=False),
+        pl.col("boards_per_match").cast(pl.Int32, strict=False),
     )
     first = ok.with_columns(
         pl.col("__order").min().over(["event_id", "session", "priority"]).alias("__first")

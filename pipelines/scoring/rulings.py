@@ -362,14 +362,22 @@ def _ruling(
         penalized, penalized_dir = _penalized(rec, people.get((rec.get("event_id"), session)), bad)
         prof = profiles.load(info["profile"]) if info else profiles.load(None)
         try:
-            p = parse_penalty(rec.get("penalty"), prof.standard_penalty)
+            scoring = (info or {}).get("scoring") or "matchpoints"
+            form = (info or {}).get("form") or "pairs"
+            at_imps = scoring != "matchpoints"
+            standard = prof.standard_imps if at_imps else prof.standard_penalty
+            p = parse_penalty(rec.get("penalty"), standard)
             if p.status and kind != "disciplinary_penalty":
                 bad(
                     "penalty",
                     f"'{p.status}' is a disciplinary penalty (Law 91B), not a procedural one",
                 )
-            if p.unit in ("IMP", "VP"):
+            if p.unit in ("IMP", "VP") and not at_imps:
                 bad("penalty", f"a penalty in {p.unit} cannot be deducted at matchpoints")
+            if at_imps and p.amount and p.unit in ("%", "MP"):
+                bad("penalty", f"a penalty at {scoring} is given in IMP (teams: IMP or VP)")
+            if p.unit == "VP" and form != "teams":
+                bad("penalty", "a penalty in VP belongs to a team event")
         except PenaltyError as e:
             bad("penalty", str(e))
         for col in ("ns_result", "ew_result"):

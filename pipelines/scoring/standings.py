@@ -43,6 +43,15 @@ from pipelines.laws.exact import (
     to_float,
 )
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.scoring.imp_forms import TEAMS_DEN
+from pipelines.scoring.imp_standings import (
+    is_imp_scored,
+    matches,
+    pair_session_totals,
+    rank_by_score,
+    team_session_totals,
+    team_sides,
+)
 from pipelines.scoring.score import section_and_board_ids
 
 #: Columns of a standings row.
@@ -63,6 +72,7 @@ STANDINGS_SCHEMA: dict[str, pl.DataType] = {
     "top_num": pl.Int64,
     "top_den": pl.Int64,
     "percentage": pl.Float64,
+    "unit": pl.Utf8,
     "penalties": pl.Float64,
     "penalty_num": pl.Int64,
     "penalty_den": pl.Int64,
@@ -87,6 +97,8 @@ PENALTIES_SCHEMA: dict[str, pl.DataType] = {
     "penalty_num": pl.Int64,
     "penalty_den": pl.Int64,
     "sanction": pl.Utf8,
+    "unit": pl.Utf8,  # MP | IMP | VP: the unit of the amount
+    "round": pl.Int32,  # teams: the match an IMP penalty comes off (null: the first)
 }
 
 _SIDE_COLS = ["event_id", "session", "section", "session_date", "movement", "profile", "board"]
@@ -144,18 +156,43 @@ def session_standings(
     """
     scored = individual_sides(scored)
     parts = []
+    imp = is_imp_scored(scored)
+    if imp.any():
+        parts.extend(_imp_sessions(scored.filter(imp), penalties))
+        scored = scored.filter(~imp)
     names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
     for name in names:
         prof = profiles.load(name)
         rows = (
             scored if len(names) == 1 else scored.select(_INPUT).filter(pl.col("profile") == name)
         )
-        part = _session(rows, prof, penalties)
+        part = _session(rows, prof, _in_unit(penalties, "MP"))
         if part is not None:
-            parts.append(part)
+            parts.append(part.with_columns(pl.lit("MP").alias("unit")))
     if not parts:
         return pl.DataFrame(schema=STANDINGS_SCHEMA)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
+
+
+def _in_unit(penalties: pl.DataFrame | None, unit: str) -> pl.DataFrame | None:
+    if penalties is None or "unit" not in penalties.columns:
+        return penalties
+    return penalties.filter(pl.col("unit").fill_null("MP") == unit)
+
+
+def _imp_sessions(scored: pl.DataFrame, penalties: pl.DataFrame | None) -> list[pl.DataFrame]:
+    """Session standings of IMP events (:mod:`pipelines.scoring.imp_standings`)."""
+    group = ["event_id", "session", "section", "dir_key"]
+    out = []
+    teams = scored["form"] == "teams"
+    if (~teams).any():
+        totals = pair_session_totals(scored.filter(~teams), penalties)
+        out.append(rank_by_score(totals, group))
+    if teams.any():
+        totals, ms = team_session_totals(scored.filter(teams), penalties)
+        if totals.height:
+            out.append(rank_by_score(totals, group, ms))
+    return [o.with_columns(pl.lit("session").alias("scope")) for o in out]
 
 
 #: Columns of the scored results that standings read.
@@ -414,6 +451,13 @@ def event_standings(
     s = session_rows.filter(pl.col("scope") == "session")
     if s.height == 0:
         return pl.DataFrame(schema=STANDINGS_SCHEMA)
+    at_imps = pl.col("unit").is_in(["IMP", "VP"]).fill_null(False) if "unit" in s.columns else None
+    imp_part = None
+    if at_imps is not None and s.select(at_imps.any()).item():
+        imp_part = _imp_event(s.filter(at_imps), scored)
+        s = s.filter(~at_imps)
+        if s.height == 0:
+            return _finish(imp_part, contestants)
     s = s.with_columns(pl.col("direction").fill_null("").alias("dir_key"))
     first_profile = s.sort("session").group_by("event_id").agg(pl.col("profile").first())
     s = s.drop("profile").join(first_profile, on="event_id")
@@ -478,8 +522,57 @@ def event_standings(
             sc = scored.filter(pl.col("event_id").is_in(events))
             return contestant_rows(sc, prof) if sc.height else None
 
-        parts.append(_tiebreak(ranked, long, group, prof))
+        parts.append(_tiebreak(ranked, long, group, prof).with_columns(pl.lit("MP").alias("unit")))
+    if imp_part is not None:
+        parts.append(imp_part)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
+
+
+def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
+    """Event standings at IMPs or VPs: the sessions' scores summed exactly (carry-forward of
+    VPs from session to session), ranked by score; teams' ties broken on all the event's
+    matches."""
+    group = ["event_id", "section", "dir_key"]
+    s = s.with_columns(pl.col("direction").fill_null("").alias("dir_key"))
+    first_profile = s.sort("session").group_by("event_id").agg(pl.col("profile").first())
+    s = s.drop("profile").join(first_profile, on="event_id")
+    keys = [*group, "contestant"]
+    totals = sum_by(
+        s,
+        "score_num",
+        "score_den",
+        keys,
+        group,
+        aggs=[
+            pl.col("boards").sum(),
+            pl.col("direction").first(),
+            pl.col("session_date").max(),
+            pl.col("movement").first(),
+            pl.col("profile").first(),
+            pl.col("unit").first(),
+            pl.when((pl.col("sanction") == "disqualified").any())
+            .then(pl.lit("disqualified"))
+            .alias("sanction"),
+        ],
+    )
+    pens = sum_by(s, "penalty_num", "penalty_den", keys, group)
+    totals = totals.join(pens, on=keys, how="left").with_columns(
+        pl.lit("event").alias("scope"), pl.lit(None, pl.Int32).alias("session")
+    )
+    ms = None
+    teams = scored.filter(pl.col("form") == "teams") if "form" in scored.columns else None
+    if teams is not None and teams.height:
+        ms = matches(teams.filter(pl.col("event_id").is_in(totals["event_id"].unique().to_list())))
+        won = (
+            team_sides(ms)
+            .group_by("event_id", "contestant")
+            .agg(
+                (pl.col("won") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__won"),
+                (pl.col("lost") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__lost"),
+            )
+        )
+        totals = totals.join(won, on=["event_id", "contestant"], how="left")
+    return rank_by_score(totals, group, ms)
 
 
 def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.DataFrame:

@@ -38,7 +38,15 @@ _INT = r"^\d+$"
 _SIGNED = r"^[+-]?\d+$"
 
 #: Forms and scorings this version scores (others are rejected with a reason).
-SUPPORTED = {("pairs", "matchpoints"), ("individual", "matchpoints")}
+SUPPORTED = {
+    ("pairs", "matchpoints"),
+    ("individual", "matchpoints"),
+    ("pairs", "butler"),
+    ("pairs", "cross_imps"),
+    ("individual", "butler"),
+    ("individual", "cross_imps"),
+    ("teams", "imps"),
+}
 
 #: The players of a table in an individual event (their sides are "north/south", "east/west").
 SEATS = ("north", "south", "east", "west")
@@ -74,6 +82,10 @@ VALIDATED_SCHEMA: dict[str, pl.DataType] = {
     "location": pl.Utf8,
     "format": pl.Utf8,
     "form": pl.Utf8,
+    "scoring": pl.Utf8,
+    "stage": pl.Utf8,
+    "vp_scale": pl.Utf8,
+    "boards_per_match": pl.Int32,
     "north": pl.Utf8,
     "south": pl.Utf8,
     "east": pl.Utf8,
@@ -222,7 +234,7 @@ def result_checks() -> list[Check]:
             ~form_ok,
             pl.format(
                 "{} {} events are not scored by this version of Traveller yet "
-                "(only pairs and individuals at matchpoints)",
+                "(pairs and individuals at matchpoints, Butler or cross-IMPs; teams at IMPs)",
                 quote("form"),
                 quote("scoring"),
             ),
@@ -235,7 +247,17 @@ def result_checks() -> list[Check]:
 _CODED = ("session", "board", "round", "table", "score", "contract", "declarer", "tricks")
 
 #: Event-session details every result row carries (from the resolved events, else defaults).
-_EVENT_FIELDS = ("form", "scoring", "movement", "profile", "expected_results", "laws")
+_EVENT_FIELDS = (
+    "form",
+    "scoring",
+    "movement",
+    "profile",
+    "expected_results",
+    "laws",
+    "stage",
+    "vp_scale",
+    "boards_per_match",
+)
 
 #: Index of a contract in the Law 77 table: ``(level - 1) * 15 + strain * 3 + doubled``.
 _STRAIN_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
@@ -637,7 +659,7 @@ def _reject_duplicates(df: pl.DataFrame, codes: _Codes) -> tuple[pl.DataFrame, p
     stride = 3 * len(pairs)
     if n_boards * stride >= 2**62:
         return _describe_duplicates(_ordered(df))
-    mitchell = df.select(pl.col("movement") == "mitchell").to_series().fill_null(False).to_numpy()
+    mitchell = df.select(_sided()).to_series().fill_null(False).to_numpy()
     base = board.astype(np.int64)
     base *= stride
     sides = np.empty(2 * n, dtype=np.int64)
@@ -659,6 +681,13 @@ def _reject_duplicates(df: pl.DataFrame, codes: _Codes) -> tuple[pl.DataFrame, p
     return df.filter(pl.Series(keep)), rejected
 
 
+def _sided() -> pl.Expr:
+    """Whether a contestant is its id *and* its direction: pairs in a Mitchell, and teams
+    (a team plays each board of a match twice, once NS at one table and once EW at the
+    other, Law 86)."""
+    return (pl.col("movement") == "mitchell") | (pl.col("form") == "teams")
+
+
 def _ordered(df: pl.DataFrame) -> pl.DataFrame:
     """``df`` with ``__order``: each row's identity (its input row)."""
     if "__row" in df.columns:
@@ -669,7 +698,7 @@ def _ordered(df: pl.DataFrame) -> pl.DataFrame:
 def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The rule of :func:`_reject_duplicates` on rows with an ``__order``: ``(kept, rejected)``."""
     board = ["event_id", "session", "section", "board"]
-    mitchell = pl.col("movement") == "mitchell"
+    mitchell = _sided()
     # Only small columns go into the two-sided frame: an integer board id, the pair, and
     # the direction that makes a contestant in a Mitchell (0 in a Howell).
     keyed = df.select(

@@ -78,6 +78,8 @@ ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
     "score_after": pl.Float64,
     "mp_change": pl.Float64,
     "percentage_points": pl.Float64,
+    "unit": pl.Utf8,  # MP, or IMP (Butler, cross-IMPs, teams), or VP (a teams VP penalty)
+    "change": pl.Float64,  # score_after - score_before in unit (= mp_change at matchpoints)
 }
 
 
@@ -180,20 +182,29 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
     pens = in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS)))
     if pens.height == 0:
         return pl.DataFrame(schema=PENALTIES_SCHEMA)
+    scoring = pl.col("scoring") if "scoring" in scored.columns else pl.lit("matchpoints")
     tops = (
         scored.group_by("event_id", "session", "profile")
-        .agg(pl.col("expected").max())
+        .agg(pl.col("expected").max(), scoring.first().alias("scoring"))
         .iter_rows(named=True)
     )
-    top_of = {(t["event_id"], t["session"]): (t["expected"], t["profile"]) for t in tops}
+    top_of = {
+        (t["event_id"], t["session"]): (t["expected"], t["profile"], t["scoring"]) for t in tops
+    }
     rows = []
     for p in pens.iter_rows(named=True):
-        expected, name = top_of.get((p["event_id"], p["session"]), (1, None))
+        expected, name, how = top_of.get((p["event_id"], p["session"]), (1, None, None))
         prof = profiles.load(name)
-        top = Fraction(2 * (expected - 1), prof.unit_den)
-        pen = parse_penalty(p["penalty"], prof.standard_penalty)
-        amount = matchpoint_deduction(pen, top)
+        if how in ("butler", "cross_imps", "imps"):
+            # at IMP forms the amount is in IMPs or VPs, as the ruling or the profile says
+            pen = parse_penalty(p["penalty"], prof.standard_imps)
+            amount, unit = pen.amount, "MP" if pen.unit in ("%", "MP") else pen.unit
+        else:
+            top = Fraction(2 * (expected - 1), prof.unit_den)
+            pen = parse_penalty(p["penalty"], prof.standard_penalty)
+            amount, unit = matchpoint_deduction(pen, top), "MP"
         movement_dir = p["penalized_direction"]
+        rnd = p.get("round")
         rows.append(
             {
                 "event_id": p["event_id"],
@@ -203,6 +214,8 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
                 "penalty_num": amount.numerator,
                 "penalty_den": amount.denominator,
                 "sanction": pen.status,
+                "unit": unit,
+                "round": int(rnd) if rnd not in (None, "") and str(rnd).isdigit() else None,
             }
         )
     return pl.DataFrame(rows, schema=PENALTIES_SCHEMA, orient="row")
@@ -406,6 +419,9 @@ def _adjustments(
                 pl.lit("pairs").alias("form"),
                 *(pl.lit(None, pl.Utf8).alias(c) for c in ("north", "south", "east", "west")),
             )
+        for c in ("ns_imps", "ew_imps"):
+            if c not in df.columns:
+                df = df.with_columns(pl.lit(None, pl.Float64).alias(c))
         parts = []
         individual = pl.col("form") == "individual"
         for s, pair, seats in (
@@ -423,14 +439,19 @@ def _adjustments(
                     pl.when(pl.col("movement") == "mitchell")
                     .then(pl.lit(s.upper()))
                     .alias("direction"),
-                    pl.col(f"{s}_mp").alias("mp"),
+                    # a board's matchpoints, or at IMP forms its IMPs
+                    pl.coalesce(f"{s}_mp", f"{s}_imps").alias("mp"),
+                    pl.when(pl.col(f"{s}_mp").is_null() & pl.col(f"{s}_imps").is_not_null())
+                    .then(pl.lit("IMP"))
+                    .otherwise(pl.lit("MP"))
+                    .alias("unit"),
                     "ns_pair",
                     "ew_pair",
                 )
                 parts.append(part)
         return pl.concat(parts)
 
-    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair")
+    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair", "unit")
     after = sides(scored)
     j = after.join(
         before,
@@ -468,6 +489,7 @@ def _adjustments(
                     "role": h["role"],
                     "score_before": h["before"],
                     "score_after": h["mp"],
+                    "unit": h["unit"],
                 }
             )
     for r in in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).iter_rows(named=True):
@@ -482,6 +504,7 @@ def _adjustments(
                 "role": "penalized",
                 "score_before": None,
                 "score_after": None,
+                "unit": None,
             }
         )
     if not rows:
@@ -503,6 +526,7 @@ def _adjustments(
             "role": pl.Utf8,
             "score_before": pl.Float64,
             "score_after": pl.Float64,
+            "unit": pl.Utf8,
         },
         orient="row",
     )
@@ -517,9 +541,16 @@ def _adjustments(
             "contestant",
             "direction",
             (pl.col("penalty_num") / pl.col("penalty_den")).alias("__pen"),
+            pl.col("unit").alias("__punit"),
         )
+        unit = pl.col("unit") if "unit" in base_standings.columns else pl.lit("MP")
         pstand = base_standings.select(
-            "event_id", "session", "contestant", "direction", pl.col("score").alias("__base")
+            "event_id",
+            "session",
+            "contestant",
+            "direction",
+            pl.col("score").alias("__base"),
+            unit.alias("__sunit"),
         )
         adj = adj.join(
             amounts.unique(["event_id", "session", "contestant", "direction"]),
@@ -533,20 +564,29 @@ def _adjustments(
             nulls_equal=True,
         )
         is_pen = pl.col("role") == "penalized"
+        # the session score before and after, when the penalty is in the standings' unit
+        # (an IMP penalty at teams comes off a match margin: only its IMPs are given)
+        same = pl.col("__punit") == pl.col("__sunit")
         adj = adj.with_columns(
             pl.when(is_pen)
-            .then(pl.col("__base"))
+            .then(pl.when(same).then(pl.col("__base")))
             .otherwise(pl.col("score_before"))
             .alias("score_before"),
             pl.when(is_pen)
-            .then(pl.col("__base") - pl.col("__pen"))
+            .then(pl.when(same).then(pl.col("__base") - pl.col("__pen")))
             .otherwise(pl.col("score_after"))
             .alias("score_after"),
+            pl.when(is_pen).then(pl.col("__punit")).otherwise(pl.col("unit")).alias("unit"),
+            pl.when(is_pen).then(-pl.col("__pen")).alias("__pchange"),
         )
+    else:
+        adj = adj.with_columns(pl.lit(None, pl.Float64).alias("__pchange"))
+    change = pl.coalesce(pl.col("score_after") - pl.col("score_before"), "__pchange")
     adj = adj.with_columns(
-        (pl.col("score_after") - pl.col("score_before")).alias("mp_change")
+        change.alias("change"),
+        pl.when(pl.col("unit").fill_null("MP") == "MP").then(change).alias("mp_change"),
     ).with_columns(
-        pl.when(pl.col("top") > 0)
+        pl.when((pl.col("top") > 0) & (pl.col("unit").fill_null("MP") == "MP"))
         .then(100 * pl.col("mp_change") / pl.col("top"))
         .alias("percentage_points")
     )

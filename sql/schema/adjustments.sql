@@ -15,5 +15,7 @@ CREATE TABLE IF NOT EXISTS adjustments (
     score_before      DOUBLE,              -- board MPs (session score for a penalty) before
     score_after       DOUBLE,
     mp_change         DOUBLE,
-    percentage_points DOUBLE               -- mp_change / the contestant's session top x 100
+    percentage_points DOUBLE,              -- mp_change / the contestant's session top x 100
+    unit              VARCHAR,             -- MP | IMP (IMP forms) | VP (a teams VP penalty)
+    change            DOUBLE               -- score_after - score_before (a penalty: -amount), in unit
 );

@@ -13,6 +13,9 @@ CREATE TABLE IF NOT EXISTS events (
     correction_minutes INTEGER NOT NULL,   -- Law 79C correction period
     expected_results   INTEGER,            -- results expected per board, if the event says
     published_at       VARCHAR,            -- when official scores were made available (Law 79C)
+    boards_per_match   INTEGER,            -- teams: boards in a match (VP scale length)
+    vp_scale           VARCHAR,            -- teams: wbf2013 | wbf2013_discrete | none (knockout)
+    stage              VARCHAR,            -- teams: round_robin | swiss | knockout
     file               VARCHAR,            -- where the (strongest) definition came from
     location           VARCHAR,
     club               VARCHAR,            -- the organising club (default: the event id's prefix)

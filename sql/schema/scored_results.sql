@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS scored_results (
     location         VARCHAR NOT NULL,
     format           VARCHAR,
     form             VARCHAR,           -- pairs | individual
+    scoring          VARCHAR,           -- matchpoints | butler | cross_imps | imps
+    stage            VARCHAR,           -- teams: round_robin | swiss | knockout
+    vp_scale         VARCHAR,           -- teams: wbf2013 | wbf2013_discrete | none
+    boards_per_match INTEGER,           -- teams: boards of a match (the VP scale's length)
     north            VARCHAR,           -- an individual event's players (sides north/south,
     south            VARCHAR,           -- east/west: each player gets its side's score)
     east             VARCHAR,
@@ -50,5 +54,18 @@ CREATE TABLE IF NOT EXISTS scored_results (
     top_display      DOUBLE,
     board_version    VARCHAR,           -- the version of the board the table played (Law 87)
     adjustment       VARCHAR,           -- the kind of the ruling that changed this result
-    ruling_id        VARCHAR
+    ruling_id        VARCHAR,
+    -- IMP forms (Law 78B): exact IMPs ns_imps_num / imps_den; Butler datum; teams' match
+    datum            BIGINT,            -- Butler: the board's datum (NS score)
+    ns_imps_num      BIGINT,
+    ew_imps_num      BIGINT,
+    imps_den         BIGINT,
+    ns_imps          DOUBLE,            -- IMPs to the NS side (teams: to the team seated NS)
+    ew_imps          DOUBLE,
+    ns_imps_display  DOUBLE,
+    ew_imps_display  DOUBLE,
+    match_id         VARCHAR,           -- teams: the match this board belongs to
+    home             VARCHAR,
+    away             VARCHAR,
+    missing_result   BOOLEAN            -- teams: the board had no comparable result
 );

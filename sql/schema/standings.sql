@@ -9,13 +9,14 @@ CREATE TABLE IF NOT EXISTS standings (
     direction          VARCHAR,            -- NS | EW in a Mitchell, null in a Howell
     names              VARCHAR,
     boards             INTEGER NOT NULL,
-    score              DOUBLE NOT NULL,    -- = score_num / score_den (exact), penalties deducted
+    score              DOUBLE NOT NULL,    -- = score_num / score_den (exact, in unit), penalties deducted
     score_num          BIGINT NOT NULL,
     score_den          BIGINT NOT NULL,
-    top                DOUBLE NOT NULL,    -- = top_num / top_den
-    top_num            BIGINT NOT NULL,
-    top_den            BIGINT NOT NULL,
-    percentage         DOUBLE NOT NULL,    -- score / top
+    top                DOUBLE,             -- = top_num / top_den (null at IMPs and VPs)
+    top_num            BIGINT,
+    top_den            BIGINT,
+    percentage         DOUBLE,             -- score / top (null at IMPs and VPs)
+    unit               VARCHAR,            -- MP | IMP (Butler, cross-IMPs, knockouts) | VP (teams)
     penalties          DOUBLE NOT NULL,    -- matchpoints deducted (Laws 90, 91)
     penalty_num        BIGINT NOT NULL,
     penalty_den        BIGINT NOT NULL,

@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS validated_results (
     location         VARCHAR NOT NULL,
     format           VARCHAR,
     form             VARCHAR,           -- pairs | individual
+    scoring          VARCHAR,           -- matchpoints | butler | cross_imps | imps
+    stage            VARCHAR,           -- teams: round_robin | swiss | knockout
+    vp_scale         VARCHAR,           -- teams: wbf2013 | wbf2013_discrete | none
+    boards_per_match INTEGER,           -- teams: boards of a match (the VP scale's length)
     north            VARCHAR,           -- an individual event's players (sides north/south,
     south            VARCHAR,           -- east/west: each player gets its side's score)
     east             VARCHAR,

@@ -59,10 +59,14 @@ def test_an_unknown_level_is_rejected():
 
 
 def test_planted_effects_change_only_the_directors_logs(tmp_path: Path):
-    plain = generate_inbox(tmp_path / "plain", sessions=120, clubs=4, seed=5)
-    again = generate_inbox(tmp_path / "none", sessions=120, clubs=4, seed=5, planted=Planted())
+    plain = generate_inbox(tmp_path / "plain", sessions=120, clubs=4, seed=5, other_forms=False)
+    again = generate_inbox(
+        tmp_path / "none", sessions=120, clubs=4, seed=5, planted=Planted(), other_forms=False
+    )
     planted = Planted(overturned=DIRECTORS[0], no_procedural_penalties=DIRECTORS[1])
-    summary = generate_inbox(tmp_path / "planted", sessions=120, clubs=4, seed=5, planted=planted)
+    summary = generate_inbox(
+        tmp_path / "planted", sessions=120, clubs=4, seed=5, planted=planted, other_forms=False
+    )
     assert plain == again
     for name in ("events.csv", "contestants.csv", "results-club1-2026-11-02.csv"):
         assert (tmp_path / "plain" / name).read_bytes() == (

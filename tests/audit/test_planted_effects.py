@@ -28,8 +28,15 @@ MAX_FALSE_ALARM_SEASONS = 5
 
 
 def _season(tmp: Path, seed: int, sessions: int, clubs: int, planted: Planted | None = None):
+    # pairs evenings only: the seasons' strata are the clubs' matchpoint pairs
     generate_inbox(
-        tmp, sessions=sessions, clubs=clubs, seed=seed, start_date=JANUARY, planted=planted
+        tmp,
+        sessions=sessions,
+        clubs=clubs,
+        seed=seed,
+        start_date=JANUARY,
+        planted=planted,
+        other_forms=False,
     )
     return read_season(tmp)
 

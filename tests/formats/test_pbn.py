@@ -191,10 +191,15 @@ def test_teams_records_become_results(tmp_path: Path) -> None:
         ("BLUE", "RED", "5"),
         ("GREEN", "WHITE", "5"),
     ]
-    assert [r["contract"] for r in rows] == ["1NT", "4SX", "PASS"]
+    # record 3: "Pass" with no Score and no Result is a table that recorded nothing (a real
+    # pass-out carries [Score "NS 0"]): kept as not played, with a warning
+    assert [r["contract"] for r in rows] == ["1NT", "4SX", None]
     assert [r["declarer"] for r in rows] == ["N", "E", None]
     assert [r["tricks"] for r in rows] == ["8", "9", None]
-    assert [r["score"] for r in rows] == ["120", "100", None]
+    assert [r["score"] for r in rows] == ["120", "100", "NP"]
+    warned = result.warnings.to_dicts()
+    assert [(w["location"], w["field"]) for w in warned] == [("record 3", "Score")]
+    assert "not played" in warned[0]["reason"]
     assert [r["source_ns_mp"] for r in rows] == ["1", None, None]
     event = result.events.row(0, named=True)
     assert (event["form"], event["scoring"], event["date"]) == ("teams", "imps", "2021-08-23")

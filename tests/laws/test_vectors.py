@@ -3,7 +3,7 @@
 Law 2 (board rotation), Law 77 (contract scores, doubled undertricks), Law 78A
 (matchpoint boards), Neuberg factoring on the 2/1 and 1/0.5 scales, and the EBU
 small-group figures are each checked against the answer their source published.
-IMP and VP vectors belong to the teams issue and are not applicable here yet.
+The IMP and VP vectors are checked in tests/laws/test_imps.py and test_victory_points.py.
 """
 
 from __future__ import annotations

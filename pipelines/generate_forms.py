@@ -1,0 +1,351 @@
+"""Synthetic events of the other forms: teams, IMP pairs and an individual (see
+:mod:`pipelines.generate` for the pairs evenings and the directors' logs).
+
+Over the generation's dates, on evenings of their own (club numbers after the pairs
+clubs), :func:`plan` lays out:
+
+* **a teams round robin**: 6 teams, every team meets every other (5 rounds of 4-board
+  matches), WBF 2013 continuous VPs;
+* **a Swiss teams**: 8 teams, 3 rounds of 6-board matches, each round pairing teams by their
+  VPs so far (first with second, ... never the same two twice);
+* **a knockout** over two evenings: 4 teams, semi-finals then the final between the two
+  winners, 8-board matches, no VPs (``vp_scale`` ``none``);
+* **a Butler pairs** (Howell) and **a cross-IMP pairs** (Howell);
+* **an individual** of 12 players, 6 rounds of 2 boards, partners and opponents drawn
+  each round, scored at matchpoints.
+
+In a team match the home team sits NS at the odd table and EW at the even one, and both
+tables play the same boards. Results are drawn around each board's par exactly as for
+pairs (:func:`pipelines.generate.layout_rows`), so a match has swings. Who wins a knockout
+match or leads a Swiss is worked out from the drawn results with the Laws' IMP scale and
+the WBF VP scale (:mod:`pipelines.laws.imps`, :mod:`pipelines.laws.victory_points`), on the
+table results as entered, before the directors' rulings (which are drawn afterwards, see
+:mod:`pipelines.generate`); a level knockout match goes to the home team (a real one would
+play extra boards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from fractions import Fraction
+
+import numpy as np
+
+from pipelines.generate import (
+    DIRECTORS,
+    _Event,
+    _player_pool,
+    layout_rows,
+)
+from pipelines.laws.contract import ns_score, parse_contract
+from pipelines.laws.imps import imps
+from pipelines.laws.victory_points import victory_points
+
+#: Invented team names (no real team).
+TEAM_NAMES: tuple[str, ...] = (
+    "Corvane",
+    "Maldrith",
+    "Oskara",
+    "Pellwyn",
+    "Quarrow",
+    "Rennagh",
+    "Sablewick",
+    "Tarnholt",
+)
+
+#: The header of an individual event's results file (players in place of pairs).
+INDIVIDUAL_HEADER: tuple[str, ...] = (
+    "event_id",
+    "session",
+    "section",
+    "round",
+    "table",
+    "board",
+    "north",
+    "south",
+    "east",
+    "west",
+    "contract",
+    "declarer",
+    "tricks",
+    "score",
+)
+
+
+@dataclass
+class FormSession:
+    """One generated session of another form: its event, date, results-file rows (the
+    canonical pairs header, or :data:`INDIVIDUAL_HEADER` for an individual) and the rows
+    as the directors' logs see them (``ns``/``ew`` = ``N/S`` players in an individual)."""
+
+    event: _Event
+    session: int
+    day: date
+    rows: list[list[str]]
+    log_rows: list[list[str]]
+    extra: dict[str, str] = field(default_factory=dict)  # events.csv team columns
+
+
+@dataclass
+class FormPlan:
+    """Everything :func:`plan` generated."""
+
+    sessions: list[FormSession]
+    contestants: list[list[str]]  # event_id, contestant, direction, names, player_ids
+
+
+#: IMPs of an artificial side code at teams (Law 12C2(b), as the profiles have it).
+_ART_IMPS = {"60": 3, "+": 3, "50": 0, "=": 0, "40": -3, "-": -3}
+
+
+def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[int, int] | None]:
+    """Per (table, board) of pairs-header rows: the NS score of a played result, the
+    ``(NS, EW)`` IMPs of an artificial score, or ``None`` (not played)."""
+    out: dict[tuple[int, int], int | tuple[int, int] | None] = {}
+    for r in rows:
+        contract, declarer, tricks, score = r[8], r[9], r[10], r[11]
+        board = int(r[5])
+        if contract == "PASS":
+            out[(int(r[4]), board)] = 0
+        elif contract:
+            out[(int(r[4]), board)] = ns_score(
+                parse_contract(contract), declarer, int(tricks), board
+            )
+        elif score.startswith("A"):
+            ns, ew = score[1:].split("/")
+            out[(int(r[4]), board)] = (_ART_IMPS[ns], _ART_IMPS[ew])
+        else:
+            out[(int(r[4]), board)] = None
+    return out
+
+
+def _home_imps(a: int | tuple[int, int] | None, c: int | tuple[int, int] | None) -> int:
+    """The home team's IMPs on a board: ``a`` at its NS table, ``c`` at its EW table. An
+    artificial score at either table decides it (the home side's code); a table without a
+    result gives Av (0), as the profiles' ``missing_board`` does."""
+    if isinstance(a, tuple) or isinstance(c, tuple):
+        return (a[0] if isinstance(a, tuple) else 0) + (c[1] if isinstance(c, tuple) else 0)
+    if a is None or c is None:
+        return 0
+    return imps(a - c)
+
+
+def _match(
+    rng: np.random.Generator,
+    event_id: str,
+    session: int,
+    rnd: int,
+    pairing: list[tuple[str, str]],
+    first_board: int,
+    boards: int,
+) -> tuple[list[list[str]], dict[tuple[str, str], int]]:
+    """The rows of one round of team matches and each match's net IMPs (home's view)."""
+    layout = []
+    for k, (home, away) in enumerate(pairing):
+        for b in range(first_board, first_board + boards):
+            layout.append((rnd, 2 * k + 1, home, away, b))
+            layout.append((rnd, 2 * k + 2, away, home, b))
+    n_boards = first_board + boards - 1
+    rows = layout_rows(rng, event_id, session, layout, n_boards, with_scores=True)
+    scores = _ns_scores(rows)
+    net: dict[tuple[str, str], int] = {}
+    for k, (home, away) in enumerate(pairing):
+        total = 0
+        for b in range(first_board, first_board + boards):
+            total += _home_imps(scores.get((2 * k + 1, b)), scores.get((2 * k + 2, b)))
+        net[(home, away)] = total
+    return rows, net
+
+
+def _event(
+    event_id: str, club: int, name: str, rounds: int, bpr: int, dates: list[date], **kw: str
+) -> _Event:
+    return _Event(
+        event_id=event_id,
+        club=club,
+        name=name,
+        movement=kw.pop("movement", "howell"),
+        profile=kw.pop("profile", "wbf"),
+        director=DIRECTORS[club % len(DIRECTORS)],
+        size=0,
+        rounds=rounds,
+        boards_per_round=bpr,
+        dates=dates,
+        **kw,
+    )
+
+
+def _round_robin(n: int) -> list[list[tuple[int, int]]]:
+    """Circle-method rounds of a round robin of ``n`` (even) teams, 0-based."""
+    others = list(range(1, n))
+    out = []
+    for r in range(n - 1):
+        ring = [0, *others[r:], *others[:r]]
+        out.append([(ring[i], ring[n - 1 - i]) for i in range(n // 2)])
+    return out
+
+
+def plan(
+    rng: np.random.Generator, start_date: date, days: int, first_club: int, used_ids: set[int]
+) -> FormPlan:
+    """Generate the other forms' events over ``days`` evenings from ``start_date``."""
+    sessions: list[FormSession] = []
+    contestants: list[list[str]] = []
+    day = [start_date + timedelta(days=i % max(days, 1)) for i in range(4)]
+    pool = _player_pool(rng, 128, used_ids)  # 72 team players, 32 in pairs, 12 individuals
+    names = iter(pool)
+
+    def team_rows(event_id: str, teams: list[str]) -> None:
+        for t in teams:
+            members = [next(names) for _ in range(4)]
+            contestants.append(
+                [
+                    event_id,
+                    t,
+                    "",
+                    " & ".join(m[0] for m in members),
+                    ";".join(m[1] for m in members),
+                ]
+            )
+
+    club = first_club
+    # --- a teams round robin: 6 teams, 5 rounds of 4 boards
+    ev_id = f"TEAMS{club + 1}-{day[0].isoformat()}"
+    teams = [f"T{i + 1}" for i in range(6)]
+    ev = _event(ev_id, club, "Corvane Teams League", 5, 4, [day[0]], form="teams", scoring="imps")
+    rows: list[list[str]] = []
+    for r, pairs in enumerate(_round_robin(6), start=1):
+        pairing = [(teams[a], teams[b]) for a, b in pairs]
+        got, _ = _match(rng, ev_id, 1, r, pairing, (r - 1) * 4 + 1, 4)
+        rows.extend(got)
+    sessions.append(
+        FormSession(
+            ev,
+            1,
+            day[0],
+            rows,
+            rows,
+            {"boards_per_match": "4", "vp_scale": "wbf2013", "stage": "round_robin"},
+        )
+    )
+    team_rows(ev_id, teams)
+
+    # --- a Swiss teams: 8 teams, 3 rounds of 6 boards, paired by VPs so far
+    club += 1
+    ev_id = f"SWISS{club + 1}-{day[1].isoformat()}"
+    teams = [f"S{i + 1}" for i in range(8)]
+    ev = _event(
+        ev_id,
+        club,
+        "Maldrith Swiss Teams",
+        3,
+        6,
+        [day[1]],
+        form="teams",
+        scoring="imps",
+        profile="ebu",
+    )
+    vps = {t: Fraction(0) for t in teams}
+    met: set[frozenset[str]] = set()
+    rows = []
+    for r in range(1, 4):
+        order = (
+            [teams[int(i)] for i in rng.permutation(8)]
+            if r == 1
+            else sorted(teams, key=lambda t: (-vps[t], t))
+        )
+        pairing: list[tuple[str, str]] = []
+        left = list(order)
+        while left:
+            a = left.pop(0)
+            b = next((x for x in left if frozenset((a, x)) not in met), left[0])
+            left.remove(b)
+            pairing.append((a, b))
+            met.add(frozenset((a, b)))
+        got, net = _match(rng, ev_id, 1, r, pairing, (r - 1) * 6 + 1, 6)
+        rows.extend(got)
+        for (h, a), m in net.items():
+            hv, av = victory_points(m, 6, "wbf2013")
+            vps[h] += Fraction(hv, 100)
+            vps[a] += Fraction(av, 100)
+    sessions.append(
+        FormSession(
+            ev,
+            1,
+            day[1],
+            rows,
+            rows,
+            {"boards_per_match": "6", "vp_scale": "wbf2013", "stage": "swiss"},
+        )
+    )
+    team_rows(ev_id, teams)
+
+    # --- a knockout over two evenings: semi-finals, then the final
+    club += 1
+    ev_id = f"KO{club + 1}-{day[0].isoformat()}"
+    teams = [f"K{i + 1}" for i in range(4)]
+    ko_days = [day[0], day[1]] if day[1] != day[0] else [day[0], day[0] + timedelta(days=1)]
+    ev = _event(ev_id, club, "Oskara Knockout Cup", 1, 8, ko_days, form="teams", scoring="imps")
+    extra = {"boards_per_match": "8", "vp_scale": "none", "stage": "knockout"}
+    semis = [(teams[0], teams[3]), (teams[1], teams[2])]
+    rows, net = _match(rng, ev_id, 1, 1, semis, 1, 8)
+    sessions.append(FormSession(ev, 1, ko_days[0], rows, rows, dict(extra)))
+    winners = [h if net[(h, a)] >= 0 else a for h, a in semis]
+    rows, _ = _match(rng, ev_id, 2, 2, [(winners[0], winners[1])], 9, 8)
+    sessions.append(FormSession(ev, 2, ko_days[1], rows, rows, dict(extra)))
+    team_rows(ev_id, teams)
+
+    # --- Butler and cross-IMP pairs: Howells of 8 pairs, 7 rounds of 3 boards
+    from pipelines.generate import howell_schedule
+
+    for k, (scoring, title) in enumerate((("butler", "Butler"), ("cross_imps", "Cross-IMP"))):
+        club += 1
+        d = day[2 + k] if days > 1 else day[0]
+        ev_id = f"IMPS{club + 1}-{d.isoformat()}"
+        ev = _event(
+            ev_id,
+            club,
+            f"Pellwyn {title} Pairs",
+            7,
+            3,
+            [d],
+            scoring=scoring,
+            profile="abf" if k == 0 else "wbf",
+        )
+        layout = [
+            (r, t, str(ns), str(ew), (r - 1) * 3 + j + 1)
+            for r, t, ns, ew in howell_schedule(8, 7)
+            for j in range(3)
+        ]
+        rows = layout_rows(rng, ev_id, 1, layout, 21, with_scores=True)
+        sessions.append(FormSession(ev, 1, d, rows, rows))
+        for p in range(1, 9):
+            a, b = next(names), next(names)
+            contestants.append([ev_id, str(p), "", f"{a[0]} & {b[0]}", f"{a[1]};{b[1]}"])
+
+    # --- an individual: 12 players, 6 rounds of 2 boards, seats drawn each round
+    club += 1
+    d = day[3] if days > 1 else day[0]
+    ev_id = f"IND{club + 1}-{d.isoformat()}"
+    ev = _event(ev_id, club, "Quarrow Individual", 6, 2, [d], form="individual")
+    players = [f"P{i + 1}" for i in range(12)]
+    layout = []
+    seats: dict[tuple[int, int], tuple[str, str, str, str]] = {}
+    for r in range(1, 7):
+        order = [players[int(i)] for i in rng.permutation(12)]
+        for t in range(3):
+            n, s, e, w = order[4 * t : 4 * t + 4]
+            seats[(r, t + 1)] = (n, s, e, w)
+            for j in range(2):
+                layout.append((r, t + 1, f"{n}/{s}", f"{e}/{w}", (r - 1) * 2 + j + 1))
+    log = layout_rows(rng, ev_id, 1, layout, 12, with_scores=True)
+    rows = []
+    for r in log:
+        n, s, e, w = seats[(int(r[3]), int(r[4]))]
+        rows.append([*r[:6], n, s, e, w, *r[8:]])
+    sessions.append(FormSession(ev, 1, d, rows, log))
+    for p in players:
+        who = next(names)
+        contestants.append([ev_id, p, "", who[0], who[1]])
+    return FormPlan(sessions, contestants)

@@ -1,0 +1,191 @@
+"""Team matches at IMPs: board results, artificial, weighted and non-balancing adjustments.
+
+Sources: Laws 78B, 12C1(c), 12C2(b) and 86 (2017; 2007 86A/86B), as summarised in
+``../shared/domain/scoring-rules.md`` §1, §5 and §6.
+
+**A board of a match.** Team A sits NS at table 1 and EW at table 2 (team B the other way
+round). With NS-signed scores ``t1`` and ``t2``, team A wins ``imps(t1 − t2)`` IMPs on the
+board and team B the negation (Law 78B) — :func:`match_imps`. A board with a missing
+score at either table (not played, or not recorded) has **no** result: it is ``None``
+(null), never 0 IMPs, and needs a director's decision (Law 86, an artificial or assigned
+score, or a substitute board).
+
+**Artificial scores** (2017 Law 12C2(b); 2007 86A): average-plus / average /
+average-minus at IMPs are +3 / 0 / −3 IMPs; the Tournament Organizer may vary the 3 with
+the regulating authority's approval [reg] — :func:`artificial_imps`.
+
+**Weighted (assigned) scores** (Law 12C1(c)): each component of the weighted score is
+IMPed against the other table separately, then the IMPs are weighted. Weighting the points
+first and IMPing the mean is wrong (scoring-rules §5: 0.6 × +620 and 0.4 × −100, the
+other table NS +420, i.e. −420 to this team: +200 → +5 and −520 → −11 IMPs, so
+0.6 × 5 + 0.4 × (−11) = −1.4 IMPs, not IMP(332 − 420) = −3) —
+:func:`weighted_imps`.
+
+**Non-balancing adjustments** (split scores: each side of a table assigned a different
+result, 12C1(e), 79B3, 82C). Each team's IMPs are computed from *its own* assigned
+scores at both tables:
+
+* in a **non-knockout** match (round robin, Swiss) each team keeps its own IMPs, so the
+  two teams' IMPs on the board need not add up to zero (and their VPs need not add up to
+  20) — :func:`team_board_imps` with ``knockout=False``;
+* in a **knockout** match (2017 Law 86C; 2007 Law 86B) each team's board score is
+  computed separately and *each team gets the average* of the two, so the board balances
+  (A gets ``(a + b)/2``, B its negation) — :func:`knockout_average`,
+  :func:`knockout_board`. **[uncertain: the 2017 lettering of this clause, §11]**
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+
+from pipelines.laws.imps import imps, imps_array, imps_expr
+
+ARTIFICIAL_CODES: dict[str, int] = {
+    "+": 1, "=": 0, "-": -1,
+    "A+": 1, "A=": 0, "A-": -1,
+    "Av+": 1, "Av": 0, "Av-": -1,
+}  # fmt: skip
+"""Artificial-score codes (sign of the award): ``+``/``=``/``-`` for average-plus, average,
+average-minus, also written ``A+``/``A=``/``A-`` or ``Av+``/``Av``/``Av-``."""
+
+Weighted = Sequence[tuple[Fraction | int, int]]
+"""A weighted assigned score: ``(weight, NS-signed score)`` components, weights summing to 1."""
+
+SideScore = int | Weighted
+"""One side's (NS-signed) score at a table: a single score, or weighted components."""
+
+
+def match_imps(ns_score_table1: int, ns_score_table2: int) -> int:
+    """IMPs to the team sitting NS at table 1: ``imps(t1 − t2)`` (Law 78B).
+
+    The team sitting EW at table 1 gets the negation.
+
+    >>> match_imps(420, 170), match_imps(-100, 620)
+    (6, -12)
+    """
+    return imps(ns_score_table1 - ns_score_table2)
+
+
+def match_imps_array(ns_table1: np.ndarray, ns_table2: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`match_imps` (int64) over aligned arrays of the two tables' scores."""
+    return imps_array(np.asarray(ns_table1, dtype=np.int64) - np.asarray(ns_table2, dtype=np.int64))
+
+
+def match_imps_expr(ns_table1: pl.Expr, ns_table2: pl.Expr) -> pl.Expr:
+    """Polars :func:`match_imps`: null when either table's score is missing (no result)."""
+    return imps_expr(ns_table1.cast(pl.Int64) - ns_table2.cast(pl.Int64))
+
+
+def artificial_imps(code: str, profile_value: int = 3) -> int:
+    """IMPs for an artificial adjusted score (2017 Law 12C2(b); 2007 Law 86A).
+
+    ``code`` is ``+`` (average-plus), ``=`` (average) or ``-`` (average-minus), or one of
+    the other spellings of :data:`ARTIFICIAL_CODES`;
+    ``profile_value`` is the regulation's value of average-plus (3 by default) [reg].
+
+    >>> artificial_imps("+"), artificial_imps("="), artificial_imps("-")
+    (3, 0, -3)
+    """
+    if code not in ARTIFICIAL_CODES:
+        raise ValueError(f"artificial code must be one of {tuple(ARTIFICIAL_CODES)}, not {code!r}")
+    return ARTIFICIAL_CODES[code] * profile_value
+
+
+def _components(score: SideScore) -> list[tuple[Fraction, int]]:
+    if isinstance(score, int):
+        return [(Fraction(1), score)]
+    parts = [(Fraction(w), int(s)) for w, s in score]
+    if not parts or any(w < 0 for w, _ in parts) or sum(w for w, _ in parts) != 1:
+        raise ValueError(f"weights must be non-negative and sum to 1: {score!r}")
+    return parts
+
+
+def weighted_imps(components: Weighted, other_table_ns: int) -> Fraction:
+    """IMPs to the NS side of a table given a weighted score (Law 12C1(c)).
+
+    Each ``(weight, ns_score)`` component is IMPed against ``other_table_ns`` and the
+    IMPs are weighted: ``Σ w_i · imps(s_i − other)``. The weights must sum to 1.
+
+    >>> weighted_imps([(Fraction(3, 5), 620), (Fraction(2, 5), -100)], 420)
+    Fraction(-7, 5)
+    """
+    return _cross(_components(components), [(Fraction(1), other_table_ns)])
+
+
+def _cross(a: list[tuple[Fraction, int]], b: list[tuple[Fraction, int]]) -> Fraction:
+    """``Σ_i Σ_j a_w_i · b_w_j · imps(a_i − b_j)``: every component against every component."""
+    return sum((wa * wb * imps(sa - sb) for wa, sa in a for wb, sb in b), Fraction(0))
+
+
+def _sides(table: SideScore | tuple[SideScore, SideScore]) -> tuple[SideScore, SideScore]:
+    """``(NS side, EW side)`` of a table: a 2-tuple of scores (ints or lists of weighted
+    components) is a split result; anything else is the same score for both sides."""
+    if (
+        isinstance(table, tuple)
+        and len(table) == 2
+        and all(isinstance(x, int | list) for x in table)
+    ):
+        return table[0], table[1]
+    return table, table  # type: ignore[return-value]
+
+
+def knockout_average(view_a: Fraction | int, view_b: Fraction | int) -> Fraction:
+    """Team A's IMPs on a non-balanced knockout board: the average of the two views.
+
+    ``view_a`` is A's IMPs computed from A's own assigned scores, ``view_b`` is A's IMPs
+    computed from B's assigned scores (i.e. the negation of B's own IMPs). Team B gets the
+    negation of the result (2017 Law 86C; 2007 Law 86B).
+
+    >>> knockout_average(6, 10)
+    Fraction(8, 1)
+    """
+    return (Fraction(view_a) + Fraction(view_b)) / 2
+
+
+def team_board_imps(
+    table1: SideScore | tuple[SideScore, SideScore],
+    table2: SideScore | tuple[SideScore, SideScore],
+    *,
+    knockout: bool = False,
+) -> tuple[Fraction, Fraction]:
+    """``(A's IMPs, B's IMPs)`` on one board; team A is NS at table 1 and EW at table 2.
+
+    Each table is either one NS-signed score (a balanced result) or a pair
+    ``(score for the NS side, score for the EW side)`` when the adjustment is split;
+    either score may be weighted components (given as a *list* of ``(weight, score)``).
+    Each team is scored from its own side's
+    scores at both tables: A from table 1's NS-side score and table 2's EW-side score, B
+    from table 1's EW-side score and table 2's NS-side score. Outside a knockout each
+    team keeps its own IMPs (the two need not add to zero); in a knockout both get the
+    average (:func:`knockout_average`) and the board balances.
+
+    >>> team_board_imps((420, 620), 170)
+    (Fraction(6, 1), Fraction(-10, 1))
+    """
+    t1_ns, t1_ew = _sides(table1)
+    t2_ns, t2_ew = _sides(table2)
+    a_own = _cross(_components(t1_ns), _components(t2_ew))
+    a_by_b = _cross(_components(t1_ew), _components(t2_ns))  # = −(B's own IMPs)
+    if knockout:
+        a = knockout_average(a_own, a_by_b)
+        return a, -a
+    return a_own, -a_by_b
+
+
+def knockout_board(
+    table1: SideScore | tuple[SideScore, SideScore],
+    table2: SideScore | tuple[SideScore, SideScore],
+) -> tuple[Fraction, Fraction]:
+    """``(A's IMPs, B's IMPs)`` on a knockout board: :func:`team_board_imps` averaged.
+
+    scoring-rules §6: A (NS, table 1) assigned +420, B (EW, table 1) assigned as if NS
+    made +620; at table 2, B (NS) +170. A's view +6, B's view gives A +10: A +8, B −8.
+
+    >>> knockout_board((420, 620), 170)
+    (Fraction(8, 1), Fraction(-8, 1))
+    """
+    return team_board_imps(table1, table2, knockout=True)

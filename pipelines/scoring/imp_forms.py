@@ -1,0 +1,361 @@
+"""IMP scoring of table results: Butler and cross-IMP pairs, and teams (Laws 78B, 12C2(b), 86).
+
+Works on the rows :func:`pipelines.scoring.adjust.apply_rulings` returns (rulings already
+applied) and on their components (a split or weighted score's possible results per side),
+so every adjusted score is IMPed **component by component** and then weighted (Law
+12C1(c): 70 % of −1 IMP and 30 % of −2 IMPs is −1.3 IMPs, never the IMPs of a weighted
+mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
+:mod:`pipelines.laws.imp_pairs` and :mod:`pipelines.laws.teams`.
+
+* **Butler** (pairs, individuals): per field (board, and version of a fouled board, Law 87)
+  the datum is computed from the played results by the profile's convention; each side
+  scores the IMPs of its result against the datum.
+* **Cross-IMPs**: each result is IMPed against every other played result of the field;
+  ``average`` divides by the number of comparisons, ``total`` keeps the sum (factored to
+  the full field, ``(N-1)/(g-1)``, where a field has fewer results than expected).
+* **Teams**: the two tables of a match board are the rows of the same event, session,
+  round and board with the same two teams in swapped directions. Team A's IMPs on the
+  board = IMP(A's NS-seat score − the NS score at the table where A sat EW), each of A's
+  possible results weighted. When an adjusted score does not balance (Law 86B, 12C1(b)):
+  in a knockout (stage ``knockout``, Law 86C 2017 / 86B 2007) each team's score is worked
+  out from its own assigned score and both get the average of the two views (+6 and +10
+  give +8/−8); elsewhere each team keeps its own figure.
+* **Artificial scores** (Law 12C2(b)): Av+ / Av / Av− in IMPs as the profile says (+3, 0,
+  −3); in cross-IMP totals ×(N−1). At teams an artificial score at either table decides the
+  board for the team it names.
+* A match board with no comparable result (a table missing, ``NP``) gives each team the
+  profile's ``missing_board`` score and is counted in ``missing_boards`` of the match.
+
+All figures are exact: ``ns_imps_num / imps_den`` (weights are whole percentages, so a
+weighted figure is an integer over 100, a teams figure over 20,000 with the knockout
+average); ``ns_imps``/``ew_imps`` are their floats, ``*_display`` as the profile shows them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from pipelines import profiles
+from pipelines.laws.exact import to_float
+from pipelines.laws.imps import imps_array
+from pipelines.laws.rounding import round_expr, shown
+from pipelines.scoring.score import BOARD, SCORED_COLUMNS
+
+#: Columns IMP scoring adds (besides :data:`~pipelines.scoring.score.SCORED_COLUMNS`).
+IMP_COLUMNS: dict[str, pl.DataType] = {
+    "datum": pl.Int64,
+    "ns_imps_num": pl.Int64,
+    "ew_imps_num": pl.Int64,
+    "imps_den": pl.Int64,
+    "ns_imps": pl.Float64,
+    "ew_imps": pl.Float64,
+    "ns_imps_display": pl.Float64,
+    "ew_imps_display": pl.Float64,
+    "match_id": pl.Utf8,
+    "home": pl.Utf8,
+    "away": pl.Utf8,
+    "missing_result": pl.Boolean,
+}
+
+#: Scorings at IMPs.
+IMP_SCORINGS = ("butler", "cross_imps", "imps")
+
+FIELD = [*BOARD, "board_version"]
+
+#: Teams figures are integers over this denominator (weights 100 x 100, halved for 86C).
+TEAMS_DEN = 20_000
+
+
+def _imps(diff: pl.Expr | pl.Series) -> pl.Series:
+    return pl.Series(imps_array(np.asarray(diff.to_numpy(), dtype=np.int64)))
+
+
+def _art_imps(code: pl.Expr, prof: profiles.Profile) -> pl.Expr:
+    """IMPs of an artificial side code (``+ = -``; a fixed percentage reads as its band)."""
+    return (
+        pl.when(code.is_in(["+", "60"]))
+        .then(prof.imp_average_plus)
+        .when(code.is_in(["=", "50"]))
+        .then(prof.imp_average)
+        .when(code.is_in(["-", "40"]))
+        .then(prof.imp_average_minus)
+        .cast(pl.Int64)
+    )
+
+
+def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
+    """Score rows of IMP events (after :func:`~pipelines.scoring.adjust.apply_rulings`).
+
+    Returns the rows with :data:`~pipelines.scoring.score.SCORED_COLUMNS` (the matchpoint
+    figures null) and :data:`IMP_COLUMNS`, in ``__row`` order. A team event's ``stage``
+    column says whether it is a knockout (non-balancing boards averaged, Law 86C).
+    """
+    from pipelines.scoring.adjust import side_components
+
+    comps = side_components(rows, components)
+    parts = []
+    for (name, scoring), sub in rows.group_by(["profile", "scoring"], maintain_order=True):
+        prof = profiles.load(name)
+        mine = comps.join(sub.select("__row"), on="__row", how="semi")
+        if scoring == "butler":
+            part = _butler(sub, mine, prof)
+        elif scoring == "cross_imps":
+            part = _cross(sub, mine, prof)
+        else:
+            part = _teams(sub, mine, prof)
+        parts.append(_finish(part, prof))
+    return pl.concat(parts, how="diagonal_relaxed").sort("__row")
+
+
+def _finish(out: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+    """Floats and the figures shown under ``prof``; every scored column present and typed."""
+    for c, t in {**SCORED_COLUMNS, **IMP_COLUMNS}.items():
+        if c not in out.columns:
+            out = out.with_columns(pl.lit(None, t).alias(c))
+    d, mode = prof.imp_decimals, prof.imp_rounding
+    num = {side: pl.col(f"{side}_imps_num") for side in ("ns", "ew")}
+    den = pl.col("imps_den")
+    out = out.with_columns(
+        *(to_float(num[s], den).alias(f"{s}_imps") for s in num),
+        *(shown(round_expr(num[s], den, d, mode), d).alias(f"{s}_imps_display") for s in num),
+    )
+    return out.with_columns(
+        *(pl.col(c).cast(t) for c, t in {**SCORED_COLUMNS, **IMP_COLUMNS}.items())
+    )
+
+
+def _field_counts(rows: pl.DataFrame) -> pl.DataFrame:
+    """Played results per field (``n_results``) and expected results per board (``expected``)."""
+    return rows.with_columns(
+        (pl.col("kind") == "played").sum().over(FIELD).cast(pl.Int32).alias("n_results"),
+        pl.max_horizontal(pl.len().over(BOARD), pl.col("expected_results").fill_null(0))
+        .cast(pl.Int32)
+        .alias("expected"),
+    )
+
+
+def _with_comps(rows: pl.DataFrame, comps: pl.DataFrame) -> pl.DataFrame:
+    return comps.join(rows.select("__row", *FIELD, "expected"), on="__row")
+
+
+def _side_sums(rows: pl.DataFrame, per_comp: pl.DataFrame, den: int | pl.Expr) -> pl.DataFrame:
+    """Sum each side's weighted component figures (``__v``, an integer over 100 × weight)
+    back onto the rows as ``ns_imps_num``/``ew_imps_num`` over ``imps_den``."""
+    sums = per_comp.group_by("__row", "side").agg(pl.col("__v").sum())
+    wide = sums.pivot(on="side", index="__row", values="__v")
+    for s in ("NS", "EW"):
+        if s not in wide.columns:
+            wide = wide.with_columns(pl.lit(None, pl.Int64).alias(s))
+    out = rows.join(
+        wide.select("__row", pl.col("NS").alias("ns_imps_num"), pl.col("EW").alias("ew_imps_num")),
+        on="__row",
+        how="left",
+    )
+    return out.with_columns(
+        pl.when(pl.col("ns_imps_num").is_not_null() | pl.col("ew_imps_num").is_not_null())
+        .then(den)
+        .cast(pl.Int64)
+        .alias("imps_den")
+    )
+
+
+def _butler(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+    """Butler IMPs: each side's result against the field's datum (see module docstring)."""
+    from pipelines.laws.imp_pairs import BUTLER_CONVENTIONS, butler_frame
+
+    rows = _field_counts(rows)
+    played = rows.filter(pl.col("kind") == "played").select(
+        "__row", *FIELD, pl.col("computed_score").alias("ns_score")
+    )
+    datum = (
+        butler_frame(played, group=FIELD, convention=BUTLER_CONVENTIONS[prof.butler])
+        .select(*FIELD, "datum")
+        .unique(FIELD)
+    )
+    rows = rows.join(datum, on=FIELD, how="left", nulls_equal=True)
+    c = _with_comps(rows, comps).join(datum, on=FIELD, how="left", nulls_equal=True)
+    real = c.filter(pl.col("art").is_null() & pl.col("datum").is_not_null())
+    real = real.with_columns(
+        (_imps(real["ns_score"] - real["datum"]) * real["weight"]).alias("__raw")
+    ).with_columns(
+        pl.when(pl.col("side") == "NS")
+        .then(pl.col("__raw"))
+        .otherwise(-pl.col("__raw"))
+        .alias("__v")
+    )
+    art = c.filter(pl.col("art").is_not_null()).with_columns(
+        (_art_imps(pl.col("art"), prof) * pl.col("weight")).alias("__v")
+    )
+    per = pl.concat([real.select("__row", "side", "__v"), art.select("__row", "side", "__v")])
+    return _side_sums(rows, per, 100).with_columns(pl.lit("none").alias("factoring"))
+
+
+def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+    """Cross-IMPs: each side's result against every other played result of the field."""
+    rows = _field_counts(rows)
+    others = rows.filter(pl.col("kind") == "played").select(
+        *FIELD, pl.col("__row").alias("__orow"), pl.col("computed_score").alias("__oscore")
+    )
+    c = _with_comps(rows, comps)
+    real = (
+        c.filter(pl.col("art").is_null())
+        .join(others, on=FIELD, nulls_equal=True)
+        .filter(pl.col("__orow") != pl.col("__row"))
+    )
+    real = real.with_columns(
+        (_imps(real["ns_score"] - real["__oscore"]) * real["weight"]).alias("__raw")
+    ).with_columns(
+        pl.when(pl.col("side") == "NS")
+        .then(pl.col("__raw"))
+        .otherwise(-pl.col("__raw"))
+        .alias("__v")
+    )
+    # comparisons each row's result met: the other played results of its field
+    rows = rows.with_columns(
+        (pl.col("n_results") - (pl.col("kind") == "played").cast(pl.Int32)).alias("__k")
+    )
+    full = (pl.col("expected") - 1).cast(pl.Int64)
+    if prof.cross_imps == "average":
+        art_mult = pl.lit(1, pl.Int64)
+        den = 100 * pl.max_horizontal(pl.col("__k"), pl.lit(1))
+        scale = pl.lit(1, pl.Int64)
+    else:
+        art_mult = full
+        # a field short of results is factored to the full field: x (N-1)/(g-1)
+        short = (pl.col("__k") > 0) & (pl.col("__k") < full)
+        den = pl.when(short).then(100 * pl.col("__k")).otherwise(100)
+        scale = pl.when(short).then(full).otherwise(1)
+    art = c.filter(pl.col("art").is_not_null()).with_columns(
+        (_art_imps(pl.col("art"), prof) * pl.col("weight") * art_mult).alias("__v")
+    )
+    # artificial rows keep a denominator of 100 (their figure is already a whole board's)
+    per_real = real.select("__row", "side", "__v")
+    out = _side_sums(rows, pl.concat([per_real, art.select("__row", "side", "__v")]), den)
+    is_art = pl.col("kind") == "artificial"
+    out = out.with_columns(
+        pl.when(is_art).then(100).otherwise(pl.col("imps_den")).cast(pl.Int64).alias("imps_den"),
+        *(
+            pl.when(is_art).then(pl.col(c)).otherwise(pl.col(c) * scale).alias(c)
+            for c in ("ns_imps_num", "ew_imps_num")
+        ),
+    )
+    factoring = (
+        pl.when((pl.col("__k") < full) & (prof.cross_imps == "total"))
+        .then(pl.lit("linear"))
+        .otherwise(pl.lit("none"))
+    )
+    return out.with_columns(factoring.alias("factoring")).drop("__k")
+
+
+def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+    """Teams: each team's IMPs on each match board (see the module docstring)."""
+    lo = pl.min_horizontal("ns_pair", "ew_pair")
+    hi = pl.max_horizontal("ns_pair", "ew_pair")
+    match = ["event_id", "session", "section", "round", "__lo", "__hi"]
+    rows = rows.with_columns(
+        lo.alias("__lo"),
+        hi.alias("__hi"),
+        pl.lit(None, pl.Int32).alias("n_results"),
+        pl.len().over(BOARD).cast(pl.Int32).alias("expected"),
+        pl.lit("none").alias("factoring"),
+    )
+    # Home: the team seated NS at the lowest-numbered table of the match.
+    first = (
+        rows.sort("table", "board", "__row", nulls_last=True)
+        .group_by(match, maintain_order=True)
+        .agg(pl.col("ns_pair").first().alias("home"))
+    )
+    rows = rows.join(first, on=match, how="left", nulls_equal=True).with_columns(
+        pl.when(pl.col("home") == pl.col("__lo")).then("__hi").otherwise("__lo").alias("away"),
+        pl.format(
+            "{}/{}/{}/R{}/{}-{}",
+            "event_id",
+            "session",
+            "section",
+            pl.col("round").cast(pl.Utf8).fill_null("-"),
+            "__lo",
+            "__hi",
+        ).alias("match_id"),
+    )
+    mboard = ["match_id", "board"]
+    # Each component of each side, as seen by the team that holds it.
+    c = comps.join(rows.select("__row", *mboard, "ns_pair", "ew_pair"), on="__row").with_columns(
+        pl.when(pl.col("side") == "NS").then("ns_pair").otherwise("ew_pair").alias("team")
+    )
+    real = c.filter(pl.col("art").is_null() & pl.col("ns_score").is_not_null())
+    at_ns = real.filter(pl.col("side") == "NS").select(
+        *mboard, "team", pl.col("ns_score").alias("__a"), pl.col("weight").alias("__wa")
+    )
+    at_ew = real.filter(pl.col("side") == "EW").select(
+        *mboard, "team", pl.col("ns_score").alias("__b"), pl.col("weight").alias("__wb")
+    )
+    pairs = at_ns.join(at_ew, on=[*mboard, "team"])
+    pairs = pairs.with_columns(
+        (_imps(pairs["__a"] - pairs["__b"]) * pairs["__wa"] * pairs["__wb"] * 2).alias("__v")
+    )
+    played_view = pairs.group_by(*mboard, "team").agg(pl.col("__v").sum())
+    art = (
+        c.filter(pl.col("art").is_not_null())
+        .with_columns((_art_imps(pl.col("art"), prof) * pl.col("weight") * 200).alias("__v"))
+        .group_by(*mboard, "team")
+        .agg(pl.col("__v").sum())
+    )
+    teams_of_board = pl.concat(
+        [
+            rows.select(*mboard, pl.col("home").alias("team")),
+            rows.select(*mboard, pl.col("away").alias("team")),
+        ]
+    ).unique()
+    # Law 87: the two tables of a match board played different versions of a fouled board:
+    # no comparison is possible, the board counts as one without comparable results.
+    fouled = rows.group_by(mboard).agg(
+        (pl.col("board_version").fill_null("A").n_unique() > 1).alias("__fouled")
+    )
+    view = (
+        teams_of_board.join(art.rename({"__v": "__art"}), on=[*mboard, "team"], how="left")
+        .join(played_view, on=[*mboard, "team"], how="left")
+        .join(fouled, on=mboard, how="left")
+        .with_columns(
+            pl.when(pl.col("__fouled")).then(None).otherwise("__art").alias("__art"),
+            pl.when(pl.col("__fouled")).then(None).otherwise("__v").alias("__v"),
+        )
+        .with_columns(
+            pl.coalesce("__art", "__v").alias("__v"),
+            (pl.col("__art").is_null() & pl.col("__v").is_null()).alias("__missing"),
+        )
+    )
+    missing_value = prof.imp_average if prof.missing_board == "average" else prof.imp_average_minus
+    view = view.with_columns(
+        pl.when(pl.col("__missing"))
+        .then(pl.lit(missing_value * TEAMS_DEN, pl.Int64))
+        .otherwise(pl.col("__v"))
+        .alias("__v")
+    )
+    # Law 86C (2017) / 86B (2007): in a knockout both teams get the average of the two views.
+    stage = rows.select("match_id", "stage").unique("match_id")
+    view = view.join(stage, on="match_id", how="left").with_columns(
+        (pl.col("__v").sum().over(mboard)).alias("__sum")
+    )
+    knockout = (pl.col("stage") == "knockout") & (pl.col("__sum") != 0) & ~pl.col("__missing")
+    view = view.with_columns(
+        pl.when(knockout)
+        .then(pl.col("__v") - pl.col("__sum") // 2)
+        .otherwise(pl.col("__v"))
+        .cast(pl.Int64)
+        .alias("__v")
+    )
+    per_team = view.select(*mboard, "team", "__v", "__missing")
+    out = rows.join(
+        per_team.rename({"team": "ns_pair", "__v": "ns_imps_num", "__missing": "__mn"}),
+        on=[*mboard, "ns_pair"],
+        how="left",
+    ).join(
+        per_team.rename({"team": "ew_pair", "__v": "ew_imps_num", "__missing": "__me"}),
+        on=[*mboard, "ew_pair"],
+        how="left",
+    )
+    return out.with_columns(
+        pl.lit(TEAMS_DEN, pl.Int64).alias("imps_den"),
+        (pl.col("__mn").fill_null(True) | pl.col("__me").fill_null(True)).alias("missing_result"),
+    ).drop("__lo", "__hi", "__mn", "__me")
