@@ -121,6 +121,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         "appeals_against",
         "appeals_decided",
         "mean_adjustment_pct",
+        "mean_adjustment_imps",
     )
     rows = []
     for r in base.to_dicts():

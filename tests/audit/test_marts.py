@@ -230,3 +230,42 @@ def test_a_session_without_scored_boards_keeps_its_controls():
     )
     congress = d.filter(pl.col("stratum").str.starts_with("congress"))
     assert congress["rulings"].item() == 3  # R8, R9 and R10
+
+
+def test_adjustments_sized_in_imps():
+    """At an IMP form the adjustments are sized in IMPs: R1 (TD A) and a second ruling R11 by
+    TD B on the same board adjust by 1 and 6 IMPs, more than 3 IMPs apart: a discrepancy.
+    TD A's mean adjustment at club level is then 1 IMP; a 3-IMP penalty is counted."""
+    base = _inputs()
+    extra = base.rulings.head(1).with_columns(
+        pl.lit("R11").alias("ruling_id"), pl.lit("TD B").alias("director")
+    )
+    sizes = pl.DataFrame(
+        {
+            "ruling_id": ["R1", "R11", "R4"],
+            "adjustment_imps": [1.0, 6.0, None],
+            "deducted_imps": [None, None, 3.0],
+        }
+    )
+    m = build_marts(
+        AuditInputs(base.events, base.boards, pl.concat([base.rulings, extra]), base.appeals, sizes)
+    )
+    size = m.ruling_discrepancies.filter(pl.col("case_type") == "adjustment_size")
+    assert size.height == 1
+    assert size["reason"].item() == (
+        "board 5 of session 1: adjustments of 1.0 IMPs and 6.0 IMPs by TD A and TD B"
+    )
+    a = m.director_audit.filter(
+        (pl.col("director") == "TD A")
+        & pl.col("stratum").str.starts_with("club")
+        & (pl.col("period_kind") == "season")
+    )
+    assert a["mean_adjustment_imps"].unique().to_list() == [1.0]
+    assert a["mean_adjustment_pct"].unique().to_list() == [None]
+    p = m.penalty_stats.filter(
+        (pl.col("period_kind") == "season")
+        & (pl.col("dimension") == "all")
+        & (pl.col("category") == "all")
+        & (pl.col("penalty_kind") == "procedural")
+    )
+    assert p["imps_deducted"].item() == 3.0
