@@ -31,6 +31,14 @@ app = typer.Typer(
 )
 
 EXIT_REJECTED = 3
+#: Assets of the audit (issue 5): a failed check there withholds no standings.
+AUDIT_ASSETS = (
+    "audit_marts",
+    "penalty_stats",
+    "appeal_stats",
+    "director_audit",
+    "ruling_discrepancies",
+)
 EXIT_BLOCKED = 4
 SHOW = 20  # problems printed before "... and N more"
 
@@ -121,9 +129,17 @@ def run(
         status = EXIT_REJECTED
     if report.failed_checks:
         status = EXIT_BLOCKED
-        typer.echo(
-            f"blocked    standings withheld for {', '.join(report.blocked_dates) or 'the inbox'}"
+        held = ", ".join(report.blocked_dates) or (
+            "the audit"
+            if all(f.asset in AUDIT_ASSETS for f in report.failed_checks)
+            else "the inbox"
         )
+        what = (
+            "the audit marts failed their checks"
+            if held == "the audit"
+            else (f"standings withheld for {held}")
+        )
+        typer.echo(f"blocked    {what}")
         for f in report.failed_checks:
             where = f" [{f.session_date}]" if f.session_date else ""
             typer.echo(f"  check {f.check} failed on {f.asset}{where}")

@@ -37,8 +37,9 @@ documents their columns) from frames, so that the nightly asset, the reports and
 * ``ruling_discrepancies``: pairs of rulings by different directors with materially
   different outcomes: on the same board of the same event session, one adjusts and the other
   lets the score stand, or both adjust by amounts more than :data:`SIZE_THRESHOLD` % of a
-  top apart; or, within an event, on the same law (first citation) on other boards, one
-  adjusts and the other lets the score stand (comparable facts). Both rulings side by side.
+  top (:data:`SIZE_THRESHOLD_IMPS` IMPs at IMP forms) apart; or, within an event, on the
+  same law (first citation) on other boards, one adjusts and the other lets the score stand
+  (comparable facts). Both rulings side by side.
 
 Inputs (Polars frames; extra columns are ignored):
 
@@ -50,7 +51,8 @@ Inputs (Polars frames; extra columns are ignored):
 * ``appeals``: the warehouse ``appeals`` table (``appeal_id, ruling_id, decided_at,
   outcome, deposit_retained, without_merit, pending``);
 * ``sizes`` (optional): per ``ruling_id`` the ``adjustment_pct`` (mean change of the table's
-  sides, in % of the board's top) and the ``deducted_mp`` / ``deducted_pct`` of a penalty.
+  sides, in % of the board's top, matchpoints) or ``adjustment_imps`` (IMP forms), and what a
+  penalty deducted: ``deducted_mp`` / ``deducted_pct``, ``deducted_imps``, ``deducted_vps``.
 """
 
 from __future__ import annotations
@@ -112,6 +114,17 @@ DIMENSIONS: tuple[str, ...] = (
 #: Two adjustments of the same board differ materially when their sizes (in % of a top) are
 #: more than this apart.
 SIZE_THRESHOLD = 20.0
+#: The same at IMP forms, in IMPs.
+SIZE_THRESHOLD_IMPS = 3.0
+#: Columns of the optional ``sizes`` input.
+SIZE_COLUMNS: tuple[str, ...] = (
+    "adjustment_pct",
+    "adjustment_imps",
+    "deducted_mp",
+    "deducted_pct",
+    "deducted_imps",
+    "deducted_vps",
+)
 #: A ruling whose director is not named.
 NO_DIRECTOR = "(not named)"
 
@@ -212,8 +225,9 @@ def _periods(df: pl.DataFrame, window: str | None, months: bool) -> pl.DataFrame
     return pl.concat(parts)
 
 
-def _rulings(inputs: AuditInputs, sessions: pl.DataFrame) -> pl.DataFrame:
-    """The rulings with their session's controls, first law cited and sizes."""
+def _rulings(inputs: AuditInputs) -> pl.DataFrame:
+    """The rulings with their session's controls (from ``events``, so a session without
+    scored boards still has them), first law cited and sizes."""
     r = inputs.rulings
     cols = {
         "ruling_id": pl.Utf8,
@@ -247,15 +261,12 @@ def _rulings(inputs: AuditInputs, sessions: pl.DataFrame) -> pl.DataFrame:
         pl.col("director").fill_null(NO_DIRECTOR),
         pl.col("laws").str.split(";").list.first().str.strip_chars().alias("law"),
     )
-    attrs = sessions.select(
+    attrs = inputs.events.select(
         "event_id",
-        "session",
-        "form",
-        "scoring",
-        "level",
-        "club",
-        pl.col("director").alias("session_director"),
-    )
+        pl.col("session").cast(pl.Int64),
+        *(pl.col(c).cast(pl.Utf8) for c in ("form", "scoring", "level", "club")),
+        pl.col("director").cast(pl.Utf8).alias("session_director"),
+    ).unique(["event_id", "session"], keep="first", maintain_order=True)
     out = out.join(attrs, on=["event_id", "session"], how="left").with_columns(
         pl.col("form").fill_null("pairs"),
         pl.col("scoring").fill_null("matchpoints"),
@@ -265,19 +276,16 @@ def _rulings(inputs: AuditInputs, sessions: pl.DataFrame) -> pl.DataFrame:
     sizes = inputs.sizes
     if sizes is None or sizes.height == 0:
         sizes = pl.DataFrame(
-            schema={
-                "ruling_id": pl.Utf8,
-                "adjustment_pct": pl.Float64,
-                "deducted_mp": pl.Float64,
-                "deducted_pct": pl.Float64,
-            }
+            schema={"ruling_id": pl.Utf8, **dict.fromkeys(SIZE_COLUMNS, pl.Float64)}
         )
     return out.join(
         sizes.select(
             pl.col("ruling_id").cast(pl.Utf8),
             *(
                 pl.col(c).cast(pl.Float64)
-                for c in ("adjustment_pct", "deducted_mp", "deducted_pct")
+                if c in sizes.columns
+                else pl.lit(None, pl.Float64).alias(c)
+                for c in SIZE_COLUMNS
             ),
         ),
         on="ruling_id",
@@ -369,6 +377,8 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         pl.col("__sanction").sum().alias("sanctions"),
         pl.col("deducted_mp").fill_null(0.0).sum().alias("matchpoints_deducted"),
         pl.col("deducted_pct").fill_null(0.0).sum().alias("percentage_points_deducted"),
+        pl.col("deducted_imps").fill_null(0.0).sum().alias("imps_deducted"),
+        pl.col("deducted_vps").fill_null(0.0).sum().alias("vps_deducted"),
     )
     # every slice with boards has its two 'all' rows, zeros included
     frame = boards.join(
@@ -399,7 +409,12 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
             ),
             *(
                 pl.col(c).fill_null(0.0)
-                for c in ("matchpoints_deducted", "percentage_points_deducted")
+                for c in (
+                    "matchpoints_deducted",
+                    "percentage_points_deducted",
+                    "imps_deducted",
+                    "vps_deducted",
+                )
             ),
         )
         .with_columns(
@@ -415,6 +430,8 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         "sanctions",
         "matchpoints_deducted",
         "percentage_points_deducted",
+        "imps_deducted",
+        "vps_deducted",
         "boards_played",
         "per_1000_boards",
     ).sort(keys)
@@ -526,6 +543,11 @@ def _director_audit(
         .abs()
         .mean()
         .alias("mean_adjustment_pct"),
+        pl.col("adjustment_imps")
+        .filter(pl.col("kind").is_in(list(ADJUSTING)))
+        .abs()
+        .mean()
+        .alias("mean_adjustment_imps"),
     )
     a = _periods(_with_controls(app, controls), window, months=False)
     decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending")
@@ -592,6 +614,7 @@ def _director_audit(
             "appeals_against",
             "appeals_decided",
             "mean_adjustment_pct",
+            "mean_adjustment_imps",
             "measure",
             "x",
             "n",
@@ -694,11 +717,22 @@ _SIDE = (
     "ns_result",
     "ew_result",
     "adjustment_pct",
+    "adjustment_imps",
     "note",
 )
 
 
-def _discrepancies(rul: pl.DataFrame, threshold: float) -> pl.DataFrame:
+def _size_text(side: str) -> pl.Expr:
+    """An adjustment's size as text: ``12.5 % of a top`` or ``3.0 IMPs``."""
+    pct, imps = pl.col(f"{side}_adjustment_pct"), pl.col(f"{side}_adjustment_imps")
+    return (
+        pl.when(pct.is_not_null())
+        .then(pl.format("{} % of a top", pct.round(1)))
+        .otherwise(pl.format("{} IMPs", imps.round(1)))
+    )
+
+
+def _discrepancies(rul: pl.DataFrame, threshold: float, threshold_imps: float) -> pl.DataFrame:
     on_board = rul.filter(pl.col("board").is_not_null() & pl.col("kind").is_in(list(JUDGEMENT)))
     adj = on_board.filter(pl.col("kind").is_in(list(ADJUSTING))).select(
         "event_id", "law", *(pl.col(c).alias(f"a_{c}") for c in _SIDE)
@@ -741,16 +775,19 @@ def _discrepancies(rul: pl.DataFrame, threshold: float) -> pl.DataFrame:
         different
         & same_board
         & (pl.col("a_ruling_id") < pl.col("b_ruling_id"))
-        & ((pl.col("a_adjustment_pct") - pl.col("b_adjustment_pct")).abs() > threshold)
+        & (
+            ((pl.col("a_adjustment_pct") - pl.col("b_adjustment_pct")).abs() > threshold)
+            | ((pl.col("a_adjustment_imps") - pl.col("b_adjustment_imps")).abs() > threshold_imps)
+        )
     )
     size_cases = both.with_columns(
         pl.lit("adjustment_size").alias("case_type"),
         pl.format(
-            "board {} of session {}: adjustments of {} and {} % of a top by {} and {}",
+            "board {} of session {}: adjustments of {} and {} by {} and {}",
             "a_board",
             "a_session",
-            pl.col("a_adjustment_pct").round(1),
-            pl.col("b_adjustment_pct").round(1),
+            _size_text("a"),
+            _size_text("b"),
             "a_director",
             "b_director",
         ).alias("reason"),
@@ -783,17 +820,18 @@ def build_marts(
     window: str | None = None,
     controls: Sequence[str] = CONTROLS,
     threshold: float = SIZE_THRESHOLD,
+    threshold_imps: float = SIZE_THRESHOLD_IMPS,
 ) -> Marts:
     """The four marts of ``inputs`` (see the module docstring). ``window``: one period with
     this label instead of seasons and months (the reports' ``--from``/``--to``)."""
     sessions = _with_controls(_sessions(inputs), ())
-    rul = _rulings(inputs, sessions)
+    rul = _rulings(inputs)
     app = _appeals(inputs, rul)
     return Marts(
         penalty_stats=_penalty_stats(_with_controls(rul, ()), sessions, window),
         appeal_stats=_appeal_stats(app, rul, sessions, window),
         director_audit=_director_audit(rul, app, sessions, window, tuple(controls)),
-        ruling_discrepancies=_discrepancies(rul, threshold),
+        ruling_discrepancies=_discrepancies(rul, threshold, threshold_imps),
     )
 
 

@@ -54,7 +54,9 @@ def _window_label(date_from: str | None, date_to: str | None, inputs: AuditInput
     dates = inputs.boards["session_date"].drop_nulls() if inputs.boards.height else pl.Series([])
     lo = date_from or (str(dates.min()) if len(dates) else "")
     hi = date_to or (str(dates.max()) if len(dates) else "")
-    return f"{lo} to {hi}" if lo or hi else "no sessions"
+    if lo and hi:
+        return f"{lo} to {hi}"
+    return f"from {lo}" if lo else f"up to {hi}" if hi else "no sessions"
 
 
 def pseudonyms(directors: list[str]) -> dict[str, str]:
@@ -119,6 +121,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         "appeals_against",
         "appeals_decided",
         "mean_adjustment_pct",
+        "mean_adjustment_imps",
     )
     rows = []
     for r in base.to_dicts():
@@ -204,6 +207,9 @@ def render_transparency(inputs: AuditInputs, window: str) -> Report:
             measures=MEASURES,
             measure_labels=MEASURE_LABELS,
             laws=_laws_table(inputs),
+            appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
+            .sort("value")
+            .to_dicts(),
             summary=_summary(marts),
             months=monthly.sort("period").to_dicts(),
             trend=Markup(trend_svg(monthly)) if monthly.height else None,

@@ -28,7 +28,8 @@ _RC = {"svg.hashsalt": "traveller", "svg.fonttype": "none", "font.size": 9}
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
@@ -45,12 +46,16 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
     """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
     ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
     names shown (pseudonyms in the public report)."""
-    strata = rows["stratum"].unique(maintain_order=True).to_list()
+    strata = sorted(rows["stratum"].unique().to_list())
+    k = max(1, len(strata))
+    cols = min(3, k)
+    lines = math.ceil(k / cols)
     with plt.rc_context(_RC):
-        fig, axes = plt.subplots(
-            1, max(1, len(strata)), figsize=(5.2 * max(1, len(strata)), 3.8), squeeze=False
-        )
-        for ax, stratum in zip(axes[0], strata, strict=False):
+        fig, grid = plt.subplots(lines, cols, figsize=(5.2 * cols, 3.8 * lines), squeeze=False)
+        axes = grid.ravel()
+        for ax in axes[len(strata) :]:
+            ax.set_visible(False)
+        for ax, stratum in zip(axes, strata, strict=False):
             g = rows.filter(pl.col("stratum") == stratum)
             p0, phi = float(g["target"][0]), float(g["phi"][0])
             over = bool(g["over_dispersed"][0])
@@ -92,7 +97,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             ax.set_ylabel("rate")
             ax.set_title(f"{stratum}  (target {p0:.3f})", fontsize=8)
         handles = {}
-        for ax in axes[0]:
+        for ax in axes[: len(strata)]:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
                 handles.setdefault(lab, (h, lab))
         fig.legend(
@@ -101,10 +106,11 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             loc="lower center",
             ncol=len(handles),
             fontsize=7,
-            bbox_to_anchor=(0.5, -0.06),
+            bbox_to_anchor=(0.5, -0.06 / lines),
             frameon=False,
         )
         fig.suptitle(title, fontsize=10)
+        fig.tight_layout()
         return fig
 
 

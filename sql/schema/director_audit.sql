@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS director_audit (
     score_correction        BIGINT NOT NULL,
     appeals_against         BIGINT NOT NULL,
     appeals_decided         BIGINT NOT NULL,
-    mean_adjustment_pct     DOUBLE,            -- mean size of his adjusted scores, % of a top
+    mean_adjustment_pct     DOUBLE,            -- mean size of his adjusted scores, % of a top (MP)
+    mean_adjustment_imps    DOUBLE,            -- the same in IMPs (IMP forms)
     measure                 VARCHAR NOT NULL,  -- rulings_per_board | adjustment_rate | procedural_penalty_rate | overturn_rate
     x                       BIGINT NOT NULL,   -- events
     n                       BIGINT NOT NULL,   -- opportunities

@@ -12,6 +12,8 @@ CREATE TABLE IF NOT EXISTS penalty_stats (
     sanctions                  BIGINT NOT NULL,    -- suspended | disqualified (Law 91B)
     matchpoints_deducted       DOUBLE NOT NULL,    -- from the adjustments table (role penalized)
     percentage_points_deducted DOUBLE NOT NULL,
+    imps_deducted              DOUBLE NOT NULL,    -- IMP forms
+    vps_deducted               DOUBLE NOT NULL,    -- teams VP penalties
     boards_played              BIGINT NOT NULL,    -- table results of the slice (law: of the period)
     per_1000_boards            DOUBLE              -- penalties per 1,000 boards played
 );

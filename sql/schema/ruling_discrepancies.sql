@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS ruling_discrepancies (
     a_offending      VARCHAR,
     a_ns_result      VARCHAR,
     a_ew_result      VARCHAR,
-    a_adjustment_pct DOUBLE,
+    a_adjustment_pct DOUBLE,           -- size in % of a top (matchpoints)
+    a_adjustment_imps DOUBLE,          -- size in IMPs (IMP forms)
     a_note           VARCHAR,
     b_ruling_id      VARCHAR NOT NULL,  -- b: the ruling that let the score stand (or adjusted otherwise)
     b_director       VARCHAR,
@@ -34,5 +35,6 @@ CREATE TABLE IF NOT EXISTS ruling_discrepancies (
     b_ns_result      VARCHAR,
     b_ew_result      VARCHAR,
     b_adjustment_pct DOUBLE,
+    b_adjustment_imps DOUBLE,
     b_note           VARCHAR
 );

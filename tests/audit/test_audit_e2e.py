@@ -156,3 +156,12 @@ def test_audit_assets_come_after_the_standings():
         assert node.partitions_def is None  # the whole warehouse, every night
     for report in ("audit_report", "transparency_report"):
         assert dg.AssetKey("director_audit") in graph.get(dg.AssetKey(report)).parent_keys
+
+
+def test_reports_are_deterministic(sample, tmp_path):
+    _, db = sample
+    wh = Warehouse(db)
+    for kind in ("audit", "transparency"):
+        a = Path(stages.report(wh, kind, tmp_path / "a").figures["path"]).read_bytes()
+        b = Path(stages.report(wh, kind, tmp_path / "b").figures["path"]).read_bytes()
+        assert a == b, kind

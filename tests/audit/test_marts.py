@@ -198,3 +198,74 @@ def test_pseudonyms_do_not_follow_names_or_figures():
     assert pseudonyms(list(reversed(names))) == p
     many = pseudonyms([f"TD {i}" for i in range(30)])
     assert "Director AA" in many.values() and len(set(many.values())) == 30
+
+
+def test_a_session_without_scored_boards_keeps_its_controls():
+    """A ruling at a session whose results are not scored (its date held back by a check)
+    still belongs to its event's stratum: K2 is a congress session with no boards played."""
+    base = _inputs()
+    events = pl.concat(
+        [
+            base.events,
+            pl.DataFrame(
+                {
+                    "event_id": ["K2"],
+                    "session": [1],
+                    "form": ["pairs"],
+                    "scoring": ["matchpoints"],
+                    "level": ["congress"],
+                    "club": ["Velmoor"],
+                    "director": ["TD B"],
+                }
+            ),
+        ]
+    )
+    extra = base.rulings.head(1).with_columns(
+        pl.lit("R10").alias("ruling_id"), pl.lit("K2").alias("event_id")
+    )
+    rulings = pl.concat([base.rulings, extra])
+    m = build_marts(AuditInputs(events, base.boards, rulings, base.appeals, base.sizes))
+    d = m.director_audit.filter(
+        (pl.col("director") == "TD A") & (pl.col("measure") == "adjustment_rate")
+    )
+    congress = d.filter(pl.col("stratum").str.starts_with("congress"))
+    assert congress["rulings"].item() == 3  # R8, R9 and R10
+
+
+def test_adjustments_sized_in_imps():
+    """At an IMP form the adjustments are sized in IMPs: R1 (TD A) and a second ruling R11 by
+    TD B on the same board adjust by 1 and 6 IMPs, more than 3 IMPs apart: a discrepancy.
+    TD A's mean adjustment at club level is then 1 IMP; a 3-IMP penalty is counted."""
+    base = _inputs()
+    extra = base.rulings.head(1).with_columns(
+        pl.lit("R11").alias("ruling_id"), pl.lit("TD B").alias("director")
+    )
+    sizes = pl.DataFrame(
+        {
+            "ruling_id": ["R1", "R11", "R4"],
+            "adjustment_imps": [1.0, 6.0, None],
+            "deducted_imps": [None, None, 3.0],
+        }
+    )
+    m = build_marts(
+        AuditInputs(base.events, base.boards, pl.concat([base.rulings, extra]), base.appeals, sizes)
+    )
+    size = m.ruling_discrepancies.filter(pl.col("case_type") == "adjustment_size")
+    assert size.height == 1
+    assert size["reason"].item() == (
+        "board 5 of session 1: adjustments of 1.0 IMPs and 6.0 IMPs by TD A and TD B"
+    )
+    a = m.director_audit.filter(
+        (pl.col("director") == "TD A")
+        & pl.col("stratum").str.starts_with("club")
+        & (pl.col("period_kind") == "season")
+    )
+    assert a["mean_adjustment_imps"].unique().to_list() == [1.0]
+    assert a["mean_adjustment_pct"].unique().to_list() == [None]
+    p = m.penalty_stats.filter(
+        (pl.col("period_kind") == "season")
+        & (pl.col("dimension") == "all")
+        & (pl.col("category") == "all")
+        & (pl.col("penalty_kind") == "procedural")
+    )
+    assert p["imps_deducted"].item() == 3.0
