@@ -341,3 +341,10 @@ def test_readme_shows_the_screenshots_and_nightly_publication():
     for shot in ("docs/screenshots/ranking.png", "docs/screenshots/dashboard.png"):
         assert f"]({shot})" in readme and (ROOT / shot).stat().st_size > 20_000
     assert "### Publishing nightly" in readme and "traveller publish --out DIR" in readme
+
+
+def test_file_names_cannot_escape_the_site():
+    for hostile in ("../../etc/passwd", "a/b", "A B", "<x>", "..", ""):
+        name = slug(hostile)
+        assert "/" not in name and ".." not in name and name
+    assert slug("A/B") != slug("A-B") and slug("CLUB1-2026-11-02") == "CLUB1-2026-11-02"
