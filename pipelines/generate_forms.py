@@ -20,8 +20,8 @@ pairs (:func:`pipelines.generate.layout_rows`), so a match has swings. Who wins 
 match or leads a Swiss is worked out from the drawn results with the Laws' IMP scale and
 the WBF VP scale (:mod:`pipelines.laws.imps`, :mod:`pipelines.laws.victory_points`), on the
 table results as entered, before the directors' rulings (which are drawn afterwards, see
-:mod:`pipelines.generate`); a level knockout match goes to the home team (a real one would
-play extra boards).
+:mod:`pipelines.generate`); each semi-final is drawn again until it is won by at least
+:data:`DECISIVE` IMPs, so that a ruling drawn afterwards does not turn it.
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ TEAM_NAMES: tuple[str, ...] = (
     "Sablewick",
     "Tarnholt",
 )
+
+#: The margin (IMPs) by which each generated knockout semi-final is won.
+DECISIVE = 15
 
 #: The header of an individual event's results file (players in place of pairs).
 INDIVIDUAL_HEADER: tuple[str, ...] = (
@@ -289,7 +292,12 @@ def plan(
     ev = _event(ev_id, club, "Oskara Knockout Cup", 1, 8, ko_days, form="teams", scoring="imps")
     extra = {"boards_per_match": "8", "vp_scale": "none", "stage": "knockout"}
     semis = [(teams[0], teams[3]), (teams[1], teams[2])]
-    rows, net = _match(rng, ev_id, 1, 1, semis, 1, 8)
+    # a semi-final decided by a few IMPs could be turned by a ruling drawn later; the
+    # generated semi-finals are redrawn until each is won by at least DECISIVE IMPs
+    for _ in range(50):
+        rows, net = _match(rng, ev_id, 1, 1, semis, 1, 8)
+        if all(abs(m) >= DECISIVE for m in net.values()):
+            break
     sessions.append(FormSession(ev, 1, ko_days[0], rows, rows, dict(extra)))
     winners = [h if net[(h, a)] >= 0 else a for h, a in semis]
     rows, _ = _match(rng, ev_id, 2, 2, [(winners[0], winners[1])], 9, 8)

@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from pipelines.generate import generate_inbox
+from pipelines.generate_forms import DECISIVE
 from pipelines.inbox import scan
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import validate_rulings
@@ -78,8 +79,9 @@ def test_swiss_never_repeats_a_match_and_the_final_is_between_the_winners(inbox)
     assert len(pairs) == len(set(pairs)) == 12  # 8 teams, 3 rounds
     ko = ms.filter(pl.col("stage") == "knockout").sort("session")
     semis, final = ko.filter(pl.col("session") == 1), ko.filter(pl.col("session") == 2)
-    # a level semi-final goes to the home team (module docstring)
-    winners = {w or h for w, h in zip(semis["winner"], semis["home"], strict=True)}
+    # each semi-final is won by at least DECISIVE IMPs (module docstring)
+    assert (semis["home_net"].abs() >= DECISIVE).all() and semis["winner"].null_count() == 0
+    winners = set(semis["winner"].to_list())
     assert {final["home"].item(), final["away"].item()} == winners
 
 
