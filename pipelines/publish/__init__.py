@@ -4,7 +4,9 @@
 
     <out>/site/               the results site (pipelines.publish.site)
     <out>/exports/usebio/     USEBIO 1.2 XML per event (pipelines.publish.usebio_writer)
-    <out>/exports/pbn/        PBN with ScoreTable/TotalScoreTable per session (pbn_writer)
+    <out>/exports/pbn/        PBN with ScoreTable/TotalScoreTable per pairs session (pbn_writer),
+                              per-record PBN of each team session as RealBridge writes it
+                              (teams_pbn)
     <out>/exports/parquet/    standings and marts, partitioned by date (parquet)
     <out>/exports/events.csv  the events' details, so another Traveller re-imports the
                               exports under the same regulations (profile, movement, Laws)
@@ -26,6 +28,7 @@ from pipelines.publish.data import load
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import write_site
+from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
 
 #: Columns of the exported ``events.csv`` (the inbox's own events file format).
@@ -42,6 +45,11 @@ EVENT_CSV_COLUMNS = (
     "director",
     "correction_minutes",
     "published_at",
+    "boards_per_match",
+    "vp_scale",
+    "stage",
+    "club",
+    "level",
 )
 
 
@@ -78,6 +86,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
             shutil.rmtree(old)
     summary.usebio = write_usebio(data.sessions, data.standings, data.results, exports / "usebio")
     summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn")
+    summary.pbn += write_teams_pbn(data.sessions, data.results, exports / "pbn")
     summary.parquet = write_parquet(warehouse, exports / "parquet")
     write_events_csv(data.sessions, exports / "events.csv")
     if dashboard:

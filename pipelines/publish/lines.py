@@ -16,8 +16,10 @@ scoring program's matchpoints. The rules for the official (newest) version:
 * a board not played: ``NP``.
 
 Individual events (four players per table) have no representation in either reader's
-traveller line and are not exported; nor are team events (their matches need USEBIO's team
-elements, which Traveller's reader does not read). Butler and cross-IMP pairs are.
+traveller line and are not exported. Team events are exported as PBN only, one record per
+table in RealBridge's conventions (:mod:`pipelines.publish.teams_pbn`): their matches would
+need USEBIO's team elements, which Traveller's reader does not read. Butler and cross-IMP
+pairs are exported in both formats.
 """
 
 from __future__ import annotations
