@@ -28,6 +28,7 @@ def publication(
             "sessions": s.sessions,
             "usebio_files": len(s.usebio),
             "pbn_files": len(s.pbn),
+            "team_pbn_files": len(s.pbn_teams),
             "parquet_rows": sum(s.parquet.values()),
             "dashboard": dg.MetadataValue.path(str(s.dashboard)),
         }

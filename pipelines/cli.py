@@ -290,6 +290,7 @@ def publish(
     typer.echo(f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions)")
     typer.echo(
         f"exports    {out / 'exports'} ({len(s.usebio)} USEBIO, {len(s.pbn)} PBN, "
+        f"{len(s.pbn_teams)} team PBN, "
         f"{sum(s.parquet.values())} Parquet rows)"
     )
     typer.echo(f"dashboard  {s.dashboard}")

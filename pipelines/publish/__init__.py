@@ -4,9 +4,9 @@
 
     <out>/site/               the results site (pipelines.publish.site)
     <out>/exports/usebio/     USEBIO 1.2 XML per event (pipelines.publish.usebio_writer)
-    <out>/exports/pbn/        PBN with ScoreTable/TotalScoreTable per pairs session (pbn_writer),
-                              per-record PBN of each team session as RealBridge writes it
-                              (teams_pbn)
+    <out>/exports/pbn/        PBN with ScoreTable/TotalScoreTable per pairs session (pbn_writer)
+    <out>/exports/pbn-teams/  PBN of each team session, a record per table as RealBridge
+                              writes it (teams_pbn)
     <out>/exports/parquet/    standings and marts, partitioned by date (parquet)
     <out>/exports/events.csv  the events' details, so another Traveller re-imports the
                               exports under the same regulations (profile, movement, Laws)
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import load
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
@@ -31,25 +32,10 @@ from pipelines.publish.site import write_site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
 
-#: Columns of the exported ``events.csv`` (the inbox's own events file format).
-EVENT_CSV_COLUMNS = (
-    "event_id",
-    "session",
-    "date",
-    "name",
-    "form",
-    "scoring",
-    "movement",
-    "profile",
-    "laws",
-    "director",
-    "correction_minutes",
-    "published_at",
-    "boards_per_match",
-    "vp_scale",
-    "stage",
-    "club",
-    "level",
+#: Columns of the exported ``events.csv``: the inbox's own events file format (the event
+#: columns a reader gives, less the lineage and ``expected_results``, full movements).
+EVENT_CSV_COLUMNS: tuple[str, ...] = tuple(
+    c for c in EVENT_COLUMNS if c not in ("file", "location", "expected_results")
 )
 
 
@@ -61,6 +47,7 @@ class PublishSummary:
     pages: int = 0
     usebio: list[Path] = field(default_factory=list)
     pbn: list[Path] = field(default_factory=list)
+    pbn_teams: list[Path] = field(default_factory=list)
     parquet: dict[str, int] = field(default_factory=dict)
     dashboard: Path | None = None
     sessions: int = 0
@@ -81,12 +68,12 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     summary = PublishSummary(out=out, sessions=data.sessions.height)
     summary.pages = len(write_site(data, out / "site"))
     exports = out / "exports"
-    for old in (exports / "usebio", exports / "pbn"):
+    for old in (exports / "usebio", exports / "pbn", exports / "pbn-teams"):
         if old.exists():
             shutil.rmtree(old)
     summary.usebio = write_usebio(data.sessions, data.standings, data.results, exports / "usebio")
     summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn")
-    summary.pbn += write_teams_pbn(data.sessions, data.results, exports / "pbn")
+    summary.pbn_teams = write_teams_pbn(data.sessions, data.results, exports / "pbn-teams")
     summary.parquet = write_parquet(warehouse, exports / "parquet")
     write_events_csv(data.sessions, exports / "events.csv")
     if dashboard:

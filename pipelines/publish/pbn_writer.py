@@ -85,16 +85,10 @@ def _scores(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
     return (contract, declarer, tricks, "-", quote(-s))
 
 
-def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.DataFrame) -> str:
-    """The PBN text of one event session."""
-    dec = Decimals.of(session.get("profile"))
-    scoring, prefix = SCORINGS[session.get("scoring") or "matchpoints"]
-    score_columns = SCORE_COLUMNS.replace("{P}", prefix)
-    total_columns = TOTAL_COLUMNS.replace("{P}", prefix)
-    mp = prefix == "MP"
-    date = (session.get("date") or "").replace("-", ".")
-    mitchell = session.get("movement") == "mitchell"
-    head = [
+def header(session: dict[str, Any], scoring: str) -> list[str]:
+    """The file header: PBN version, and ``% <META>`` lines naming the contest (``ContestID``,
+    which Traveller's reader takes as the event id), its name, the session and the scoring."""
+    return [
         "% PBN 2.1",
         "% EXPORT",
         "% Content-type: text/x-pbn; charset=UTF-8",
@@ -105,6 +99,18 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
         f'% <META name=ScoringType content="{scoring}">',
         "",
     ]
+
+
+def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.DataFrame) -> str:
+    """The PBN text of one event session."""
+    dec = Decimals.of(session.get("profile"))
+    scoring, prefix = SCORINGS[session.get("scoring") or "matchpoints"]
+    score_columns = SCORE_COLUMNS.replace("{P}", prefix)
+    total_columns = TOTAL_COLUMNS.replace("{P}", prefix)
+    mp = prefix == "MP"
+    date = (session.get("date") or "").replace("-", ".")
+    mitchell = session.get("movement") == "mitchell"
+    head = header(session, scoring)
     totals = [f'[TotalScoreTable "{total_columns}"]']
     order = standings.with_columns(pl.col("direction").fill_null(""))
     for r in order.sort(["section", "direction", "rank", "contestant"], nulls_last=True).to_dicts():

@@ -25,7 +25,7 @@ import polars as pl
 
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.lines import export_line
-from pipelines.publish.pbn_writer import quote
+from pipelines.publish.pbn_writer import header, quote
 from pipelines.publish.site import slug
 
 
@@ -85,17 +85,7 @@ def _record(session: dict[str, Any], r: dict[str, Any]) -> list[str]:
 
 def teams_pbn_session(session: dict[str, Any], results: pl.DataFrame) -> str:
     """The PBN text of one team session: one record per table result."""
-    head = [
-        "% PBN 2.1",
-        "% EXPORT",
-        "% Content-type: text/x-pbn; charset=UTF-8",
-        '% <META name=Generator content="Traveller">',
-        f"% <META name=ContestID content={quote(session['event_id'])}>",
-        f"% <META name=ContestName content={quote(session.get('name') or '')}>",
-        f'% <META name=CRSession content="{session["session"]}">',
-        '% <META name=ScoringType content="IMP">',
-        "",
-    ]
+    head = header(session, "IMP")
     rows = results.sort(["round", "board", "table", "ns_pair"], nulls_last=True).to_dicts()
     records = ["\n".join(_record(session, r)) for r in rows]
     return "\n".join(head) + "\n\n".join(records) + "\n"

@@ -160,34 +160,12 @@ def team_boards(scored: pl.DataFrame) -> pl.DataFrame:
     """One row per team per match board: its exact IMPs (``num`` over :data:`TEAMS_DEN`)."""
     t = scored.filter(pl.col("match_id").is_not_null())
     keys = ["event_id", "session", "section", "session_date", "round", "match_id", "board"]
-    return pl.concat(
-        [
-            t.select(
-                *keys,
-                pl.col("ns_pair").alias("team"),
-                pl.col("ns_imps_num").alias("num"),
-                "missing_result",
-                "home",
-                "away",
-                "stage",
-                "vp_scale",
-                "boards_per_match",
-                "profile",
-            ),
-            t.select(
-                *keys,
-                pl.col("ew_pair").alias("team"),
-                pl.col("ew_imps_num").alias("num"),
-                "missing_result",
-                "home",
-                "away",
-                "stage",
-                "vp_scale",
-                "boards_per_match",
-                "profile",
-            ),
-        ]
-    ).unique(["match_id", "board", "team"], keep="first", maintain_order=True)
+    extra = ["missing_result", "home", "away", "stage", "vp_scale", "boards_per_match", "profile"]
+    sides = [
+        t.select(*keys, pl.col(team).alias("team"), pl.col(num).alias("num"), *extra)
+        for team, num in (("ns_pair", "ns_imps_num"), ("ew_pair", "ew_imps_num"))
+    ]
+    return pl.concat(sides).unique(["match_id", "board", "team"], keep="first", maintain_order=True)
 
 
 def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.DataFrame:

@@ -29,7 +29,7 @@ def _ours(sample: Sample) -> pl.DataFrame:
 def _team_files(sample: Sample):
     teams = _ours(sample).select("event_id", "session").unique()
     names = {f"{e}-s{s}.pbn" for e, s in teams.iter_rows()}
-    files = sorted(p for p in (sample.exports / "pbn").glob("*.pbn") if p.name in names)
+    files = sorted(p for p in (sample.exports / "pbn-teams").glob("*.pbn") if p.name in names)
     assert len(files) == len(names) >= 4  # round robin, Swiss, the knockout's two sessions
     return files
 
