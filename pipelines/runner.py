@@ -115,14 +115,19 @@ def run_inbox(
     everything = [*defs.assets, *defs.asset_checks]  # type: ignore[misc]
     instance = instance or _instance()
     say("reading the inbox")
-    first = dg.materialize(
-        everything,
-        selection=dg.AssetSelection.groups("inbox"),
-        resources=resources,
-        instance=instance,
-        raise_on_error=False,
-        run_config=_QUIET,
-    )
+    def run(group: str, partition_key: str | None = None) -> dg.ExecuteInProcessResult:
+        """Materialise one asset group in-process (failed checks are reported, not raised)."""
+        return dg.materialize(
+            everything,
+            selection=dg.AssetSelection.groups(group),
+            partition_key=partition_key,
+            resources=resources,
+            instance=instance,
+            raise_on_error=False,
+            run_config=_QUIET,
+        )
+
+    first = run("inbox")
     report = RunReport(dates=[], failed_checks=_failed(first, None))
     wh = Warehouse(warehouse)
     if not first.success and _errors(first):
@@ -130,39 +135,17 @@ def run_inbox(
     report.dates = wh.query("read/dates")["session_date"].to_list()
     for i, day in enumerate(report.dates, start=1):
         say(f"[{i}/{len(report.dates)}] session date {day}: validate, score, rank")
-        result = dg.materialize(
-            everything,
-            selection=dg.AssetSelection.groups("results"),
-            partition_key=day,
-            resources=resources,
-            instance=instance,
-            raise_on_error=False,
-            run_config=_QUIET,
-        )
+        result = run("results", day)
         if not result.success and _errors(result):
             raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
         report.failed_checks.extend(_failed(result, day))
     say("audit: penalty and appeal statistics, director audit, reports")
-    audited = dg.materialize(
-        everything,
-        selection=dg.AssetSelection.groups("audit"),
-        resources=resources,
-        instance=instance,
-        raise_on_error=False,
-        run_config=_QUIET,
-    )
+    audited = run("audit")
     if not audited.success and _errors(audited):
         raise RunFailed(f"the audit failed:\n{_errors(audited)}")
     report.failed_checks.extend(_failed(audited, None))
     say("publishing: results site, exports, season dashboard")
-    published = dg.materialize(
-        everything,
-        selection=dg.AssetSelection.groups("publish"),
-        resources=resources,
-        instance=instance,
-        raise_on_error=False,
-        run_config=_QUIET,
-    )
+    published = run("publish")
     if not published.success:
         raise RunFailed(f"publishing failed:\n{_errors(published)}")
     report.published = publish_to
