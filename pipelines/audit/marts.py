@@ -65,19 +65,10 @@ import polars as pl
 
 from pipelines.audit.funnel import funnel
 from pipelines.audit.shrinkage import shrink
+from pipelines.scoring.rulings import KINDS as RULING_KINDS
 
-#: Kinds of ruling, in the order the mix is shown.
-KINDS: tuple[str, ...] = (
-    "score_stands",
-    "assigned",
-    "weighted",
-    "artificial",
-    "director_error",
-    "fouled_board",
-    "procedural_penalty",
-    "disciplinary_penalty",
-    "score_correction",
-)
+#: Kinds of ruling, in the order the mix is shown: the ruling log's own kinds.
+KINDS: tuple[str, ...] = RULING_KINDS
 #: A ruling that adjusts the score on its judgement (Law 12C).
 ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial")
 #: Judgement calls on a board: they adjust or let the score stand.
