@@ -37,9 +37,12 @@ def session_events(
     return with_defaults(pl.DataFrame(rows, schema=EVENTS_SCHEMA))
 
 
-def result(board: int, ns: str, ew: str, score: int | str, line: int) -> dict:
+def result(
+    board: int, ns: str, ew: str, score: int | str, line: int, section: str | None = None
+) -> dict:
     """A table result given by its NS score (PASS placeholder; the score is forced)."""
     return dict(
+        section=section,
         file="r.csv",
         location=f"line {line}",
         event_id="E",

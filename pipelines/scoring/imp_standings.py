@@ -117,7 +117,7 @@ def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str) -> 
     )
     if penalties is None or penalties.height == 0:
         return zero
-    keys = ["event_id", "session", "contestant"]
+    keys = ["event_id", "session", "section", "contestant", "direction"]
     p = penalties.with_columns(pl.col("session").cast(pl.Int32))
     amounts = p.filter(pl.col("unit") == unit)
     sanctions = (
@@ -138,12 +138,12 @@ def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str) -> 
             [*keys, "__g"],
             ["__g"],
         ).drop("__g")
-        t = t.join(total, on=keys, how="left")
+        t = t.join(total, on=keys, how="left", nulls_equal=True)
     else:
         t = t.with_columns(
             pl.lit(None, pl.Int64).alias("penalty_num"), pl.lit(None, pl.Int64).alias("penalty_den")
         )
-    t = t.join(sanctions, on=keys, how="left").with_columns(
+    t = t.join(sanctions, on=keys, how="left", nulls_equal=True).with_columns(
         pl.col("penalty_num").fill_null(0), pl.col("penalty_den").fill_null(1)
     )
     num = pl.col("score_num") * pl.col("penalty_den") - pl.col("penalty_num") * pl.col("score_den")
@@ -257,20 +257,20 @@ def _imp_penalties(per: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.Data
     # the match: the one of the round the ruling names, else the team's first of the session
     first = (
         per.sort("round")
-        .group_by("event_id", "session", "team")
+        .group_by("event_id", "session", "section", "team")
         .agg(pl.col("round").first().alias("__first"))
     )
     p = (
         p.with_columns(pl.col("session").cast(pl.Int32), pl.col("contestant").alias("team"))
-        .join(first, on=["event_id", "session", "team"], how="left")
+        .join(first, on=["event_id", "session", "section", "team"], how="left")
         .with_columns(pl.coalesce(pl.col("round").cast(pl.Int32), "__first").alias("round"))
         .with_columns(
             (pl.col("penalty_num") * TEAMS_DEN // pl.col("penalty_den")).alias("__deduct")
         )
-        .group_by("event_id", "session", "team", "round")
+        .group_by("event_id", "session", "section", "team", "round")
         .agg(pl.col("__deduct").sum())
     )
-    per = per.join(p, on=["event_id", "session", "team", "round"], how="left")
+    per = per.join(p, on=["event_id", "session", "section", "team", "round"], how="left")
     return per.with_columns((pl.col("net") - pl.col("__deduct").fill_null(0)).alias("net")).drop(
         "__deduct"
     )

@@ -177,9 +177,13 @@ class _Problems:
         )
 
 
-def _tables(results: pl.DataFrame) -> tuple[set, dict]:
-    """The (event, session, section, board, ns_pair, ew_pair) of every result, and the
-    contestants of each session: {(event, session): {(pair, direction or None)}}."""
+def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
+    """The tables and the contestants of every session, by section.
+
+    ``tables``: {(event, session, board, ns_pair, ew_pair): {sections}} (a section is ``""``
+    in a single-section session); ``people``: {(event, session): {(contestant, direction
+    or None, section)}} — a pair number names a different contestant in each section, and
+    in each direction of a Mitchell."""
     if "form" not in results.columns:
         results = results.with_columns(
             pl.lit("pairs").alias("form"),
@@ -199,18 +203,18 @@ def _tables(results: pl.DataFrame) -> tuple[set, dict]:
         "east",
         "west",
     ).unique()
-    tables = set()
-    people: dict[tuple[str, int], set[tuple[str, str | None]]] = {}
+    tables: dict[tuple, set[str]] = {}
+    people: dict[tuple[str, int], set[tuple[str, str | None, str]]] = {}
     for ev, s, sec, b, ns, ew, mv, form, *players in keys.iter_rows():
-        tables.add((ev, s, sec, b, ns, ew))
-        tables.add((ev, s, None, b, ns, ew))
+        sec = sec or ""
+        tables.setdefault((ev, s, b, ns, ew), set()).add(sec)
         p = people.setdefault((ev, s), set())
         if form == "individual":  # the contestants are the players (Law 89)
-            p.update((player, None) for player in players)
+            p.update((player, None, sec) for player in players)
         elif mv == "mitchell":
-            p.update({(ns, "NS"), (ew, "EW")})
+            p.update({(ns, "NS", sec), (ew, "EW", sec)})
         else:
-            p.update({(ns, None), (ew, None)})
+            p.update({(ns, None, sec), (ew, None, sec)})
     return tables, people
 
 
@@ -334,17 +338,25 @@ def _ruling(
             )
         elif not ns_pair or not ew_pair:
             bad("ns_pair", "a ruling about a board names the table by its ns_pair and ew_pair")
-        elif (
-            tables is not None
-            and info is not None
-            and (rec.get("event_id"), session, section, board, ns_pair, ew_pair) not in tables
-        ):
-            bad(
-                "board",
-                f"no result for board {board} between NS {ns_pair} and EW {ew_pair} "
-                f"in event {rec.get('event_id')} session {session}"
-                f"{' section ' + section if section else ''}: unknown table or board",
-            )
+        elif tables is not None and info is not None:
+            found = tables.get((rec.get("event_id"), session, board, ns_pair, ew_pair), set())
+            if section is not None and section not in found:
+                found = set()
+            if not found:
+                bad(
+                    "board",
+                    f"no result for board {board} between NS {ns_pair} and EW {ew_pair} "
+                    f"in event {rec.get('event_id')} session {session}"
+                    f"{' section ' + section if section else ''}: unknown table or board",
+                )
+            elif section is None and len(found) > 1:
+                bad(
+                    "section",
+                    f"NS {ns_pair} and EW {ew_pair} played board {board} in sections "
+                    f"{', '.join(sorted(found))} of this session: give the section",
+                )
+            elif section is None:
+                section = next(iter(found)) or None
         if board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
         if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
@@ -359,7 +371,9 @@ def _ruling(
                 "the correction period) unless it is approved",
             )
     elif kind in PENALTY_KINDS:
-        penalized, penalized_dir = _penalized(rec, people.get((rec.get("event_id"), session)), bad)
+        penalized, penalized_dir, section = _penalized(
+            rec, people.get((rec.get("event_id"), session)), section, bad
+        )
         prof = profiles.load(info["profile"]) if info else profiles.load(None)
         try:
             scoring = (info or {}).get("scoring") or "matchpoints"
@@ -507,36 +521,54 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
     return out[0], out[1]
 
 
-def _penalized(rec: dict, contestants: set | None, bad) -> tuple[str | None, str | None]:
-    """The penalised contestant and, in a Mitchell, its direction."""
+def _penalized(
+    rec: dict, contestants: set | None, section: str | None, bad
+) -> tuple[str | None, str | None, str | None]:
+    """The penalised contestant, its direction in a Mitchell and its section.
+
+    A penalty touches one contestant only (Laws 90, 91): the pair number of one section (a
+    pair 7 of section A is not pair 7 of section B) and, in a Mitchell, of one direction.
+    When the ruling names no section and the contestant plays in several, it is refused."""
     who = (rec.get("penalized") or "").strip()
     if not who:
         bad("penalized", "a penalty names the penalized contestant")
-        return None, None
+        return None, None, section
     if contestants is None:
-        return who, None
-    direction = None
+        return who, None, section
+    pool = {c for c in contestants if section is None or c[2] == section}
+    cands = []
     for suffix in ("NS", "EW"):
-        if who.upper().endswith(suffix) and (who[:-2], suffix) in contestants:
-            return who[:-2], suffix
-    matches = [c for c in contestants if c[0] == who]
-    if not matches:
-        bad("penalized", f"'{who}' is not a contestant of this session")
-        return None, None
-    if len(matches) > 1:
+        if who.upper().endswith(suffix):
+            cands = [c for c in pool if c[0] == who[:-2] and c[1] == suffix]
+            if cands:
+                who = who[:-2]
+                break
+    if not cands:
+        cands = [c for c in pool if c[0] == who]
+    if not cands:
+        where = f"section {section} of this session" if section else "this session"
+        bad("penalized", f"'{who}' is not a contestant of {where}")
+        return None, None, section
+    sections = sorted({c[2] for c in cands})
+    if len(sections) > 1:
+        bad(
+            "section",
+            f"'{who}' is a contestant in sections {', '.join(sections)} of this session: "
+            "give the section of the penalized contestant",
+        )
+        return None, None, section
+    directions = {c[1] for c in cands}
+    if len(directions) > 1:
         side = (rec.get("offending") or "").upper()
         if side in ("NS", "EW"):
-            direction = side
-        else:
-            bad(
-                "penalized",
-                f"'{who}' is a pair number in both directions of this Mitchell: "
-                f"write {who}NS or {who}EW",
-            )
-            return None, None
-    else:
-        direction = matches[0][1]
-    return who, direction
+            return who, side, sections[0] or None
+        bad(
+            "penalized",
+            f"'{who}' is a pair number in both directions of this Mitchell: "
+            f"write {who}NS or {who}EW",
+        )
+        return None, None, section
+    return who, next(iter(directions)), sections[0] or None
 
 
 def _appeal(

@@ -92,6 +92,7 @@ STANDINGS_SCHEMA: dict[str, pl.DataType] = {
 PENALTIES_SCHEMA: dict[str, pl.DataType] = {
     "event_id": pl.Utf8,
     "session": pl.Int32,
+    "section": pl.Utf8,  # "" in a session of one section
     "contestant": pl.Utf8,
     "direction": pl.Utf8,
     "penalty_num": pl.Int64,
@@ -393,7 +394,7 @@ def _with_penalties(totals: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.
             pl.lit(1, pl.Int64).alias("penalty_den"),
             pl.lit(None, pl.Utf8).alias("sanction"),
         )
-    keys = ["event_id", "session", "contestant", "direction"]
+    keys = ["event_id", "session", "section", "contestant", "direction"]
     p = penalties.with_columns(pl.col("session").cast(pl.Int32))
     total = sum_by(
         p.with_columns(pl.lit(1).alias("__g")),

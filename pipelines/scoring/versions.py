@@ -184,16 +184,22 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
         return pl.DataFrame(schema=PENALTIES_SCHEMA)
     scoring = pl.col("scoring") if "scoring" in scored.columns else pl.lit("matchpoints")
     tops = (
-        scored.group_by("event_id", "session", "profile")
+        scored.group_by("event_id", "session", "section", "profile")
         .agg(pl.col("expected").max(), scoring.first().alias("scoring"))
         .iter_rows(named=True)
     )
     top_of = {
-        (t["event_id"], t["session"]): (t["expected"], t["profile"], t["scoring"]) for t in tops
+        (t["event_id"], t["session"], t["section"] or ""): (
+            t["expected"],
+            t["profile"],
+            t["scoring"],
+        )
+        for t in tops
     }
     rows = []
     for p in pens.iter_rows(named=True):
-        expected, name, how = top_of.get((p["event_id"], p["session"]), (1, None, None))
+        key = (p["event_id"], p["session"], p["section"] or "")
+        expected, name, how = top_of.get(key, (1, None, None))
         prof = profiles.load(name)
         if how in ("butler", "cross_imps", "imps"):
             # at IMP forms the amount is in IMPs or VPs, as the ruling or the profile says
@@ -209,6 +215,7 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
             {
                 "event_id": p["event_id"],
                 "session": p["session"],
+                "section": p["section"] or "",
                 "contestant": p["penalized"],
                 "direction": movement_dir,
                 "penalty_num": amount.numerator,
@@ -459,7 +466,8 @@ def _adjustments(
         how="left",
         nulls_equal=True,
     )
-    tops = base_standings.select("event_id", "session", "contestant", "direction", "top")
+    who = ["event_id", "session", "section", "contestant", "direction"]
+    tops = base_standings.select(*who, "top")
     rows = []
     board_rulings = in_effect.filter(
         pl.col("board").is_not_null() & (pl.col("kind") != "score_stands")
@@ -497,7 +505,7 @@ def _adjustments(
             {
                 **_common(r),
                 "board": None,
-                "section": r["section"],
+                "section": r["section"] or "",
                 "session_date": r["session_date"],
                 "contestant": r["penalized"],
                 "direction": r["penalized_direction"],
@@ -530,36 +538,28 @@ def _adjustments(
         },
         orient="row",
     )
-    adj = adj.join(
-        tops, on=["event_id", "session", "contestant", "direction"], how="left", nulls_equal=True
-    )
+    adj = adj.join(tops, on=who, how="left", nulls_equal=True)
     pen = penalties_frame(in_effect, scored)
     if pen.height:
         amounts = pen.select(
-            "event_id",
-            "session",
-            "contestant",
-            "direction",
+            *who,
             (pl.col("penalty_num") / pl.col("penalty_den")).alias("__pen"),
             pl.col("unit").alias("__punit"),
         )
         unit = pl.col("unit") if "unit" in base_standings.columns else pl.lit("MP")
         pstand = base_standings.select(
-            "event_id",
-            "session",
-            "contestant",
-            "direction",
+            *who,
             pl.col("score").alias("__base"),
             unit.alias("__sunit"),
         )
         adj = adj.join(
-            amounts.unique(["event_id", "session", "contestant", "direction"]),
-            on=["event_id", "session", "contestant", "direction"],
+            amounts.unique(who),
+            on=who,
             how="left",
             nulls_equal=True,
         ).join(
             pstand,
-            on=["event_id", "session", "contestant", "direction"],
+            on=who,
             how="left",
             nulls_equal=True,
         )
