@@ -91,7 +91,9 @@ from pipelines.laws.contract import (
 # --------------------------------------------------------------------------- constants
 
 #: events.csv as generated: the event columns, less ``expected_results`` (full movements).
-EVENT_HEADER: tuple[str, ...] = tuple(c for c in EVENT_COLUMNS[2:] if c != "expected_results")
+EVENT_HEADER: tuple[str, ...] = tuple(
+    c for c in EVENT_COLUMNS[2:] if c not in ("expected_results", "appeal_minutes")
+)
 RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
 CONTESTANT_HEADER: tuple[str, ...] = (
     "event_id",
@@ -1204,6 +1206,7 @@ def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> 
         "outcome": outcome,
         "ns_result": ns,
         "ew_result": ew,
+        "penalty": "",
         "deposit_retained": retained,
         "without_merit": merit,
         "note": note,

@@ -283,7 +283,13 @@ def test_committee_cannot_overrule_a_disciplinary_penalty():
     v = validated(two_boards(), events)
     dp = ruling("D1", "disciplinary_penalty", penalized="1", penalty="6 MP", laws="91A")
     res = checked(v, events, [dp], [appeal("A1", "D1", "changed", heard_by="committee")])
-    assert "Law 93B3" in res.rejected["reason"].item()
+    # kept with its reason, not rejected: it holds nothing back and changes nothing
+    assert res.rejected.height == 0
+    a = res.appeals.row(0, named=True)
+    assert a["applies"] is False and "Law 93B3" in a["not_applied_reason"]
+    st = run(two_boards(), [dp], [appeal("A1", "D1", "changed", heard_by="committee")]).standings
+    assert st["version"].max() == 1
+    assert st.filter(pl.col("contestant") == "1")["penalties"].item() == 6
 
 
 def test_sanctioned_contestant_can_be_left_out(monkeypatch):

@@ -237,6 +237,7 @@ def _rulings(inputs: AuditInputs) -> pl.DataFrame:
         "ew_result": pl.Utf8,
         "penalty": pl.Utf8,
         "note": pl.Utf8,
+        "late": pl.Boolean,
     }
     out = r.select(
         *(
@@ -297,6 +298,18 @@ def _appeals(inputs: AuditInputs, rulings: pl.DataFrame) -> pl.DataFrame:
         pl.col("pending").cast(pl.Boolean).fill_null(False)
         if "pending" in a.columns
         else pl.col("outcome").is_null().alias("pending"),
+        # an appeal the Laws do not allow (late, Law 92B; against discipline, 93B3) is counted
+        # as lodged but decides nothing
+        (
+            pl.col("late").cast(pl.Boolean).fill_null(False)
+            if "late" in a.columns
+            else pl.lit(False)
+        ).alias("late"),
+        (
+            pl.col("applies").cast(pl.Boolean).fill_null(True)
+            if "applies" in a.columns
+            else pl.lit(True)
+        ).alias("admissible"),
     )
     return base.join(
         rulings.drop("outcome", strict=False), on="ruling_id", how="inner"
@@ -366,6 +379,7 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         pl.len().alias("penalties"),
         pl.col("__warning").sum().alias("warnings"),
         pl.col("__sanction").sum().alias("sanctions"),
+        pl.col("late").fill_null(False).sum().alias("late"),
         pl.col("deducted_mp").fill_null(0.0).sum().alias("matchpoints_deducted"),
         pl.col("deducted_pct").fill_null(0.0).sum().alias("percentage_points_deducted"),
         pl.col("deducted_imps").fill_null(0.0).sum().alias("imps_deducted"),
@@ -396,7 +410,7 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         .with_columns(
             *(
                 pl.col(c).fill_null(0).cast(pl.Int64)
-                for c in ("penalties", "warnings", "sanctions", "boards_played")
+                for c in ("penalties", "warnings", "sanctions", "late", "boards_played")
             ),
             *(
                 pl.col(c).fill_null(0.0)
@@ -419,6 +433,7 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         "penalties",
         "warnings",
         "sanctions",
+        "late",
         "matchpoints_deducted",
         "percentage_points_deducted",
         "imps_deducted",
@@ -440,27 +455,32 @@ def _appeal_stats(
     )
     keys = ["period_kind", "period", "dimension", "value"]
     a = _dimension_frames(_periods(_with_controls(app, ()), window, months=True), "director")
-    decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending")
+    admissible = pl.col("admissible")
+    decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending") & admissible
     agg = a.group_by(keys).agg(
         pl.len().alias("appeals"),
         pl.col("pending").sum().alias("pending"),
         decided.sum().alias("decided"),
-        *((pl.col("outcome") == o).sum().alias(o) for o in OUTCOMES),
-        pl.col("outcome").is_in(list(OVERTURNED)).sum().alias("overturned"),
+        *((pl.col("outcome").eq(o) & admissible).sum().alias(o) for o in OUTCOMES),
+        (pl.col("outcome").is_in(list(OVERTURNED)) & admissible).sum().alias("overturned"),
+        pl.col("late").sum().alias("late"),
+        (~admissible).sum().alias("not_allowed"),
         pl.col("deposit_retained").sum().alias("deposits_retained"),
         pl.col("without_merit").sum().alias("without_merit"),
         pl.col("__hours").filter(decided).median().alias("median_hours_to_decision"),
     )
     r = _dimension_frames(_periods(_with_controls(rul, ()), window, months=True), "director")
-    rulings = r.group_by(keys).agg(pl.len().alias("rulings"))
+    rulings = r.group_by(keys).agg(
+        pl.len().alias("rulings"), pl.col("late").fill_null(False).sum().alias("late_rulings")
+    )
     frame = pl.concat(
         [
             boards.select(*keys),
             agg.filter(pl.col("dimension") == "law").select(keys),
         ]
     ).unique()
-    counts = ["appeals", "pending", "decided", *OUTCOMES, "overturned"]
-    counts += ["deposits_retained", "without_merit", "rulings"]
+    counts = ["appeals", "pending", "decided", *OUTCOMES, "overturned", "late", "not_allowed"]
+    counts += ["deposits_retained", "without_merit", "rulings", "late_rulings"]
     out = (
         frame.join(boards, on=keys, how="left")
         .join(agg, on=keys, how="left")
@@ -492,10 +512,13 @@ def _appeal_stats(
         *OUTCOMES,
         "overturned",
         "overturn_rate",
+        "late",
+        "not_allowed",
         "deposits_retained",
         "without_merit",
         "median_hours_to_decision",
         "rulings",
+        "late_rulings",
         "boards_played",
         "board_appeal_ratio",
     ).sort(keys)
@@ -541,11 +564,13 @@ def _director_audit(
         .alias("mean_adjustment_imps"),
     )
     a = _periods(_with_controls(app, controls), window, months=False)
-    decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending")
+    decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending") & pl.col("admissible")
     appeals = a.group_by(keys).agg(
         pl.len().alias("appeals_against"),
         decided.sum().alias("appeals_decided"),
-        pl.col("outcome").is_in(list(OVERTURNED)).sum().alias("overturned"),
+        (pl.col("outcome").is_in(list(OVERTURNED)) & pl.col("admissible"))
+        .sum()
+        .alias("overturned"),
     )
     counts = [
         "sessions_directed",

@@ -87,6 +87,7 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "stage",
     "club",
     "level",
+    "appeal_minutes",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -45,7 +45,7 @@ RULING_COLUMNS: tuple[str, ...] = (
     "note",
 )
 
-#: Columns of an appeal.
+#: Columns of an appeal (``penalty``: the new amount when an appeal changes a penalty).
 APPEAL_COLUMNS: tuple[str, ...] = (
     "file",
     "location",
@@ -58,6 +58,7 @@ APPEAL_COLUMNS: tuple[str, ...] = (
     "outcome",
     "ns_result",
     "ew_result",
+    "penalty",
     "deposit_retained",
     "without_merit",
     "note",

@@ -6,10 +6,13 @@ Notation of a side's result in a ruling (``ns_result`` / ``ew_result``):
   seat, tricks relative to the contract), or ``PASS``;
 * an NS-signed score ``+620`` / ``-100``;
 * a weighted score (Law 12C1(c)): components ``60% 4S N =; 40% 4S N -1`` whose weights are
-  whole percentages summing to 100;
+  percentages (``33.3%`` allowed) or fractions (``1/3 4S N =; 2/3 4S N -1`` for 33⅓ %),
+  summing exactly to 100 % (a whole);
 * an artificial score (Law 12C2): ``A+``, ``A``, ``A-`` (variable: average-plus, average,
   average-minus, resolved by the session-percentage rule) or ``A60``, ``A50``, ``A40``
-  (fixed percentages of the full top, never overridden).
+  (fixed percentages of the full top, never overridden); another fixed percentage such as
+  ``A55`` (Law 12C2(d): regulated by the Regulating Authority) where the profile allows it;
+* ``score stands`` (an appeal's decision): the side keeps the table result.
 
 Rules:
 
@@ -48,8 +51,17 @@ _CONTRACT_RESULT = re.compile(
     r"^(?P<contract>[1-7](?:NT|C|D|H|S)(?:XX|X)?)\s+(?P<seat>[NESW])\s+(?P<rel>=|[+-][0-9]{1,2})$"
 )
 _SCORE = re.compile(r"^[+-]?[0-9]+$")
-_WEIGHTED_PART = re.compile(r"^(?P<pct>[0-9]{1,3})\s*%\s+(?P<result>.+)$")
-_ARTIFICIAL = re.compile(r"^A(?P<code>\+|-|60|50|40)?$")
+_WEIGHTED_PART = re.compile(
+    r"^(?:(?P<pct>[0-9]{1,3}(?:\.[0-9]{1,4})?)\s*%|(?P<num>[0-9]{1,4})\s*/\s*(?P<den>[0-9]{1,4}))"
+    r"\s+(?P<result>.+)$"
+)
+_ARTIFICIAL = re.compile(r"^A(?P<code>\+|-|=|[0-9]{1,3})?$")
+
+#: The nominal fixed percentages of Law 12C2(a): average-plus, average, average-minus.
+STANDARD_PERCENTAGES: tuple[str, ...] = ("60", "50", "40")
+
+#: An appeal's (or a side's) decision that the table result stands.
+STANDS = "score stands"
 
 #: Fouled-board small-group rules a profile may choose.
 FOULED_RULES: tuple[str, ...] = ("neuberg", "ebu", "acbl")
@@ -78,6 +90,10 @@ class Artificial:
     def variable(self) -> bool:
         """Whether the session-percentage rule may change it."""
         return self.code in ("+", "=", "-")
+
+    def nominal(self, plus: int = 60, average: int = 50, minus: int = 40) -> int:
+        """Its percentage before any session-percentage rule (Law 12C2(a))."""
+        return {"+": plus, "=": average, "-": minus}.get(self.code) or int(self.code)
 
 
 SideResult = tuple[Component, ...] | Artificial
@@ -120,26 +136,50 @@ def parse_side_result(text: str, board: int) -> SideResult:
     art = _ARTIFICIAL.match(t.upper().replace(" ", ""))
     if art:
         code = art["code"] or "="
+        if code not in ("+", "=", "-"):
+            code = str(int(code))
+            if not 0 <= int(code) <= 100:
+                raise ResultError(f"'{text}': an artificial score is a percentage 0-100")
         return Artificial(code)
-    if ";" in t or "%" in t:
+    if ";" in t or "%" in t or _WEIGHTED_PART.match(t):
         parts = [p.strip() for p in t.split(";") if p.strip()]
         comps = []
         for p in parts:
             m = _WEIGHTED_PART.match(p)
             if not m:
-                raise ResultError(f"'{p}' is not a weighted component like '60% 4S N ='")
-            pct = int(m["pct"])
-            if not 0 < pct <= 100:
-                raise ResultError(f"weight {pct}% must be between 1 and 100")
+                raise ResultError(
+                    f"'{p}' is not a weighted component like '60% 4S N =' or '1/3 4S N ='"
+                )
+            if m["pct"] is not None:
+                weight = Fraction(m["pct"]) / 100
+                shown = f"{m['pct']}%"
+            else:
+                if int(m["den"]) == 0:
+                    raise ResultError(f"'{p}': a weight's denominator cannot be 0")
+                weight = Fraction(int(m["num"]), int(m["den"]))
+                shown = f"{m['num']}/{m['den']}"
+            if not 0 < weight <= 1:
+                raise ResultError(f"weight {shown} must be more than 0 and at most 100%")
             c = _single(m["result"], board)
-            comps.append(Component(c.ns_score, Fraction(pct, 100), p))
+            comps.append(Component(c.ns_score, weight, p))
         total = sum(c.weight for c in comps)
         if total != 1:
             raise ResultError(
-                f"the weights of '{text}' sum to {float(total) * 100:g}%, not 100% (Law 12C1(c))"
+                f"the weights of '{text}' sum to {_percent(total)}, not 100% (Law 12C1(c)); "
+                "write thirds as fractions: '1/3 4S N =; 2/3 4S N -1'"
             )
         return tuple(comps)
     return (_single(t, board),)
+
+
+def _percent(w: Fraction) -> str:
+    v = w * 100
+    return f"{v.numerator}%" if v.denominator == 1 else f"{float(v):.4g}%"
+
+
+def is_stands(text: str | None) -> bool:
+    """Whether ``text`` says the table result stands (``score stands``, ``stands``)."""
+    return " ".join((text or "").lower().split()) in (STANDS, "stands")
 
 
 def _single(text: str, board: int) -> Component:

@@ -50,6 +50,13 @@ Fields (section.key):
   -3 IMPs); ``team_tiebreak``: how teams level on VPs are separated (``imp_quotient``,
   ``head_to_head`` then IMP quotient, ``none``); ``standard_imps``: the procedural
   penalty at IMP forms when a ruling names none (``3 IMP``, ``1 VP``).
+* ``artificial.other_percentages``: whether artificial scores other than 60/50/40 % (e.g.
+  ``A55``/``A45``) may be given (2017 Law 12C2(d): the Regulating Authority may regulate
+  other artificial scores); ``false`` refuses them with the reason.
+* ``[periods]`` (Laws 79C, 92B): ``correction_minutes``, the correction period after the
+  official scores are made available (Law 79C1: 30 minutes unless the organiser sets
+  otherwise); ``appeal_minutes``, the time to appeal a ruling (Law 92B: 30 minutes). An
+  event's ``correction_minutes`` / ``appeal_minutes`` in ``events.csv`` override them.
 * ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
   ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
   is ``unranked`` (shown without a place) or ``excluded`` from the standings.
@@ -90,7 +97,14 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "matchpoints": ("scale", "factoring_missing", "factoring_adjusted"),
-    "artificial": ("average_plus", "average", "average_minus", "session_percentage_rule"),
+    "artificial": (
+        "average_plus",
+        "average",
+        "average_minus",
+        "session_percentage_rule",
+        "other_percentages",
+    ),
+    "periods": ("correction_minutes", "appeal_minutes"),
     "display": (
         "mp_decimals",
         "mp_rounding",
@@ -146,6 +160,9 @@ class Profile:
     sitout: str
     tiebreak: str
     session_percentage_rule: bool
+    other_percentages: bool
+    correction_minutes: int
+    appeal_minutes: int
     small_groups: str
     standard: str
     sanctioned: str
@@ -233,6 +250,9 @@ def parse(name: str, data: dict) -> Profile:
             raise PenaltyError("give the penalty at IMP forms in IMP or VP, e.g. '3 IMP'")
     except PenaltyError as e:
         raise ProfileError(f"profile {name}: imps.standard_imps: {e}") from e
+    for key in ("correction_minutes", "appeal_minutes"):
+        if values[key] < 0:  # type: ignore[operator]
+            raise ProfileError(f"profile {name}: periods.{key} must be 0 or more minutes")
     for key in ("average_plus", "average", "average_minus"):
         if not 0 <= values[key] <= 100:  # type: ignore[operator]
             raise ProfileError(f"profile {name}: {key} must be a percentage 0..100")

@@ -17,8 +17,9 @@ The rules are in :mod:`pipelines.laws.adjustments`; this module applies them to 
 * :func:`apply_session_rule` then gives variable artificial scores their Law 12C2(c)
   value (2007: Law 88) from each contestant's percentage on the other boards.
 
-All arithmetic is exact: weights are whole percentages, so a weighted table's
-matchpoints are integers over 10,000 before factoring.
+All arithmetic is exact: weights are integers over one denominator ``W`` (100 for whole
+percentages, 300 with thirds, :func:`weight_den`), so a weighted table's matchpoints are
+integers over ``W²`` before factoring.
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ from math import lcm
 import polars as pl
 
 from pipelines import profiles
-from pipelines.laws.adjustments import Artificial, parse_side_result, resolve_artificial
+from pipelines.laws.adjustments import (
+    Artificial,
+    SideResult,
+    parse_side_result,
+    resolve_artificial,
+)
 from pipelines.scoring.score import (
     BOARD,
     SCORED_COLUMNS,
@@ -44,18 +50,26 @@ ADJUSTMENT_COLUMNS: dict[str, pl.DataType] = {
     "board_version": pl.Utf8,
     "adjustment": pl.Utf8,
     "ruling_id": pl.Utf8,
+    "recorded_score": pl.Int64,
+    "correction_id": pl.Utf8,
 }
 
+#: Columns of the components of split and weighted scores: one possible result of one side
+#: of a table, its weight an integer over ``weight_den`` (100 when every weight is a whole
+#: percentage).
 _COMPONENTS = {
     "__row": pl.Int64,
     "side": pl.Utf8,
     "ns_score": pl.Int64,
     "weight": pl.Int64,
     "art": pl.Utf8,
+    "weight_den": pl.Int64,
 }
 
-#: Ruling kinds that change a table's result.
-CHANGING = ("assigned", "weighted", "artificial", "director_error", "score_correction")
+#: Ruling kinds whose results replace the table's (an adjusted score, Law 12C).
+ADJUSTING = ("assigned", "weighted", "artificial", "director_error")
+#: Ruling kinds that change a table's result: the adjusting ones and a score correction.
+CHANGING = (*ADJUSTING, "score_correction")
 
 
 def apply_rulings(
@@ -64,24 +78,52 @@ def apply_rulings(
     """Apply the board rulings in effect to validated ``results``.
 
     ``rulings`` holds the rulings to apply with the results they give each side
-    (``ns_result``, ``ew_result``), in the order they were made. Returns the rows (the
-    validated columns, ``kind`` possibly changed to ``artificial`` or ``adjusted``, a new
-    ``computed_score`` for a balanced assigned score, plus :data:`ADJUSTMENT_COLUMNS` and a
-    ``__row`` index) and the components of the ``adjusted`` rows (:data:`_COMPONENTS`).
-    A later ruling about the same table and board replaces an earlier one.
+    (``ns_result``, ``ew_result``) and their effective ``kind``, in the order they were made.
+    Returns the rows (the validated columns, ``kind`` possibly changed to ``artificial`` or
+    ``adjusted``, a new ``computed_score`` for a balanced assigned score, plus
+    :data:`ADJUSTMENT_COLUMNS` and a ``__row`` index) and the components of the ``adjusted``
+    rows (:data:`_COMPONENTS`).
+
+    Per table and board, in the order the rulings were made:
+
+    * a fouled-board ruling records the version the table played (Law 87);
+    * a score correction (Law 79C) changes the table result kept for the record
+      (``recorded_score``, ``correction_id``); it is what the table is scored with unless
+      an adjusted score applies;
+    * an adjusted score (assigned, weighted, artificial, director's error; Laws 12C, 82C)
+      replaces the table result for scoring, a later one replacing an earlier one; a side
+      given ``score stands`` keeps the table result (as corrected); a later ``score_stands``
+      ruling (or an appeal deciding that the score stands) withdraws the adjusted score.
+
+    ``adjustment`` and ``ruling_id`` name the ruling that decides the score: the adjusted
+    score, else the correction, else the ruling that let the score stand, else the
+    fouled-board ruling.
     """
     rows = results.with_row_index("__row").with_columns(
         pl.col("__row").cast(pl.Int64),
         pl.lit("A").alias("board_version"),
         pl.lit(None, pl.Utf8).alias("adjustment"),
         pl.lit(None, pl.Utf8).alias("ruling_id"),
+        pl.when(pl.col("kind") == "played")
+        .then(pl.col("computed_score"))
+        .cast(pl.Int64)
+        .alias("recorded_score"),
+        pl.lit(None, pl.Utf8).alias("correction_id"),
     )
     board_rulings = rulings.filter(pl.col("board").is_not_null())
     if board_rulings.height == 0:
         return rows, pl.DataFrame(schema=_COMPONENTS)
     keys = ["event_id", "session", "board", "ns_pair", "ew_pair"]
     targets = (
-        rows.select("__row", "section", *keys)
+        rows.select(
+            "__row",
+            "section",
+            *keys,
+            pl.col("kind").alias("__kind0"),
+            "computed_score",
+            "ns_art",
+            "ew_art",
+        )
         .join(
             board_rulings.select(
                 *keys,
@@ -96,27 +138,48 @@ def apply_rulings(
             on=keys,
         )
         .filter((pl.col("__rsec") == "") | (pl.col("__rsec") == pl.col("section")))
+        .sort("__row", "__order")
     )
-    updates: dict[int, dict] = {}
-    comps: list[dict] = []
-    for t in targets.sort("__order").iter_rows(named=True):
-        row, board = t["__row"], t["board"]
-        up = updates.setdefault(row, {})
-        up["adjustment"], up["ruling_id"] = t["kind"], t["ruling_id"]
-        if t["kind"] == "fouled_board":
-            up["board_version"] = t["board_version"]
+    updates: list[dict] = []
+    comps: list[tuple[int, str, int | None, Fraction, str | None]] = []
+    for (row,), group in targets.group_by(["__row"], maintain_order=True):
+        rs = group.to_dicts()
+        first = rs[0]
+        board, kind0 = first["board"], first["__kind0"]
+        up: dict = {"__row": row}
+        adjust = correction = stands = fouled = None
+        for t in rs:
+            if t["kind"] == "fouled_board":
+                fouled = t
+                up["board_version"] = t["board_version"]
+            elif t["kind"] == "score_correction":
+                correction = t
+            elif t["kind"] == "score_stands":
+                adjust, stands = None, t
+            elif t["kind"] in ADJUSTING:
+                adjust = t
+        decider = adjust or correction or stands or fouled
+        up["adjustment"], up["ruling_id"] = decider["kind"], decider["ruling_id"]
+        table_score = first["computed_score"] if kind0 == "played" else None
+        if correction is not None:
+            (fixed,) = parse_side_result(correction["ns_result"], board)
+            table_score = fixed.ns_score
+            up.update(recorded_score=table_score, correction_id=correction["ruling_id"])
+        updates.append(up)
+        if adjust is None:
+            if correction is not None:
+                up.update(kind="played", computed_score=table_score, ns_art=None, ew_art=None)
             continue
-        if t["kind"] not in CHANGING:
-            continue
-        ns = parse_side_result(t["ns_result"], board)
-        ew = parse_side_result(t["ew_result"] or t["ns_result"], board)
-        comps = [c for c in comps if c["__row"] != row]
-        up.pop("computed_score", None)
+
+        ns = _side_result(adjust["ns_result"], first["ns_art"], table_score, board)
+        ew = _side_result(
+            adjust["ew_result"] or adjust["ns_result"], first["ew_art"], table_score, board
+        )
         if isinstance(ns, Artificial) and isinstance(ew, Artificial):
             up.update(kind="artificial", ns_art=ns.code, ew_art=ew.code, computed_score=None)
         elif (
-            not isinstance(ns, Artificial)
-            and not isinstance(ew, Artificial)
+            isinstance(ns, tuple)
+            and isinstance(ew, tuple)
             and len(ns) == 1
             and len(ew) == 1
             and ns[0].ns_score == ew[0].ns_score
@@ -130,54 +193,68 @@ def apply_rulings(
                 ns_art=ns.code if isinstance(ns, Artificial) else None,
                 ew_art=ew.code if isinstance(ew, Artificial) else None,
             )
-            for side, res in (("NS", ns), ("EW", ew)):
+            for name, res in (("NS", ns), ("EW", ew)):
                 if isinstance(res, Artificial):
-                    comps.append(
-                        {
-                            "__row": row,
-                            "side": side,
-                            "ns_score": None,
-                            "weight": 100,
-                            "art": res.code,
-                        }
-                    )
-                else:
-                    for c in res:
-                        comps.append(
-                            {
-                                "__row": row,
-                                "side": side,
-                                "ns_score": c.ns_score,
-                                "weight": int(c.weight * 100),
-                                "art": None,
-                            }
-                        )
+                    comps.append((row, name, None, Fraction(1), res.code))
+                elif res is not None:
+                    comps.extend((row, name, c.ns_score, c.weight, None) for c in res)
+    schema = {
+        "__row": pl.Int64,
+        "adjustment": pl.Utf8,
+        "ruling_id": pl.Utf8,
+        "board_version": pl.Utf8,
+        "kind": pl.Utf8,
+        "computed_score": pl.Int64,
+        "ns_art": pl.Utf8,
+        "ew_art": pl.Utf8,
+        "recorded_score": pl.Int64,
+        "correction_id": pl.Utf8,
+    }
     change = pl.DataFrame(
-        [{"__row": r, **u} for r, u in updates.items()],
-        schema={
-            "__row": pl.Int64,
-            "adjustment": pl.Utf8,
-            "ruling_id": pl.Utf8,
-            "board_version": pl.Utf8,
-            "kind": pl.Utf8,
-            "computed_score": pl.Int64,
-            "ns_art": pl.Utf8,
-            "ew_art": pl.Utf8,
-        },
-        orient="row",
+        [{c: u.get(c) for c in schema} for u in updates], schema=schema, orient="row"
     )
-    touched = {k for u in updates.values() for k in u}
+    touched = {k for u in updates for k in u}
     rows = rows.join(change, on="__row", how="left", suffix="__new")
     for col in ("adjustment", "ruling_id", "board_version"):
         rows = rows.with_columns(pl.coalesce(f"{col}__new", col).alias(col))
-    for col in ("kind", "computed_score", "ns_art", "ew_art"):
+    for col in ("kind", "computed_score", "ns_art", "ew_art", "recorded_score", "correction_id"):
         if col in touched:
-            changed = pl.col("__row").is_in([r for r, u in updates.items() if col in u])
+            changed = pl.col("__row").is_in([u["__row"] for u in updates if col in u])
             rows = rows.with_columns(
                 pl.when(changed).then(pl.col(f"{col}__new")).otherwise(pl.col(col)).alias(col)
             )
     rows = rows.drop([c for c in rows.columns if c.endswith("__new")])
-    return rows, pl.DataFrame(comps, schema=_COMPONENTS, orient="row")
+    return rows, _components_frame(comps)
+
+
+def _side_result(
+    text: str | None, art0: str | None, table_score: int | None, board: int
+) -> SideResult | None:
+    """One side's result in a ruling; ``score stands`` is the table result (as corrected),
+    or the table's own artificial score ``art0`` when it had no played result."""
+    from pipelines.laws.adjustments import Component, is_stands
+
+    if is_stands(text):
+        if table_score is not None:
+            return (Component(table_score),)
+        return Artificial(art0) if art0 else None
+    return parse_side_result(text, board)
+
+
+def _components_frame(
+    comps: list[tuple[int, str, int | None, Fraction, str | None]],
+) -> pl.DataFrame:
+    """The components as integers over one weight denominator: 100 when every weight is a
+    whole percentage (the usual case), else the least common multiple of 100 and the
+    weights' denominators (a third: 300)."""
+    den = 100
+    for *_, w, _art in comps:
+        den = lcm(den, w.denominator)
+    return pl.DataFrame(
+        [(r, side, score, int(w * den), art, den) for r, side, score, w, art in comps],
+        schema=_COMPONENTS,
+        orient="row",
+    )
 
 
 def _irregular_boards(rows: pl.DataFrame) -> pl.Series:
@@ -232,11 +309,20 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
     return out
 
 
+def weight_den(components: pl.DataFrame) -> int:
+    """The denominator ``W`` of the components' weights (100 when there are none)."""
+    if components.height == 0 or "weight_den" not in components.columns:
+        return 100
+    return int(components["weight_den"].max())
+
+
 def side_components(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
     """Every side's possible results: (``__row``, ``side``, ``ns_score``, ``weight``, ``art``).
 
-    A played row is one result of weight 100 for each side; an artificial row one code per
-    side; an adjusted (split or weighted) row its components."""
+    A played row is one result of weight ``W`` (:func:`weight_den`: a whole) for each side;
+    an artificial row one code per side; an adjusted (split or weighted) row its components,
+    weights over ``W``."""
+    w = weight_den(components)
     plain = rows.filter(pl.col("kind").is_in(["played", "artificial"]))
     base = []
     for side, art in (("NS", "ns_art"), ("EW", "ew_art")):
@@ -248,14 +334,14 @@ def side_components(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFram
                 .then(pl.col("computed_score"))
                 .cast(pl.Int64)
                 .alias("ns_score"),
-                pl.lit(100, pl.Int64).alias("weight"),
+                pl.lit(w, pl.Int64).alias("weight"),
                 pl.when(pl.col("kind") == "artificial").then(pl.col(art)).alias("art"),
             )
         )
     adjusted = components.join(
         rows.filter(pl.col("kind") == "adjusted").select("__row"), on="__row", how="semi"
     )
-    return pl.concat([*base, adjusted.select(list(_COMPONENTS))])
+    return pl.concat([*base, adjusted.select(list(_COMPONENTS)[:-1])])
 
 
 def score_irregular(
@@ -265,11 +351,12 @@ def score_irregular(
 
     Per field (board, version, side): ``n`` = tables whose side has a real result; for
     each component ``c`` of table ``t``, ``2·W_below + W_equal`` over the *other* tables'
-    components (weights in percent); the table's matchpoints = ``Σ w_c (2·W_below +
-    W_equal) / 10000``. A field with ``n < N`` is factored: Neuberg or linearly as the
-    profile says, or for a fouled board's group by the profile's small-group rule.
+    components (weights over ``W``, :func:`weight_den`); the table's matchpoints = ``Σ w_c
+    (2·W_below + W_equal) / W²``. A field with ``n < N`` is factored: Neuberg or linearly as
+    the profile says, or for a fouled board's group by the profile's small-group rule.
     """
     u = prof.unit_den
+    ww = weight_den(components) ** 2
     comps = side_components(rows, components).join(
         rows.select("__row", *BOARD, "board_version", "expected_results"), on="__row"
     )
@@ -316,7 +403,7 @@ def score_irregular(
     per_side = per_side.join(has_art, on=BOARD, how="left").with_columns(
         pl.col("__has_art").fill_null(False)
     )
-    fractions = [_factored(r, prof) for r in per_side.iter_rows(named=True)]
+    fractions = [_factored(r, prof, ww) for r in per_side.iter_rows(named=True)]
     per_side = per_side.with_columns(
         pl.Series("__num", [f[0] for f in fractions], dtype=pl.Int64),
         pl.Series("__den", [f[1] * u for f in fractions], dtype=pl.Int64),
@@ -376,31 +463,31 @@ def score_irregular(
     return figures(scored, prof)
 
 
-def _factored(r: dict, prof: profiles.Profile) -> tuple[int, int, str]:
-    """A field result ``A/10000`` (2/1 scale) of a group of ``n`` factored to ``N``."""
+def _factored(r: dict, prof: profiles.Profile, ww: int = 10000) -> tuple[int, int, str]:
+    """A field result ``A/ww`` (2/1 scale; ``ww`` = W²) of a group of ``n`` factored to ``N``."""
     a, n, big_n = r["__a"], r["__n"], r["expected_results"]
     fouled = r["__versions"] > 1
     if n >= big_n and not fouled:
-        return a, 10000, "none"
+        return a, ww, "none"
     if fouled:
         from pipelines.laws.adjustments import fouled_group_percentage
 
         pct = fouled_group_percentage(
-            prof.small_groups, n, big_n, Fraction(a, 10000), n == r["__largest"]
+            prof.small_groups, n, big_n, Fraction(a, ww), n == r["__largest"]
         )
         if pct is not None:  # a percentage of the full top 2(N-1)
             v = pct * 2 * (big_n - 1) / 100
             label = "fouled_single" if n == 1 else f"fouled_{prof.small_groups}"
             return v.numerator, v.denominator, label
-        v = (Fraction(a, 10000) + 1) * Fraction(big_n, n) - 1
+        v = (Fraction(a, ww) + 1) * Fraction(big_n, n) - 1
         return v.numerator, v.denominator, "fouled_neuberg"
     method = prof.factoring_adjusted if r["__has_art"] else prof.factoring_missing
     if method == "neuberg":
-        v = (Fraction(a, 10000) + 1) * Fraction(big_n, n) - 1
+        v = (Fraction(a, ww) + 1) * Fraction(big_n, n) - 1
     elif n == 1:
         v = Fraction(big_n - 1)
     else:
-        v = Fraction(a, 10000) * Fraction(big_n - 1, n - 1)
+        v = Fraction(a, ww) * Fraction(big_n - 1, n - 1)
     return v.numerator, v.denominator, method
 
 

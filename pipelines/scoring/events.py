@@ -2,9 +2,9 @@
 
 Sources, strongest first: a row of ``events.csv``; the header of a USEBIO or
 PBN file (which carries its own event details); the defaults for an event not
-listed anywhere (pairs, matchpoints, Howell, profile ``wbf``, 2017 Laws, a
-30-minute correction period, Law 79C; level ``club``, the club taken from the event id's
-prefix). Fields are merged one by one, so an
+listed anywhere (pairs, matchpoints, Howell, profile ``wbf``, 2017 Laws, the
+profile's correction and appeal periods, Laws 79C and 92B; level ``club``, the club
+taken from the event id's prefix). Fields are merged one by one, so an
 ``events.csv`` row may override only the profile of a USEBIO event.
 
 ``published_at`` is when the session's official scores were made available: the
@@ -38,7 +38,6 @@ DEFAULTS: dict[str, str | int] = {
     "movement": "howell",
     "profile": profiles.DEFAULT_PROFILE,
     "laws": "2017",
-    "correction_minutes": 30,
     "level": "club",
 }
 
@@ -64,6 +63,7 @@ EVENTS_SCHEMA: dict[str, pl.DataType] = {
     "location": pl.Utf8,
     "club": pl.Utf8,
     "level": pl.Utf8,
+    "appeal_minutes": pl.Int32,
 }
 
 _INT = r"^\d+$"
@@ -125,6 +125,14 @@ def event_checks() -> list[Check]:
             ),
         ),
         Check(
+            "appeal_minutes",
+            pl.col("appeal_minutes").is_not_null() & ~pl.col("appeal_minutes").str.contains(_INT),
+            pl.format(
+                "appeal_minutes must be a whole number of minutes, not '{}'",
+                quote("appeal_minutes"),
+            ),
+        ),
+        Check(
             "published_at",
             pl.col("published_at").is_not_null() & parse_time(pl.col("published_at")).is_null(),
             pl.format(
@@ -174,6 +182,7 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ok = ok.with_row_index("__order").with_columns(
         pl.col("session").cast(pl.Int32),
         pl.col("correction_minutes").cast(pl.Int32, strict=False),
+        pl.col("appeal_minutes").cast(pl.Int32, strict=False),
         pl.col("expected_results").cast(pl.Int32, strict=False),
         pl.col("boards_per_match").cast(pl.Int32, strict=False),
     )
@@ -222,8 +231,19 @@ def club_from_event_id(event_id: pl.Expr) -> pl.Expr:
 
 def with_defaults(df: pl.DataFrame) -> pl.DataFrame:
     """Fill every missing event detail with :data:`DEFAULTS`; a missing ``club`` with the
-    event id's prefix (:func:`club_from_event_id`)."""
-    return df.with_columns(
+    event id's prefix (:func:`club_from_event_id`); a missing correction period (Law 79C) or
+    appeal period (Law 92B) with the event's profile's ``[periods]``."""
+    df = df.with_columns(
         *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in DEFAULTS.items()),
         pl.col("club").fill_null(club_from_event_id(pl.col("event_id"))),
+    )
+    periods = {
+        key: {n: getattr(profiles.load(n), key) for n in profiles.available()}
+        for key in ("correction_minutes", "appeal_minutes")
+    }
+    return df.with_columns(
+        pl.col(key)
+        .fill_null(pl.col("profile").replace_strict(by_profile, default=None))
+        .cast(pl.Int32)
+        for key, by_profile in periods.items()
     )

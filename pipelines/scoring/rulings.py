@@ -7,39 +7,71 @@ check). Per ruling:
 * ``kind`` one of :data:`KINDS`; ``offending`` one of ``NS EW both none`` (empty: none);
 * a ruling about a board (every kind but the penalties) names the board and the table
   by its two pairs, and that table must have a result on that board in the session
-  (otherwise: "unknown table or board");
+  (otherwise: "unknown table or board"); in a session of several sections where the
+  two pairs met in more than one, it names the section;
 * its results are legal notation (:func:`pipelines.laws.adjustments.parse_side_result`):
   ``assigned`` and ``score_correction`` give a contract result or a score (an empty
   ``ew_result`` means the same as ``ns_result``: a balanced score; two different ones
-  are a split score), ``weighted`` gives components in whole percentages summing to
-  100, ``artificial`` gives an artificial score to each side, ``director_error``
-  (Law 82C) gives artificial or assigned results and defaults to ``A+``/``A+``, a
-  ``fouled_board`` names the ``board_version`` the table played; an artificial score
-  under any other kind is refused;
+  are a split score), ``weighted`` gives components whose weights (percentages, or
+  fractions such as ``1/3``) sum to exactly 100 %, ``artificial`` gives an artificial
+  score to each side, ``director_error`` (Law 82C) gives artificial or assigned results
+  and defaults to ``A+``/``A+``, a ``fouled_board`` names the ``board_version`` the table
+  played; an artificial score under any other kind is refused;
+* Law 12C2(a): a side at fault (``offending``) receives at most average (50 %): average-plus
+  (or a fixed score above 50 %) to an offending side is refused; Law 82C treats both sides
+  as non-offending, so a ``director_error`` ruling names no offending side and gives no
+  artificial score below average-plus; artificial percentages other than 60/50/40 (Law
+  12C2(d)) only where the profile's ``artificial.other_percentages`` allows them, and never
+  at IMP forms (they have no IMP equivalent);
 * a penalty (``procedural_penalty`` Law 90, ``disciplinary_penalty`` Law 91) names the
-  ``penalized`` contestant of the session and a legal ``penalty`` (empty: the
-  profile's standard amount); suspension and disqualification are disciplinary only;
-  IMPs and VPs cannot be deducted at matchpoints;
+  ``penalized`` contestant of the session (and its section where the number is used in
+  several) and a legal ``penalty`` (empty: the profile's standard amount); suspension and
+  disqualification are disciplinary only; IMPs and VPs cannot be deducted at matchpoints;
 * times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
   is ``approved`` (Law 79C).
 
+**Time limits** (Laws 79C, 92B), from when the official scores were made available
+(:func:`published_at`), for the periods of the event (``events.csv``) or else of its
+profile (``[periods]``): a score correction applies within the correction period, after it
+only when ``approved`` by the organiser (Law 79C2 — the 2007 Laws have no such provision,
+so an approved late correction does not apply under them); any other ruling except a
+disciplinary one is ``late`` when it was requested (``called_at``, else ``ruled_at``)
+after the correction period, the right to request a ruling having expired (Law 92B). A
+late ruling is kept, marked, listed and counted, and changes no standings.
+
 Appeals (Laws 92, 93): an appeal about a ruling that was rejected is rejected too; the
-outcome is one of :data:`OUTCOMES` (empty while the appeal is pending); ``changed``
-gives new results for one or both sides, ``changed_one_side`` for exactly one; an
-appeals committee cannot overrule a disciplinary penalty (Law 93B3). The effective
-decision is the ruling as changed by its decided appeals, the latest decision winning.
+outcome is one of :data:`OUTCOMES` (empty while the appeal is pending). The committee's
+decision replaces the director's, whatever kind of ruling it was (Law 93): ``changed``
+gives new results for one or both sides (``score stands`` for a side that keeps the table
+result), ``changed_one_side`` for exactly one; an appeal about a penalty that is
+``changed`` gives the new ``penalty`` (none given: the penalty is withdrawn); ``upheld``
+keeps the ruling, ``withdrawn`` and ``referred_back`` change nothing. An appeal the Laws do
+not allow is kept with the reason and changes nothing, without holding anything back: one
+lodged after the appeal period (Law 92B; from the official scores, or from the ruling when
+it was given later), an appeals committee overruling a disciplinary penalty (Law 93B3),
+an appeal about a ruling that does not apply. The effective decision is the ruling as
+changed by its admissible decided appeals, the latest decision winning
+(:func:`decide`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import polars as pl
 
 from pipelines import profiles
 from pipelines.formats.model import REJECT_COLUMNS
-from pipelines.laws.adjustments import Artificial, ResultError, SideResult, parse_side_result
+from pipelines.laws.adjustments import (
+    STANDARD_PERCENTAGES,
+    STANDS,
+    Artificial,
+    ResultError,
+    SideResult,
+    is_stands,
+    parse_side_result,
+)
 from pipelines.laws.corrections import correction_applies, correction_deadline
 from pipelines.laws.penalties import PenaltyError, parse_penalty
 from pipelines.scoring.events import DEFAULTS
@@ -93,6 +125,9 @@ RULINGS_SCHEMA: dict[str, pl.DataType] = {
     "effective_ns_result": pl.Utf8,
     "effective_ew_result": pl.Utf8,
     "changed_on_appeal": pl.Boolean,
+    "effective_kind": pl.Utf8,
+    "effective_penalty": pl.Utf8,
+    "late": pl.Boolean,
     "applies": pl.Boolean,
     "not_applied_reason": pl.Utf8,
     "file": pl.Utf8,
@@ -113,9 +148,13 @@ APPEALS_SCHEMA: dict[str, pl.DataType] = {
     "outcome": pl.Utf8,
     "ns_result": pl.Utf8,
     "ew_result": pl.Utf8,
+    "penalty": pl.Utf8,
     "deposit_retained": pl.Boolean,
     "without_merit": pl.Boolean,
     "pending": pl.Boolean,
+    "late": pl.Boolean,
+    "applies": pl.Boolean,
+    "not_applied_reason": pl.Utf8,
     "note": pl.Utf8,
     "file": pl.Utf8,
     "location": pl.Utf8,
@@ -257,7 +296,7 @@ def validate_rulings(
     rejected_ids = {r["ruling_id"] for r in rulings.iter_rows(named=True)} - set(by_id)
     clean_appeals: list[dict] = []
     for rec in appeals.iter_rows(named=True):
-        row = _appeal(rec, problems, by_id, rejected_ids, APPEAL_COLUMNS)
+        row = _appeal(rec, problems, by_id, rejected_ids, APPEAL_COLUMNS, ev_info)
         if row is not None:
             clean_appeals.append(row)
     _effective(clean, clean_appeals)
@@ -283,9 +322,9 @@ def _int(text: str | None) -> int | None:
 def _ruling(
     rec: dict,
     problems: _Problems,
-    tables: set,
+    tables: dict | None,
     people: dict,
-    ev_info: dict,
+    ev_info: dict | None,
     columns: tuple[str, ...],
 ) -> tuple[dict, tuple[SideResult | None, SideResult | None]] | None:
     """Check one ruling; its cleaned row and parsed sides, or ``None`` (problems recorded)."""
@@ -312,6 +351,8 @@ def _ruling(
             f"event {rec.get('event_id')} session {rec.get('session')} has no "
             "results: unknown event session",
         )
+    prof = profiles.load((info or {}).get("profile"))
+    scoring = (info or {}).get("scoring") or "matchpoints"
     times = {}
     for col in ("called_at", "ruled_at"):
         try:
@@ -359,6 +400,13 @@ def _ruling(
                 section = next(iter(found)) or None
         if board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
+            _check_artificial(kind, offending, sides, prof, scoring, bad)
+        if kind == "director_error" and offending != "none":
+            bad(
+                "offending",
+                "Law 82C treats both sides as non-offending: a director_error ruling names "
+                f"no offending side, not '{offending}'",
+            )
         if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
             bad(
                 "board_version",
@@ -374,9 +422,7 @@ def _ruling(
         penalized, penalized_dir, section = _penalized(
             rec, people.get((rec.get("event_id"), session)), section, bad
         )
-        prof = profiles.load(info["profile"]) if info else profiles.load(None)
         try:
-            scoring = (info or {}).get("scoring") or "matchpoints"
             form = (info or {}).get("form") or "pairs"
             at_imps = scoring != "matchpoints"
             standard = prof.standard_imps if at_imps else prof.standard_penalty
@@ -392,6 +438,8 @@ def _ruling(
                 bad("penalty", f"a penalty at {scoring} is given in IMP (teams: IMP or VP)")
             if p.unit == "VP" and form != "teams":
                 bad("penalty", "a penalty in VP belongs to a team event")
+            if p.status == "suspended" and rec.get("round") and not _int(rec.get("round")):
+                bad("round", "a suspension from a round names the round as a whole number")
         except PenaltyError as e:
             bad("penalty", str(e))
         for col in ("ns_result", "ew_result"):
@@ -404,16 +452,39 @@ def _ruling(
     if len(problems.rows) > n_before:
         return None
     assert rid is not None
-    applies, why = True, None
-    if kind == "score_correction" and info is not None:
+    applies, why, late = True, None, False
+    if info is not None and (
+        info.get("published_at") or info.get("date") or rec.get("session_date")
+    ):
         published = published_at(info, rec.get("session_date"))
-        minutes = info["correction_minutes"]
-        if not correction_applies(times.get("ruled_at"), published, minutes, approved):
-            applies = False
-            why = (
-                f"made after the correction period (it ended "
-                f"{_iso(correction_deadline(published, minutes))}) and not approved (Law 79C2)"
-            )
+        minutes, _ = periods(info)
+        deadline = correction_deadline(published, minutes)
+        laws = info.get("laws") or "2017"
+        if kind == "score_correction":
+            ok = correction_applies(times.get("ruled_at"), published, minutes, approved)
+            if ok and approved and laws == "2007" and times.get("ruled_at") is not None:
+                ok = times["ruled_at"] <= deadline
+                if not ok:
+                    why = (
+                        f"made after the correction period (it ended {_iso(deadline)}): the "
+                        "2007 Laws (Law 79C) provide no later correction, even approved"
+                    )
+            elif not ok:
+                why = (
+                    f"made after the correction period (it ended {_iso(deadline)}) and not "
+                    "approved (Law 79C2)"
+                )
+            if not ok:
+                applies, late = False, True
+        elif kind != "disciplinary_penalty":
+            asked = times.get("called_at") or times.get("ruled_at")
+            if asked is not None and asked > deadline:
+                applies, late = False, True
+                what = "requested" if times.get("called_at") else "made"
+                why = (
+                    f"late: {what} {_iso(asked)}, after the correction period ended "
+                    f"{_iso(deadline)} (Laws 79C, 92B); kept in the log, not applied"
+                )
     row = {
         "session_date": rec.get("session_date"),
         "ruling_id": rid,
@@ -446,12 +517,75 @@ def _ruling(
         "effective_ns_result": None,
         "effective_ew_result": None,
         "changed_on_appeal": False,
+        "effective_kind": kind,
+        "effective_penalty": None,
+        "late": late,
         "applies": applies,
         "not_applied_reason": why,
         "file": rec["file"],
         "location": rec["location"],
     }
     return row, sides
+
+
+def _check_artificial(
+    kind: str,
+    offending: str,
+    sides: tuple[SideResult | None, SideResult | None],
+    prof: profiles.Profile,
+    scoring: str,
+    bad,
+) -> None:
+    """The rules of Law 12C2 on the artificial scores of a board ruling.
+
+    * 12C2(a): a contestant directly at fault gets at most average-minus, one partly at fault
+      average: an offending side is never given more than average (50 %);
+    * 82C: both sides are treated as non-offending, so an artificial score is at least
+      average-plus;
+    * 12C2(d): other percentages (``A55``) only where the regulations (the profile) allow
+      them, and not at IMP forms, whose artificial scores are IMPs (12C2(b))."""
+    for side, res, col in (("NS", sides[0], "ns_result"), ("EW", sides[1], "ew_result")):
+        if not isinstance(res, Artificial):
+            continue
+        pct = res.nominal(prof.average_plus, prof.average, prof.average_minus)
+        if not res.variable and res.code not in STANDARD_PERCENTAGES:
+            if scoring != "matchpoints":
+                bad(
+                    col,
+                    f"'A{res.code}' has no IMP equivalent: at {scoring} an artificial score is "
+                    "average-plus, average or average-minus (Law 12C2(b))",
+                )
+            elif not prof.other_percentages:
+                bad(
+                    col,
+                    f"'A{res.code}': artificial scores other than 60/50/40 % need a regulation "
+                    f"(Law 12C2(d)); profile '{prof.name}' does not allow them",
+                )
+        at_fault = offending in (side, "both")
+        if at_fault and pct > prof.average:
+            bad(
+                col,
+                f"{side} is the offending side: Law 12C2(a) gives a side at fault at most "
+                f"average ({prof.average} %), not {_text(res)}",
+            )
+        if kind == "director_error" and pct < prof.average_plus:
+            bad(
+                col,
+                "Law 82C treats both sides as non-offending: each artificial score is at "
+                f"least average-plus, not {_text(res)}",
+            )
+
+
+def periods(info: dict) -> tuple[int, int]:
+    """The correction period (Law 79C) and the appeal period (Law 92B) of an event session,
+    in minutes: its own (``events.csv``), else its profile's ``[periods]``."""
+    prof = profiles.load(info.get("profile"))
+    correction = info.get("correction_minutes")
+    appeal = info.get("appeal_minutes")
+    return (
+        prof.correction_minutes if correction is None else int(correction),
+        prof.appeal_minutes if appeal is None else int(appeal),
+    )
 
 
 def published_at(info: dict, session_date: str | None) -> datetime:
@@ -489,8 +623,11 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
     if not ns_text and not ew_text:
         bad("ns_result", f"a {kind} ruling gives the result each side is scored with")
         return None, None
-    out = []
-    for text, col in ((ns_text or ew_text, "ns_result"), (ew_text or ns_text, "ew_result")):
+    out: list = []
+    given = [(ns_text, "ns_result"), (ew_text, "ew_result")]
+    if not ns_text or not ew_text:  # one result for both sides: a balanced score, checked once
+        given = [next((t, c) for t, c in given if t)]
+    for text, col in given:
         try:
             side = parse_side_result(text, board)
         except ResultError as e:
@@ -509,7 +646,7 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
         elif not art and len(side) > 1 and kind not in ("weighted", "director_error"):
             bad(col, f"'{text}' is a weighted score: give it with kind weighted")
         elif not art and len(side) == 1 and kind == "weighted" and col == "ns_result":
-            if not (ew_text and ";" in ew_text):
+            if not (ew_text and _is_weighted(ew_text, board)):
                 bad(
                     col,
                     "a weighted ruling gives at least one side's result as weighted "
@@ -518,7 +655,15 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
         out.append(side)
     if kind == "artificial" and ew_text is None and ns_text is not None:
         bad("ew_result", "an artificial ruling gives each side's score (e.g. A+ and A-)")
-    return out[0], out[1]
+    return out[0], out[-1]
+
+
+def _is_weighted(text: str, board: int) -> bool:
+    try:
+        side = parse_side_result(text, board)
+    except ResultError:
+        return True  # reported as it is parsed
+    return not isinstance(side, Artificial) and len(side) > 1
 
 
 def _penalized(
@@ -572,8 +717,15 @@ def _penalized(
 
 
 def _appeal(
-    rec: dict, problems: _Problems, rulings: dict, rejected_ids: set, columns: tuple[str, ...]
+    rec: dict,
+    problems: _Problems,
+    rulings: dict,
+    rejected_ids: set,
+    columns: tuple[str, ...],
+    ev_info: dict | None = None,
 ) -> dict | None:
+    """Check one appeal; its cleaned row, or ``None`` (problems recorded). An appeal the Laws
+    do not allow is returned with ``applies`` false and the reason (module docstring)."""
     n_before = len(problems.rows)
 
     def bad(fld: str, reason: str) -> None:
@@ -612,40 +764,100 @@ def _appeal(
         except ValueError as e:
             bad(col, str(e))
     ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
+    pen_text = (rec.get("penalty") or "").strip() or None
     changing = outcome in ("changed", "changed_one_side")
-    if changing and ruling["kind"] == "disciplinary_penalty" and heard in ("committee", "panel"):
-        bad("outcome", "an appeals committee cannot overrule a disciplinary penalty (Law 93B3)")
-    if outcome == "changed_one_side" and bool(ns_text) == bool(ew_text):
-        bad("ns_result", "changed_one_side gives the new result of exactly one side")
-    if changing and ruling["kind"] in BOARD_KINDS:
+    penalty_ruling = ruling["kind"] in PENALTY_KINDS
+    if outcome == "changed_one_side" and (penalty_ruling or bool(ns_text) == bool(ew_text)):
+        bad(
+            "ns_result",
+            "changed_one_side gives the new result of exactly one side of a board ruling",
+        )
+    if changing and not penalty_ruling:
         if not ns_text and not ew_text:
             bad("ns_result", f"a {outcome} appeal gives the new result(s)")
         for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
-            if text:
+            if text and not is_stands(text):
                 try:
                     parse_side_result(text, ruling["board"])
                 except ResultError as e:
                     bad(col, str(e))
-    elif not changing and (ns_text or ew_text):
+        if pen_text:
+            bad("penalty", "an appeal about a board ruling gives results, not a penalty")
+    elif changing:
+        if ns_text or ew_text:
+            bad("ns_result", "an appeal about a penalty gives the new penalty, not a result")
+        if pen_text:
+            info = (ev_info or {}).get((ruling["event_id"], ruling["session"])) or {}
+            prof = profiles.load(info.get("profile"))
+            at_imps = (info.get("scoring") or "matchpoints") != "matchpoints"
+            try:
+                new = parse_penalty(pen_text, prof.standard_imps if at_imps else prof.standard)
+                old = parse_penalty(
+                    ruling["penalty"], prof.standard_imps if at_imps else prof.standard
+                )
+                if (new.status is None) != (old.status is None) or (
+                    new.status is None and new.unit != old.unit and new.amount
+                ):
+                    bad(
+                        "penalty",
+                        f"the appeal changes the penalty {old.status or old.unit} into "
+                        f"{new.status or new.unit}: give the new amount in the same unit",
+                    )
+            except PenaltyError as e:
+                bad("penalty", str(e))
+    elif ns_text or ew_text or pen_text:
         bad("ns_result", f"an appeal {outcome or 'pending'} gives no new result")
     if len(problems.rows) > n_before:
         return None
+    applies, late, why = True, False, None
+    lodged = times.get("lodged_at")
+    info = (ev_info or {}).get((ruling["event_id"], ruling["session"]))
+    dated = info is not None and (
+        info.get("published_at") or info.get("date") or ruling["session_date"]
+    )
+    if info is not None and dated and lodged is not None:
+        start = published_at(info, ruling["session_date"])
+        ruled = parse_time(ruling["ruled_at"])
+        if ruled is not None and ruled > start:
+            start = ruled
+        deadline = start + timedelta(minutes=periods(info)[1])
+        if lodged > deadline:
+            applies, late = False, True
+            why = (
+                f"late: lodged {_iso(lodged)}, after the appeal period ended {_iso(deadline)} "
+                "(Law 92B); kept, not applied"
+            )
+    if applies and not ruling["applies"]:
+        applies, why = False, f"the ruling appealed does not apply ({ruling['not_applied_reason']})"
+    if (
+        applies
+        and changing
+        and ruling["kind"] == "disciplinary_penalty"
+        and heard in ("committee", "panel")
+    ):
+        applies = False
+        why = "an appeals committee cannot overrule a disciplinary penalty (Law 93B3): not applied"
+    board = ruling["board"]
     return {
         "session_date": rec.get("session_date"),
         "appeal_id": aid,
         "ruling_id": rid,
         "event_id": ruling["event_id"],
         "session": ruling["session"],
-        "lodged_at": _iso(times.get("lodged_at")),
+        "lodged_at": _iso(lodged),
         "lodged_by": rec.get("lodged_by"),
         "heard_by": heard,
         "decided_at": _iso(times.get("decided_at")),
         "outcome": outcome,
-        "ns_result": _canon(ns_text, ruling["board"]),
-        "ew_result": _canon(ew_text, ruling["board"]),
+        "ns_result": _canon(ns_text, board),
+        "ew_result": _canon(ew_text, board),
+        "penalty": pen_text,
         "deposit_retained": flags.get("deposit_retained"),
         "without_merit": flags.get("without_merit"),
-        "pending": outcome is None,
+        "pending": outcome is None and applies,
+        "late": late,
+        "applies": applies,
+        "not_applied_reason": why,
         "note": rec.get("note"),
         "file": rec["file"],
         "location": rec["location"],
@@ -655,35 +867,91 @@ def _appeal(
 def _canon(text: str | None, board: int | None) -> str | None:
     if not text or board is None:
         return text or None
+    if is_stands(text):
+        return STANDS
     return _text(parse_side_result(text, board))
 
 
+@dataclass(frozen=True)
+class Effective:
+    """A ruling as it stands after some of its appeals (:func:`decide`)."""
+
+    kind: str  # the effective kind: what the results now are
+    ns_result: str | None
+    ew_result: str | None
+    penalty: str | None
+    in_effect: bool  # false: a penalty withdrawn on appeal
+    appeal_id: str | None  # the last appeal that changed it
+    outcome: str | None  # the outcome of the last decided appeal
+
+
+def result_kind(ns: str | None, ew: str | None, ruled_kind: str, board: int) -> str:
+    """The kind of adjustment a pair of results makes (Law 93: an appeal's decision replaces
+    the director's, whatever kind the ruling was): ``score_stands`` when both sides keep the
+    table result, ``artificial`` (12C2), ``weighted`` (12C1(c)) or ``assigned`` (12C1(b),
+    split when the sides differ). A director's-error ruling stays one (Law 82C: both sides
+    non-offending) and a score correction stays one while it gives an ordinary score."""
+    ew = ew or ns
+    if is_stands(ns) and is_stands(ew):
+        return "score_stands"
+    parsed = [None if is_stands(t) else parse_side_result(t, board) for t in (ns, ew)]
+    if ruled_kind == "director_error":
+        return "director_error"
+    if all(isinstance(p, Artificial) for p in parsed):
+        return "artificial"
+    if any(isinstance(p, tuple) and len(p) > 1 for p in parsed):
+        return "weighted"
+    if ruled_kind == "score_correction" and not any(isinstance(p, Artificial) for p in parsed):
+        return "score_correction"
+    return "assigned"
+
+
+def decide(ruling: dict, appeals: list[dict]) -> Effective:
+    """The ruling as changed by ``appeals`` (its admissible decided appeals, in decision
+    order): each ``changed`` decision replaces the results it names (``changed`` with one
+    result gives it to both sides), a penalty takes the new amount or, none given, is
+    withdrawn; ``upheld``, ``withdrawn`` and ``referred_back`` change nothing."""
+    ns, ew, pen = ruling["ns_result"], ruling["ew_result"], ruling["penalty"]
+    kind, in_effect, last, outcome = ruling["kind"], True, None, None
+    for a in appeals:
+        outcome = a["outcome"]
+        if a["outcome"] not in ("changed", "changed_one_side"):
+            continue
+        last = a["appeal_id"]
+        if ruling["kind"] in PENALTY_KINDS:
+            if a.get("penalty"):
+                pen, in_effect = a["penalty"], True
+            else:
+                in_effect = False
+            continue
+        a_ns, a_ew = a["ns_result"], a["ew_result"]
+        if a["outcome"] == "changed":  # one result given: the same for both sides
+            ns, ew = a_ns or a_ew, a_ew or a_ns
+        else:  # one side changed, the other keeps what it had (the table result, if nothing)
+            ns, ew = a_ns or ns or STANDS, a_ew or ew or STANDS
+        kind = result_kind(ns, ew, ruling["kind"], ruling["board"])
+    return Effective(kind, ns, ew, pen, in_effect, last, outcome)
+
+
 def _effective(rulings: list[dict], appeals: list[dict]) -> None:
-    """Fill each ruling's effective results from its decided appeals (latest decision wins)."""
+    """Fill each ruling's effective outcome from its admissible decided appeals (latest
+    decision wins; :func:`decide`)."""
     by_ruling: dict[str, list[dict]] = {}
     for a in appeals:
         by_ruling.setdefault(a["ruling_id"], []).append(a)
     for r in rulings:
-        r["effective_ns_result"], r["effective_ew_result"] = r["ns_result"], r["ew_result"]
         mine = by_ruling.get(r["ruling_id"], [])
         r["appeals"] = len(mine)
         r["pending_appeals"] = sum(1 for a in mine if a["pending"])
         decided = sorted(
-            (a for a in mine if not a["pending"]),
+            (a for a in mine if not a["pending"] and a["applies"] and a["outcome"]),
             key=lambda a: (a["decided_at"] or "", a["appeal_id"]),
         )
-        for a in decided:
-            r["appeal_outcome"] = a["outcome"]
-            if a["outcome"] in ("changed", "changed_one_side"):
-                r["changed_on_appeal"] = True
-                if r["kind"] in PENALTY_KINDS:
-                    r["applies"] = False
-                    r["not_applied_reason"] = f"penalty withdrawn on appeal {a['appeal_id']}"
-                    continue
-                ns, ew = a["ns_result"], a["ew_result"]
-                if a["outcome"] == "changed":  # one result given: the same for both sides
-                    ns, ew = ns or ew, ew or ns
-                if ns:
-                    r["effective_ns_result"] = ns
-                if ew:
-                    r["effective_ew_result"] = ew
+        d = decide(r, decided)
+        r["appeal_outcome"] = d.outcome
+        r["effective_ns_result"], r["effective_ew_result"] = d.ns_result, d.ew_result
+        r["effective_kind"], r["effective_penalty"] = d.kind, d.penalty
+        r["changed_on_appeal"] = d.appeal_id is not None
+        if not d.in_effect and r["applies"]:
+            r["applies"] = False
+            r["not_applied_reason"] = f"penalty withdrawn on appeal {d.appeal_id}"

@@ -155,7 +155,7 @@ def session_standings(
     change. A contestant with a ``sanction`` (suspended, disqualified) is shown without a
     place, or left out, as the profile says, and the others are ranked without it.
     """
-    scored = individual_sides(scored)
+    scored = suspended_sides(individual_sides(scored), penalties)
     parts = []
     imp = is_imp_scored(scored)
     if imp.any():
@@ -165,7 +165,11 @@ def session_standings(
     for name in names:
         prof = profiles.load(name)
         rows = (
-            scored if len(names) == 1 else scored.select(_INPUT).filter(pl.col("profile") == name)
+            scored
+            if len(names) == 1
+            else scored.select(
+                *_INPUT, *(c for c in ("__ns_out", "__ew_out") if c in scored.columns)
+            ).filter(pl.col("profile") == name)
         )
         part = _session(rows, prof, _in_unit(penalties, "MP"))
         if part is not None:
@@ -209,6 +213,38 @@ _INPUT = [
     "ew_mp",
     "expected",
 ]
+
+
+def suspended_sides(scored: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.DataFrame:
+    """Law 91A: a contestant suspended from a round of the session on: its own results from
+    that round on (if the file holds any) do not count for it, in its score, top or boards
+    played, while its opponents keep theirs (a penalty never touches other contestants).
+    Marks the sides with ``__ns_out`` / ``__ew_out``."""
+    if penalties is None or penalties.height == 0 or "round" not in scored.columns:
+        return scored
+    sus = penalties.filter(
+        pl.col("sanction").fill_null("").str.starts_with("suspended")
+        & pl.col("round").is_not_null()
+    )
+    if sus.height == 0:
+        return scored
+    keys = ["event_id", "session", "section"]
+    rnd = pl.col("round").cast(pl.Int64, strict=False)
+    out = scored.with_columns(pl.lit(False).alias("__ns_out"), pl.lit(False).alias("__ew_out"))
+    for side, pair, direction in (("ns", "ns_pair", "NS"), ("ew", "ew_pair", "EW")):
+        hit = sus.filter(pl.col("direction").is_null() | (pl.col("direction") == direction)).select(
+            *keys, pl.col("contestant").alias(pair), pl.col("round").alias("__from")
+        )
+        out = (
+            out.join(hit, on=[*keys, pair], how="left")
+            .with_columns(
+                (pl.col(f"__{side}_out") | (rnd >= pl.col("__from")).fill_null(False)).alias(
+                    f"__{side}_out"
+                )
+            )
+            .drop("__from")
+        )
+    return out
 
 
 def individual_sides(scored: pl.DataFrame) -> pl.DataFrame:
@@ -301,13 +337,16 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         table = np.full(space, n_cont, dtype=np.int32)
         table[present] = np.arange(n_cont, dtype=np.int32)
         del seen
-    for key in keys:
+    for side, key in enumerate(keys):
         if table is not None:
             cid = np.take(table, key, out=key if key.dtype == np.int32 else None, mode="clip")
         else:
             cid = np.searchsorted(present, key).astype(np.int32)
         if not every:
             cid[~keep] = n_cont
+        out = ("__ns_out", "__ew_out")[side]
+        if out in scored.columns:  # a suspended contestant's later results (Law 91A)
+            cid[scored[out].fill_null(False).to_numpy()] = n_cont
         ids.append(cid)
     del keys
     direction = present % 3
@@ -495,11 +534,7 @@ def event_standings(
                 pl.col("session_date").max(),
                 pl.col("movement").first(),
                 pl.col("profile").first(),
-                # a disqualification (Law 91B) carries to the event; a suspension stays in
-                # its session
-                pl.when((pl.col("sanction") == "disqualified").any())
-                .then(pl.lit("disqualified"))
-                .alias("sanction"),
+                event_sanction(),
             )
             .sort("__c")
             .with_columns(
@@ -529,6 +564,28 @@ def event_standings(
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
 
 
+def event_sanction() -> pl.Expr:
+    """A contestant disqualified or suspended in any session (Law 91) is not ranked in the
+    event: the event standings show it apart with the sanction (a disqualification before a
+    suspension; a suspension names its session)."""
+    s = pl.col("sanction")
+    dq = (s == "disqualified").any()
+    suspended = s.fill_null("").str.starts_with("suspended")
+    return (
+        pl.when(dq)
+        .then(pl.lit("disqualified"))
+        .when(suspended.any())
+        .then(
+            pl.format(
+                "{} in session {}",
+                s.filter(suspended).first(),
+                pl.col("session").filter(suspended).first(),
+            )
+        )
+        .alias("sanction")
+    )
+
+
 def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
     """Event standings at IMPs or VPs: the sessions' scores summed exactly (carry-forward of
     VPs from session to session), ranked by score; teams' ties broken on all the event's
@@ -551,9 +608,7 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
             pl.col("movement").first(),
             pl.col("profile").first(),
             pl.col("unit").first(),
-            pl.when((pl.col("sanction") == "disqualified").any())
-            .then(pl.lit("disqualified"))
-            .alias("sanction"),
+            event_sanction(),
         ],
     )
     pens = sum_by(s, "penalty_num", "penalty_den", keys, group)

@@ -30,7 +30,7 @@ from pipelines import profiles
 from pipelines.laws.corrections import standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
-from pipelines.scoring.rulings import PENALTY_KINDS, published_at
+from pipelines.scoring.rulings import PENALTY_KINDS, decide, periods, published_at
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
     STANDINGS_SCHEMA,
@@ -98,13 +98,17 @@ class Decision:
 def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
     """The decisions that make new versions, in the order they were made.
 
-    An appeal that changed its ruling (``changed``, ``changed_one_side``, or a penalty
-    withdrawn), and a score correction that applies (Law 79C). Upheld, withdrawn and
-    referred-back appeals change nothing.
+    An admissible appeal that changed its ruling (``changed``, ``changed_one_side``: new
+    results, a penalty's new amount or its withdrawal), and a score correction that applies
+    (Law 79C). Upheld, withdrawn and referred-back appeals change nothing, nor do appeals
+    the Laws do not allow (late, Law 92B; against discipline, 93B3).
     """
     out = []
     kinds = dict(zip(rulings["ruling_id"], rulings["kind"], strict=True))
+    applies = "applies" in appeals.columns
     for a in appeals.iter_rows(named=True):
+        if applies and a["applies"] is False:
+            continue
         if a["outcome"] in ("changed", "changed_one_side") and a["ruling_id"] in kinds:
             out.append(
                 Decision(
@@ -136,40 +140,39 @@ def rulings_in_effect(
 ) -> pl.DataFrame:
     """The rulings in effect once the decisions ``applied`` (their cause ids) were made.
 
-    Each ruling carries the results in effect (``ns_result``/``ew_result``): as ruled,
-    changed by each applied appeal in decision order. A score correction is in effect
-    once applied; a penalty withdrawn on an applied appeal is not.
+    Each ruling carries what is in effect after each applied appeal in decision order
+    (:func:`pipelines.scoring.rulings.decide`): its results (``ns_result``/``ew_result``),
+    its ``kind`` — the kind those results make, since an appeal's decision replaces the
+    director's whatever kind the ruling was (Law 93); the ruling's own kind is kept as
+    ``ruled_kind`` — and a penalty's amount. A late ruling (Laws 79C, 92B) is never in
+    effect; a score correction is once applied; a penalty withdrawn on an applied appeal
+    is not.
     """
     changes: dict[str, list[dict]] = {}
-    for a in appeals.sort("decided_at", nulls_last=True).iter_rows(named=True):
+    for a in appeals.sort("decided_at", "appeal_id", nulls_last=True).iter_rows(named=True):
         if a["appeal_id"] in applied and a["outcome"] in ("changed", "changed_one_side"):
             changes.setdefault(a["ruling_id"], []).append(a)
     rows = []
     for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
         if r["kind"] == "score_correction" and r["ruling_id"] not in applied:
             continue
-        ns, ew, effective = r["ns_result"], r["ew_result"], True
-        for a in changes.get(r["ruling_id"], []):
-            if r["kind"] in PENALTY_KINDS:
-                effective = False
-                continue
-            a_ns, a_ew = a["ns_result"], a["ew_result"]
-            if a["outcome"] == "changed":
-                a_ns, a_ew = a_ns or a_ew, a_ew or a_ns
-            ns, ew = a_ns or ns, a_ew or ew
-        if not effective:
+        if r.get("late"):
+            continue
+        d = decide(r, changes.get(r["ruling_id"], []))
+        if not d.in_effect:
             continue
         rows.append(
             {
                 **r,
-                "ns_result": ns,
-                "ew_result": ew,
-                "appeal_id": changes[r["ruling_id"]][-1]["appeal_id"]
-                if r["ruling_id"] in changes
-                else None,
+                "ruled_kind": r["kind"],
+                "kind": d.kind,
+                "ns_result": d.ns_result,
+                "ew_result": d.ew_result,
+                "penalty": d.penalty,
+                "appeal_id": d.appeal_id,
             }
         )
-    schema = dict(rulings.schema) | {"appeal_id": pl.Utf8}
+    schema = dict(rulings.schema) | {"appeal_id": pl.Utf8, "ruled_kind": pl.Utf8}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
@@ -211,6 +214,11 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
             amount, unit = matchpoint_deduction(pen, top), "MP"
         movement_dir = p["penalized_direction"]
         rnd = p.get("round")
+        rnd = int(rnd) if rnd not in (None, "") and str(rnd).isdigit() else None
+        sanction = pen.status
+        if sanction == "suspended" and rnd is not None and rnd > 1:
+            # Law 91A: suspended for part of the session, from that round on
+            sanction = f"suspended from round {rnd}"
         rows.append(
             {
                 "event_id": p["event_id"],
@@ -220,9 +228,9 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
                 "direction": movement_dir,
                 "penalty_num": amount.numerator,
                 "penalty_den": amount.denominator,
-                "sanction": pen.status,
+                "sanction": sanction,
                 "unit": unit,
-                "round": int(rnd) if rnd not in (None, "") and str(rnd).isdigit() else None,
+                "round": rnd,
             }
         )
     return pl.DataFrame(rows, schema=PENALTIES_SCHEMA, orient="row")
@@ -285,18 +293,46 @@ def results_for_date(
         if versions
         else pl.DataFrame(schema=STANDINGS_SCHEMA)
     )
-    all_versions = _status(all_versions, appeals, events, now)
+    all_versions = _status(all_versions, appeals, events, now, latest_in_effect(rulings, appeals))
     changes = _changes(all_versions, by_session, "session")
     base_scored, base_standings = score_state(validated, rulings.clear(), contestants)
-    latest = rulings_in_effect(rulings, appeals, {d.cause_id for d in decs})
+    latest = latest_in_effect(rulings, appeals)
     adjustments = _adjustments(base_scored, base_standings, scored, latest, contestants)
     return DateResults(scored, all_versions, changes, adjustments, decs)
 
 
+def latest_in_effect(rulings: pl.DataFrame, appeals: pl.DataFrame) -> pl.DataFrame:
+    """The rulings in effect after every decision (the newest version)."""
+    return rulings_in_effect(rulings, appeals, {d.cause_id for d in decisions(rulings, appeals)})
+
+
+def awaiting_approval(in_effect: pl.DataFrame) -> pl.DataFrame:
+    """Per event session, the disqualifications in effect not yet approved by the
+    Tournament Organizer (Law 91B: disqualification is subject to its approval): the
+    standings stay provisional meanwhile."""
+    if in_effect.height == 0 or "penalty" not in in_effect.columns:
+        return pl.DataFrame(schema={"event_id": pl.Utf8, "session": pl.Int32, "__dq": pl.UInt32})
+    return (
+        in_effect.filter(
+            (pl.col("kind") == "disciplinary_penalty")
+            & (pl.col("penalty").str.strip_chars().str.to_lowercase() == "disqualified")
+            & ~pl.col("approved").fill_null(False)
+        )
+        .group_by("event_id", "session")
+        .agg(pl.len().alias("__dq"))
+    )
+
+
 def _status(
-    standings: pl.DataFrame, appeals: pl.DataFrame, events: pl.DataFrame, now: datetime
+    standings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    events: pl.DataFrame,
+    now: datetime,
+    in_effect: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """``superseded`` for older versions; the newest ``provisional`` or ``final``."""
+    """``superseded`` for older versions; the newest ``provisional`` or ``final``: final once
+    the correction period (Law 79C) and the appeal period (Law 92B) are over, no admissible
+    appeal is pending and every disqualification is approved (Law 91B)."""
     if standings.height == 0:
         return standings
     latest = standings.group_by("event_id", "session").agg(
@@ -307,19 +343,30 @@ def _status(
         .group_by("event_id", "session")
         .agg(pl.len().alias("__pending"))
     )
+    if in_effect is not None:
+        pending = pl.concat(
+            [pending, awaiting_approval(in_effect).rename({"__dq": "__pending"})],
+            how="vertical_relaxed",
+        )
+    n_pending = {
+        (r["event_id"], r["session"]): r["__pending"]
+        for r in pending.group_by("event_id", "session")
+        .agg(pl.col("__pending").sum())
+        .iter_rows(named=True)
+    }
     info = {(e["event_id"], e["session"]): e for e in events.iter_rows(named=True)}
+    dates = {
+        (r["event_id"], r["session"]): r["session_date"]
+        for r in standings.select("event_id", "session", "session_date")
+        .unique(["event_id", "session"])
+        .iter_rows(named=True)
+    }
     rows = []
     for k in latest.iter_rows(named=True):
-        e = info.get((k["event_id"], k["session"]), {})
-        date = standings.filter(
-            (pl.col("event_id") == k["event_id"]) & (pl.col("session") == k["session"])
-        )["session_date"][0]
-        n_pending = pending.filter(
-            (pl.col("event_id") == k["event_id"]) & (pl.col("session") == k["session"])
-        )
-        n_pending = int(n_pending["__pending"][0]) if n_pending.height else 0
+        key = (k["event_id"], k["session"])
+        e = info.get(key, {})
         status = standings_status(
-            now, published_at(e, date), e.get("correction_minutes") or 30, n_pending
+            now, published_at(e, dates[key]), max(periods(e)), n_pending.get(key, 0)
         )
         rows.append({"event_id": k["event_id"], "session": k["session"], "__status": status})
     st = pl.DataFrame(

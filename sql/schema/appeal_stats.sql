@@ -15,10 +15,13 @@ CREATE TABLE IF NOT EXISTS appeal_stats (
     referred_back            BIGINT NOT NULL,
     overturned               BIGINT NOT NULL,    -- changed + changed_one_side
     overturn_rate            DOUBLE,             -- overturned / decided
+    late                     BIGINT NOT NULL,    -- lodged after the appeal period (Law 92B)
+    not_allowed              BIGINT NOT NULL,    -- kept but not applied: late, 93B3, ...
     deposits_retained        BIGINT NOT NULL,
     without_merit            BIGINT NOT NULL,
     median_hours_to_decision DOUBLE,             -- from the ruling to the decision
     rulings                  BIGINT NOT NULL,    -- rulings of the slice
+    late_rulings             BIGINT NOT NULL,    -- requested after the period (79C, 92B)
     boards_played            BIGINT NOT NULL,
     board_appeal_ratio       DOUBLE              -- appeals per 1,000 boards played (EBL)
 );

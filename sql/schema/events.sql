@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS events (
     profile            VARCHAR NOT NULL,   -- regulations profile: wbf, ebu, acbl, abf, ffb
     laws               VARCHAR NOT NULL,   -- 2017 | 2007
     director           VARCHAR,
-    correction_minutes INTEGER NOT NULL,   -- Law 79C correction period
+    correction_minutes INTEGER NOT NULL,   -- Law 79C correction period (default: the profile's)
     expected_results   INTEGER,            -- results expected per board, if the event says
     published_at       VARCHAR,            -- when official scores were made available (Law 79C)
     boards_per_match   INTEGER,            -- teams: boards in a match (VP scale length)
@@ -20,5 +20,6 @@ CREATE TABLE IF NOT EXISTS events (
     location           VARCHAR,
     club               VARCHAR,            -- the organising club (default: the event id's prefix)
     level              VARCHAR NOT NULL,   -- club | congress | national (the audit's controls)
+    appeal_minutes     INTEGER NOT NULL,   -- Law 92B time to appeal (default: the profile's)
     PRIMARY KEY (event_id, session)
 );

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS penalty_stats (
     penalties                  BIGINT NOT NULL,    -- warnings included
     warnings                   BIGINT NOT NULL,
     sanctions                  BIGINT NOT NULL,    -- suspended | disqualified (Law 91B)
+    late                       BIGINT NOT NULL,    -- given after the period: not applied (79C)
     matchpoints_deducted       DOUBLE NOT NULL,    -- from the adjustments table (role penalized)
     percentage_points_deducted DOUBLE NOT NULL,
     imps_deducted              DOUBLE NOT NULL,    -- IMP forms

@@ -11,6 +11,7 @@ CREATE TABLE IF NOT EXISTS raw_appeals (
     outcome          VARCHAR,
     ns_result        VARCHAR,
     ew_result        VARCHAR,
+    penalty          VARCHAR,
     deposit_retained VARCHAR,
     without_merit    VARCHAR,
     note             VARCHAR,

@@ -31,7 +31,10 @@ CREATE TABLE IF NOT EXISTS rulings (
     effective_ns_result VARCHAR,            -- after appeals
     effective_ew_result VARCHAR,
     changed_on_appeal   BOOLEAN NOT NULL,
-    applies             BOOLEAN NOT NULL,   -- false: a late correction not approved (79C2), ...
+    effective_kind      VARCHAR NOT NULL,   -- the kind its results make after appeals (Law 93)
+    effective_penalty   VARCHAR,            -- a penalty's amount after appeals
+    late                BOOLEAN NOT NULL,   -- requested or made after the period (79C, 92B)
+    applies             BOOLEAN NOT NULL,   -- false: late, withdrawn on appeal, ...
     not_applied_reason  VARCHAR,
     file                VARCHAR NOT NULL,
     location            VARCHAR NOT NULL

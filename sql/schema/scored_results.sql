@@ -55,6 +55,8 @@ CREATE TABLE IF NOT EXISTS scored_results (
     board_version    VARCHAR,           -- the version of the board the table played (Law 87)
     adjustment       VARCHAR,           -- the kind of the ruling that changed this result
     ruling_id        VARCHAR,
+    recorded_score   BIGINT,            -- the table result for the record (as corrected, 79C)
+    correction_id    VARCHAR,           -- the score correction of the table result, if any
     -- IMP forms (Law 78B): exact IMPs ns_imps_num / imps_den; Butler datum; teams' match
     datum            BIGINT,            -- Butler: the board's datum (NS score)
     ns_imps_num      BIGINT,

@@ -72,7 +72,7 @@ def test_artificial(text, code):
         ("8S N =", "is not a result"),
         ("7NT N +1", "tricks"),
         ("+625", "multiple of 10"),
-        ("A70", "is not a result"),
+        ("A170", "percentage 0-100"),
         ("", "empty"),
     ],
 )
