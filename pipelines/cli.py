@@ -86,9 +86,17 @@ def run(
     law = report.laws
     if law.get("rulings") or law.get("appeals"):
         typer.echo(
-            f"rulings    {law['rulings']} ({law['rulings_not_applied']} not applied), "
-            f"{law['adjusted_results']} results adjusted, {law['appeals']} appeals "
-            f"({law['appeals_pending']} pending), standings up to version {law['max_version']}"
+            f"rulings    {law['rulings']} ({law['rulings_not_applied']} not applied, "
+            f"{law['rulings_late']} late), {law['adjusted_results']} results adjusted, "
+            f"{law['appeals']} appeals ({law['appeals_pending']} pending, "
+            f"{law['appeals_not_applied']} not applied), standings up to version "
+            f"{law['max_version']}"
+        )
+        _echo_problems(
+            [
+                f"not applied: {r['what']} {r['id']} ({r['file']}:{r['location']}): {r['reason']}"
+                for r in report.not_applied.iter_rows(named=True)
+            ]
         )
     typer.echo(
         f"status     {law.get('sessions_final', 0)} sessions final, "

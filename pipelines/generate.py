@@ -101,6 +101,7 @@ CONTESTANT_HEADER: tuple[str, ...] = (
     "direction",
     "names",
     "player_ids",
+    "section",
 )
 #: The ruling log (``rulings.csv``) and the appeal log (``appeals.csv``): the log formats
 #: of :mod:`pipelines.formats.rulings` without the lineage columns.
@@ -435,12 +436,28 @@ class _Event:
     dates: list[date]
     form: str = "pairs"  # pairs | teams | individual
     scoring: str = "matchpoints"  # matchpoints | butler | cross_imps | imps
+    sections: int = 1  # a Mitchell may run in two sections (A, B), scored apart
+
+    @property
+    def section_letters(self) -> list[str]:
+        return [chr(ord("A") + k) for k in range(self.sections)]
+
+
+#: Share of the Mitchell events (after the first, which always has two) run in two sections.
+TWO_SECTIONS_RATE = 0.15
 
 
 def _plan_events(
-    rng: np.random.Generator, sessions: int, clubs: int, start_date: date
+    rng: np.random.Generator,
+    sessions: int,
+    clubs: int,
+    start_date: date,
+    sections_rng: np.random.Generator | None = None,
 ) -> list[_Event]:
-    """Lay ``sessions`` club sessions over consecutive evenings and group them into events."""
+    """Lay ``sessions`` club sessions over consecutive evenings and group them into events.
+
+    The first Mitchell event, and :data:`TWO_SECTIONS_RATE` of the others, run in two
+    sections (drawn from ``sections_rng``, so that the other draws do not change)."""
     slots: dict[int, list[date]] = {c: [] for c in range(clubs)}
     for i in range(sessions):
         slots[i % clubs].append(start_date + timedelta(days=i // clubs))
@@ -483,15 +500,27 @@ def _plan_events(
                     rounds=rounds,
                     boards_per_round=bpr,
                     dates=list(ev_dates),
+                    sections=2
+                    if movement == "mitchell"
+                    and (
+                        n == 1
+                        or (sections_rng is not None and sections_rng.random() < TWO_SECTIONS_RATE)
+                    )
+                    else 1,
                 )
             )
     return events
 
 
 def _session_rows(
-    rng: np.random.Generator, ev: _Event, session: int, with_scores: bool
+    rng: np.random.Generator,
+    ev: _Event,
+    session: int,
+    with_scores: bool,
+    sections_rng: np.random.Generator | None = None,
 ) -> list[list[str]]:
-    """The results-file rows of one event session (missing results left out)."""
+    """The results-file rows of one event session (missing results left out); a second
+    section plays the same movement with its own pairs (results from ``sections_rng``)."""
     bpr = ev.boards_per_round
     layout: list[tuple[int, int, str, str, int]] = []  # round, table, ns, ew, board
     if ev.movement == "howell":
@@ -504,7 +533,12 @@ def _session_rows(
             for j in range(bpr):
                 layout.append((rnd, table, str(ns), str(ew), (bset - 1) * bpr + j + 1))
         n_boards = ev.size * bpr
-    return layout_rows(rng, ev.event_id, session, layout, n_boards, with_scores)
+    rows = layout_rows(rng, ev.event_id, session, layout, n_boards, with_scores)
+    for letter in ev.section_letters[1:]:
+        rows += layout_rows(
+            sections_rng or rng, ev.event_id, session, layout, n_boards, with_scores, letter
+        )
+    return rows
 
 
 def layout_rows(
@@ -514,10 +548,12 @@ def layout_rows(
     layout: Sequence[tuple[int, int, str, str, int]],
     n_boards: int,
     with_scores: bool,
+    section: str = "A",
 ) -> list[list[str]]:
-    """Results-file rows for a seating ``layout`` of ``(round, table, ns, ew, board)``: each
-    board's results drawn around one par (:func:`_sample_tables`), missing results left out.
-    ``ns``/``ew`` are the contestants seated there (pairs, teams, or players ``N/S``)."""
+    """Results-file rows for a seating ``layout`` of ``(round, table, ns, ew, board)`` in
+    ``section``: each board's results drawn around one par (:func:`_sample_tables`), missing
+    results left out. ``ns``/``ew`` are the contestants seated there (pairs, teams, or
+    players ``N/S``)."""
     group = np.array([b - 1 for *_, b in layout], dtype=np.int64)
     res = _sample_tables(rng, group, n_boards)
     rows: list[list[str]] = []
@@ -548,7 +584,7 @@ def layout_rows(
             [
                 event_id,
                 str(session),
-                "A",
+                section,
                 str(rnd),
                 str(table),
                 str(board),
@@ -680,8 +716,21 @@ _THREE_WEIGHTS: tuple[tuple[int, ...], ...] = (
     (50, 25, 25),
 )
 
-#: Kinds of ruling that changed a table's score and may be appealed.
+#: Kinds of ruling that changed a table's score: appealed at :data:`APPEAL_RATE`.
 APPEALABLE: tuple[str, ...] = ("assigned", "weighted", "artificial", "director_error")
+#: Every ruling may be appealed (Law 92A); the share appealed by kind.
+#: (The kinds of :data:`APPEALABLE` at :data:`APPEAL_RATE`.)
+APPEAL_RATES: dict[str, float] = {
+    "score_stands": 0.02,
+    "fouled_board": 0.01,
+    "procedural_penalty": 0.03,
+    "disciplinary_penalty": 0.03,
+    "score_correction": 0.01,
+}
+#: Share of the appeals lodged after the appeal period (Law 92B): kept, not applied.
+LATE_APPEAL_RATE = 0.04
+#: A penalty reduced on appeal: the new amount (none: withdrawn).
+_REDUCED = {"25%": "10%", "10%": "", "6 MP": "3 MP", "3 IMP": "1 IMP", "1 IMP": "", "1 VP": ""}
 
 
 @dataclass(frozen=True)
@@ -697,10 +746,11 @@ class _Row:
     declarer: str
     tricks: int
     played: bool  # a contract or a pass-out (not NP, not an artificial score)
+    section: str = "A"
 
     @property
-    def key(self) -> tuple[int, str, str]:
-        return (self.board, self.ns, self.ew)
+    def key(self) -> tuple[str, int, str, str]:
+        return (self.section, self.board, self.ns, self.ew)
 
 
 @dataclass
@@ -721,8 +771,11 @@ class _Session:
     def end(self) -> datetime:
         return self.start + timedelta(minutes=self.round_len * self.event.rounds)
 
-    def board_rows(self, board: int) -> list[_Row]:
-        return sorted((r for r in self.rows if r.board == board), key=lambda r: (r.round, r.table))
+    def board_rows(self, board: int, section: str = "A") -> list[_Row]:
+        return sorted(
+            (r for r in self.rows if r.board == board and r.section == section),
+            key=lambda r: (r.round, r.table),
+        )
 
     def free(self) -> list[_Row]:
         """Rows with a contract (not passed out) that no ruling is about yet."""
@@ -745,6 +798,7 @@ def _log_rows(rows: list[list[str]]) -> list[_Row]:
                 declarer=declarer,
                 tricks=int(tricks) if tricks else 0,
                 played=bool(contract_text) and score != "NP",
+                section=r[2] or "A",
             )
         )
     return out
@@ -815,7 +869,7 @@ def _candidates(sess: _Session, row: _Row) -> list[tuple[str, int]]:
     and the table's own contract one or two tricks either way (tricks kept within 0..13).
     ``(text, ns_score)``, the table's own result left out, each text once, in a stable order."""
     seen: dict[str, int] = {}
-    for r in sess.board_rows(row.board):
+    for r in sess.board_rows(row.board, row.section):
         if r.played:
             text, score = _own(r)
             seen.setdefault(text, score)
@@ -847,7 +901,7 @@ def _ruling(sess: _Session, row: _Row | None, kind: str, **fields: str) -> dict:
     rec.update(
         event_id=sess.event.event_id,
         session=str(sess.session),
-        section="A",
+        section=row.section if row is not None else "A",
         kind=kind,
         offending="none",
     )
@@ -1002,7 +1056,7 @@ def _make(
             )
         ]
     if kind == "fouled_board":
-        board = sess.board_rows(row.board)
+        board = sess.board_rows(row.board, row.section)
         pos = board.index(row)
         for k in (3, 2) if rng.random() < 0.5 else (2,):
             if len(board) < k + 2:
@@ -1046,7 +1100,7 @@ def _make(
         at, pair = row, row.ns if side == "NS" else row.ew
         if laws == "90B1":  # late arrival: the pair's table in round 1
             for r in sess.rows:
-                if r.round != 1:
+                if r.round != 1 or r.section != row.section:
                     continue
                 if sess.event.movement == "mitchell":
                     if (r.ns if side == "NS" else r.ew) == pair:
@@ -1141,8 +1195,16 @@ def _correction(rng: np.random.Generator, sess: _Session, row: _Row, when: int) 
     )
 
 
-def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> dict:
-    """An appeal (Laws 92, 93) against the ruling ``rec``; ``outcome`` drawn unless given."""
+def _appeal(
+    rng: np.random.Generator,
+    rec: dict,
+    outcome: str | None = None,
+    late: bool | None = None,
+    heard: str | None = None,
+) -> dict:
+    """An appeal (Laws 92, 93) against the ruling ``rec``; ``outcome``, whether it is
+    ``late`` (Law 92B) and who ``heard`` it are drawn unless given. An appeal about a penalty
+    that is changed reduces it (:data:`_REDUCED`) or withdraws it."""
     sess: _Session = rec["_sess"]
     row: _Row = rec["_row"]
     offending = rec["offending"]
@@ -1150,20 +1212,40 @@ def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> 
         by = offending if rng.random() < 0.75 else _other(offending)
     else:
         by = "NS" if rng.random() < 0.5 else "EW"
-    heard = APPEAL_BODIES[int(rng.choice(len(APPEAL_BODIES), p=_BODY_P))]
+    drawn = APPEAL_BODIES[int(rng.choice(len(APPEAL_BODIES), p=_BODY_P))]
+    if heard is None:
+        heard = drawn
+        if rec["kind"] == "disciplinary_penalty" and heard != "td_in_charge":
+            # Law 93B3: a committee cannot overrule discipline: mostly the TD in charge hears it
+            heard = "td_in_charge" if rng.random() < 0.8 else heard
     if outcome is None:
         outcome = APPEAL_OUTCOMES[int(rng.choice(len(APPEAL_OUTCOMES), p=_OUTCOME_P))]
-    lodged = sess.published + _minutes(rng, 2, 28)  # Law 92B: within the correction period
+    penalty = ""
+    if rec["kind"] in ("procedural_penalty", "disciplinary_penalty"):
+        if outcome == "changed_one_side":
+            outcome = "changed"
+        if outcome == "changed":
+            if rec["penalty"] in ("warning", "suspended", "disqualified", ""):
+                outcome = "upheld"
+            else:
+                penalty = _REDUCED.get(rec["penalty"], "")
+    # Law 92B: within the appeal period after the official scores (or after a ruling given
+    # later, e.g. a correction the next day); a few are late
+    start = max(sess.published, datetime.strptime(rec["ruled_at"], "%Y-%m-%d %H:%M"))
+    if late is None:
+        late = bool(rng.random() < LATE_APPEAL_RATE)
+    lodged = start + (_minutes(rng, 35, 120) if late else _minutes(rng, 2, 28))
     evening = datetime(sess.day.year, sess.day.month, sess.day.day)
     same_night = rng.random() < {"committee": 0.5, "panel": 0.7, "td_in_charge": 0.5}[heard]
     if same_night:
-        decided = sess.published + _minutes(rng, 35, 100)
+        decided = lodged + _minutes(rng, 25, 90)
     elif heard == "committee":
         decided = (
             evening + timedelta(days=int(rng.integers(1, 7)), hours=18) + _minutes(rng, 0, 150)
         )
     else:
         decided = evening + timedelta(days=1, hours=10) + _minutes(rng, 0, 420)
+    decided = max(decided, lodged + timedelta(minutes=20))
     ns = ew = ""
     retained = merit = "false"
     note = {
@@ -1174,7 +1256,9 @@ def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> 
     if outcome == "upheld" and rng.random() < 0.2:
         retained = merit = "true"
         note = "appeal without merit: deposit retained"
-    if outcome in ("changed", "changed_one_side"):
+    if outcome == "changed" and rec["kind"] in ("procedural_penalty", "disciplinary_penalty"):
+        note = f"penalty reduced to {penalty}" if penalty else "penalty withdrawn"
+    elif outcome in ("changed", "changed_one_side"):
         own_text, own_score = _own(row)
         cands = _candidates(sess, row)
         scores = dict(cands)
@@ -1206,18 +1290,20 @@ def _appeal(rng: np.random.Generator, rec: dict, outcome: str | None = None) -> 
         "outcome": outcome,
         "ns_result": ns,
         "ew_result": ew,
-        "penalty": "",
+        "penalty": penalty,
         "deposit_retained": retained,
         "without_merit": merit,
         "note": note,
         "_date": rec["_date"],
+        "_kind": rec["kind"],
+        "_late": late,
     }
 
 
 def _add(sess: _Session, rulings: list[dict], made: list[dict]) -> None:
     for rec in made:
         if rec["board"]:
-            sess.used.add((int(rec["board"]), rec["ns_pair"], rec["ew_pair"]))
+            sess.used.add((rec["section"], int(rec["board"]), rec["ns_pair"], rec["ew_pair"]))
         rulings.append(rec)
 
 
@@ -1242,9 +1328,23 @@ def _guarantees() -> list[tuple[str, Callable[[dict], bool], Callable]]:
             call("procedural_penalty"),
         ),
         (
+            "disciplinary_penalty",
+            lambda r: r["kind"] == "disciplinary_penalty",
+            call("disciplinary_penalty"),
+        ),
+        ("director_error", lambda r: r["kind"] == "director_error", call("director_error")),
+        (
             "correction",
             lambda r: r["kind"] == "score_correction" and r["laws"] == "79C1",
             lambda rng, sess, row: [_correction(rng, sess, row, 0)],
+        ),
+        (
+            # a pair number of a second section: the penalty names its section
+            "penalty in a second section",
+            lambda r: r["kind"] == "procedural_penalty" and r["section"] not in ("", "A"),
+            lambda rng, sess, row: (
+                _make(rng, sess, row, "procedural_penalty") if row.section != "A" else []
+            ),
         ),
     ]
 
@@ -1334,21 +1434,52 @@ def _directors_logs(
     appeals = [
         _appeal(rng, r, planted.outcome(rng, r) if planted else None)
         for r in rulings
-        if r["kind"] in APPEALABLE and rng.random() < APPEAL_RATE
+        if rng.random() < (APPEAL_RATE if r["kind"] in APPEALABLE else APPEAL_RATES[r["kind"]])
     ]
     # The latest date's last appeal or two are still to be heard.
     latest = max(s.day for s in sessions).isoformat()
-    last = sorted((a for a in appeals if a["_date"] == latest), key=lambda a: a["lodged_at"])
+    last = sorted(
+        (a for a in appeals if a["_date"] == latest and a["_late"] is False),
+        key=lambda a: a["lodged_at"],
+    )
     for a in last[-(2 if len(last) >= 4 else 1) :] if last else []:
-        a.update(decided_at="", outcome="", ns_result="", ew_result="")
+        a.update(decided_at="", outcome="", ns_result="", ew_result="", penalty="")
         a.update(deposit_retained="", without_merit="", note="hearing to be scheduled")
-    if not any(a["outcome"] == "changed" for a in appeals):
-        # guarantee one appeal that changed a ruling, on an earlier date when there is one
+    # A generation too small to show them at these rates gets one of each, when missing, on
+    # an earlier date when there is one: a ruling changed on appeal; a ruling that let the
+    # score stand (or a fouled board) changed (Law 93: any ruling); a penalty reduced; an
+    # appeal lodged late (Law 92B); a committee asked to overrule discipline (Law 93B3).
+    wanted: list[tuple[Callable[[dict], bool], Callable[[dict], bool], dict]] = [
+        (
+            lambda a: a["outcome"] == "changed",
+            lambda r: r["kind"] in APPEALABLE,
+            {"outcome": "changed", "late": False},
+        ),
+        (
+            lambda a: a["outcome"] == "changed" and a["_kind"] in ("score_stands", "fouled_board"),
+            lambda r: r["kind"] in ("score_stands", "fouled_board"),
+            {"outcome": "changed", "late": False},
+        ),
+        (
+            lambda a: a["outcome"] == "changed" and a["_kind"] == "procedural_penalty",
+            lambda r: r["kind"] == "procedural_penalty" and r["penalty"] in _REDUCED,
+            {"outcome": "changed", "late": False},
+        ),
+        (lambda a: a["_late"], lambda r: r["kind"] in APPEALABLE, {"late": True}),
+        (
+            lambda a: a["_kind"] == "disciplinary_penalty" and a["heard_by"] == "committee",
+            lambda r: r["kind"] == "disciplinary_penalty" and r["penalty"] in _REDUCED,
+            {"outcome": "changed", "late": False, "heard": "committee"},
+        ),
+    ]
+    for present, fits, how in wanted:
+        if any(present(a) for a in appeals):
+            continue
         appealed = {a["ruling_id"] for a in appeals}
-        pool = [r for r in rulings if r["kind"] in APPEALABLE and r["ruling_id"] not in appealed]
+        pool = [r for r in rulings if fits(r) and r["ruling_id"] not in appealed]
         pool = [r for r in pool if r["_date"] < latest] or pool
         if pool:
-            appeals.append(_appeal(rng, _pick(rng, pool), "changed"))
+            appeals.append(_appeal(rng, _pick(rng, pool), **how))
     appeals.sort(key=lambda a: (a["lodged_at"], a["ruling_id"]))
     for i, a in enumerate(appeals, start=1):
         a["appeal_id"] = f"A{i:03d}"
@@ -1390,11 +1521,15 @@ def generate_inbox(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    events = _plan_events(rng, sessions, clubs, start_date)
+    # second sections draw from a stream of their own: the first sections are the same
+    sections_rng = np.random.default_rng([seed, 0x53454354])
+    events = _plan_events(rng, sessions, clubs, start_date, sections_rng)
 
     used_ids: set[int] = set()
     # 48 regulars: enough for the largest Mitchell (12 tables, 24 pairs).
     pools = [_player_pool(rng, 48, used_ids) for _ in range(clubs)]
+    # the players of second sections: visitors to the club, from their own stream
+    visitors = [_player_pool(sections_rng, 48, used_ids) for _ in range(clubs)]
 
     event_rows: list[list[str]] = []
     contestant_rows: list[list[str]] = []
@@ -1423,7 +1558,7 @@ def generate_inbox(
             key = (ev.club, d)
             if key not in scoreless:
                 scoreless[key] = bool(rng.random() < SCORELESS_FILE_RATE)
-            rows = _session_rows(rng, ev, s, with_scores=not scoreless[key])
+            rows = _session_rows(rng, ev, s, not scoreless[key], sections_rng)
             files.setdefault(key, []).extend(rows)
             played.append((ev, s, d, rows))
         # Contestants: pairs drawn from the club's regulars.
@@ -1443,8 +1578,26 @@ def generate_inbox(
                     direction,
                     f"{a[0]} & {b[0]}",
                     f"{a[1]};{b[1]}",
+                    "A",
                 ]
             )
+        for letter in ev.section_letters[1:]:
+            extra = visitors[ev.club]
+            pick = sections_rng.permutation(len(extra))[: 2 * n_pairs]
+            players = [extra[int(i)] for i in pick]
+            for (contestant, direction), a, b in zip(
+                labels, players[0::2], players[1::2], strict=True
+            ):
+                contestant_rows.append(
+                    [
+                        ev.event_id,
+                        contestant,
+                        direction,
+                        f"{a[0]} & {b[0]}",
+                        f"{a[1]};{b[1]}",
+                        letter,
+                    ]
+                )
 
     if other_forms:
         # Teams, IMP pairs and an individual, from a stream of their own (the pairs evenings
@@ -1473,7 +1626,7 @@ def generate_inbox(
             team_columns[(ev.event_id, str(fs.session))] = fs.extra
             form_files.setdefault((ev.club, fs.day, ev.form == "individual"), []).extend(fs.rows)
             played.append((ev, fs.session, fs.day, fs.log_rows))
-        contestant_rows.extend(forms.contestants)
+        contestant_rows.extend([*c, ""] for c in forms.contestants)
 
     # The directors' logs draw from a stream of their own, so that the results are the
     # same with or without them.
@@ -1496,7 +1649,8 @@ def generate_inbox(
         row.extend([club_name[row[0]], level[row[0]]])
 
     event_rows.sort(key=lambda r: (r[0], int(r[1])))
-    contestant_rows.sort(key=lambda r: (r[0], r[2], len(r[1]), r[1]))  # 2 before 10, T2 before T10
+    # 2 before 10, T2 before T10
+    contestant_rows.sort(key=lambda r: (r[0], r[5], r[2], len(r[1]), r[1]))
     _write_csv(out / "events.csv", EVENT_HEADER, event_rows)
     _write_csv(out / "contestants.csv", CONTESTANT_HEADER, contestant_rows)
     _write_csv(out / "rulings.csv", RULING_HEADER, [[r[c] for c in RULING_HEADER] for r in rulings])

@@ -135,7 +135,7 @@ def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     raw = pl.concat_str([pl.col(c).fill_null("") for c in CONTESTANT_COLUMNS[2:]], separator=",")
     ok, rejected = apply_checks(frame, _contestant_checks(), raw)
     ok = ok.with_row_index("__o")
-    key = ["event_id", "contestant", "direction"]
+    key = ["event_id", "section", "contestant", "direction"]
     ok = ok.with_columns(pl.col("__o").min().over(key).alias("__first"))
     dup = ok.filter(pl.col("__o") != pl.col("__first"))
     if dup.height:

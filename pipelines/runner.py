@@ -59,6 +59,7 @@ class RunReport:
     summary: dict[str, int] = field(default_factory=dict)
     laws: dict[str, int] = field(default_factory=dict)
     rejections: pl.DataFrame = field(default_factory=pl.DataFrame)
+    not_applied: pl.DataFrame = field(default_factory=pl.DataFrame)
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
     warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
@@ -157,6 +158,7 @@ def run_inbox(
         )
     report.summary = wh.query("reports/run_summary").to_dicts()[0]
     report.laws = wh.query("reports/laws_summary").to_dicts()[0]
+    report.not_applied = wh.query("reports/not_applied")
     report.rejections = wh.query("reports/rejections")
     report.warnings = wh.query("reports/warnings")
     report.accounting = wh.query("reports/file_accounting")

@@ -164,7 +164,7 @@ def test_run_applies_rulings(tmp_path, monkeypatch):
     write(inbox, "rulings-2026-11-20.csv", RULINGS)
     r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
     assert r.exit_code == 0, r.output
-    assert "rulings    2 (0 not applied), 1 results adjusted" in r.output
+    assert "rulings    2 (0 not applied, 0 late), 1 results adjusted" in r.output
     assert "status     1 sessions final, 0 provisional" in r.output
 
 

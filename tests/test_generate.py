@@ -6,7 +6,7 @@ import csv
 import hashlib
 import re
 from collections import Counter, defaultdict
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import polars as pl
@@ -207,7 +207,7 @@ def test_contestants_cover_the_pairs(inbox: tuple[Path, GenerateSummary]) -> Non
     out, _ = inbox
     movements = _movements(out)
     _, contestants = _read(out / "contestants.csv")
-    known = {(c["event_id"], c["direction"], c["contestant"]) for c in contestants}
+    known = {(c["event_id"], c["section"], c["direction"], c["contestant"]) for c in contestants}
     assert len(known) == len(contestants)
     for c in contestants:
         ids = c["player_ids"].split(";")
@@ -216,12 +216,14 @@ def test_contestants_cover_the_pairs(inbox: tuple[Path, GenerateSummary]) -> Non
         movement = next(m for (e, _), m in movements.items() if e == c["event_id"])
         assert c["direction"] in (("",) if movement == "howell" else ("NS", "EW"))
     for r in _results(out):
+        # a contestant of the row's section, or one listed for every section (empty)
+        def listed(direction: str, pair: str, r: dict = r) -> bool:
+            return any((r["event_id"], s, direction, pair) in known for s in (r["section"], ""))
+
         if movements[(r["event_id"], r["session"])] == "howell":
-            assert (r["event_id"], "", r["ns_pair"]) in known
-            assert (r["event_id"], "", r["ew_pair"]) in known
+            assert listed("", r["ns_pair"]) and listed("", r["ew_pair"])
         else:
-            assert (r["event_id"], "NS", r["ns_pair"]) in known
-            assert (r["event_id"], "EW", r["ew_pair"]) in known
+            assert listed("NS", r["ns_pair"]) and listed("EW", r["ew_pair"])
 
 
 @pytest.mark.parametrize("which", ["default", "big"])
@@ -353,7 +355,7 @@ def test_rulings_are_about_real_tables_and_legal(
     _, events = _read(out / "events.csv")
     session = {(e["event_id"], e["session"]): e for e in events}
     tables = {
-        (r["event_id"], r["session"], r["board"], r["ns_pair"], r["ew_pair"]): r
+        (r["event_id"], r["session"], r["section"], r["board"], r["ns_pair"], r["ew_pair"]): r
         for r in _results(out)
     }
     played = defaultdict(set)  # contracts played on each board
@@ -366,7 +368,7 @@ def test_rulings_are_about_real_tables_and_legal(
     for r in rulings:
         ev = session[(r["event_id"], r["session"])]
         kind, board = r["kind"], r["board"]
-        assert kind in KINDS and r["section"] == "A"
+        assert kind in KINDS and r["section"] in ("A", "B")
         assert r["laws"] and all(_LAW.match(x) for x in r["laws"].split(";")), r
         assert r["offending"] in ("NS", "EW", "both", "none")
         directors[r["event_id"]].add(r["director"])
@@ -393,7 +395,7 @@ def test_rulings_are_about_real_tables_and_legal(
             )
             continue
         # a ruling about a board names a table that played it, round and table as played
-        t = tables[(r["event_id"], r["session"], board, r["ns_pair"], r["ew_pair"])]
+        t = tables[(r["event_id"], r["session"], r["section"], board, r["ns_pair"], r["ew_pair"])]
         assert t["contract"] not in ("", "PASS") and (r["round"], r["table"]) == (
             t["round"],
             t["table"],
@@ -429,12 +431,11 @@ def test_rulings_are_about_real_tables_and_legal(
     # the event's director and the club's assistant
     assert all(len(d) <= 2 for d in directors.values())
     assert any(len(d) == 2 for d in directors.values())
-    # appeals: about rulings that changed a score, decided after they were lodged
+    # appeals: about any ruling (Law 92A), decided after they were lodged
     by_id = {r["ruling_id"]: r for r in rulings}
     assert [a["appeal_id"] for a in appeals] == [f"A{i:03d}" for i in range(1, len(appeals) + 1)]
     for a in appeals:
         ruling = by_id[a["ruling_id"]]
-        assert ruling["kind"] in _CHANGING  # never a penalty (Law 93B3)
         assert a["lodged_by"] in ("NS", "EW")
         assert a["heard_by"] in ("committee", "panel", "td_in_charge")
         assert parse_time(a["lodged_at"]) > parse_time(ruling["ruled_at"])
@@ -467,6 +468,29 @@ def test_default_inbox_shows_every_feature(inbox: tuple[Path, GenerateSummary]) 
         for r in rulings
     )
     assert any(a["outcome"] == "changed" for a in appeals)
+    by_id = {r["ruling_id"]: r for r in rulings}
+    # Law 93: a ruling that let the score stand (or a fouled board) changed on appeal
+    assert any(
+        a["outcome"] == "changed"
+        and by_id[a["ruling_id"]]["kind"] in ("score_stands", "fouled_board")
+        for a in appeals
+    )
+    # a penalty reduced on appeal; an appeal lodged after the period (Law 92B)
+    assert any(a["outcome"] == "changed" and a["penalty"] for a in appeals)
+    lodged_late = [
+        a
+        for a in appeals
+        if parse_time(a["lodged_at"])
+        > max(
+            published[(by_id[a["ruling_id"]]["event_id"], by_id[a["ruling_id"]]["session"])],
+            parse_time(by_id[a["ruling_id"]]["ruled_at"]),
+        )
+        + timedelta(minutes=30)
+    ]
+    assert lodged_late
+    # a Mitchell in two sections, and a penalty naming a pair of the second one
+    assert {r["section"] for r in _results(out)} >= {"A", "B"}
+    assert any(r["kind"] == "procedural_penalty" and r["section"] == "B" for r in rulings)
 
 
 def test_big_inbox_ruling_rates(big_inbox: Path) -> None:
@@ -517,10 +541,12 @@ def test_appeal_outcomes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         given = [x for x in (a["ns_result"], a["ew_result"]) if x]
         if a["outcome"] == "changed_one_side":
             assert len(given) == 1
+        elif a["outcome"] == "changed" and by_id[a["ruling_id"]]["kind"].endswith("_penalty"):
+            assert not given  # a penalty reduced (a["penalty"]) or withdrawn
         elif a["outcome"] == "changed":
             assert given
         else:
-            assert not given
+            assert not given and not a["penalty"]
         if a["without_merit"] == "true":
             assert a["outcome"] == "upheld" and a["deposit_retained"] == "true"
         assert (a["decided_at"] == "") == (a["outcome"] == "")

@@ -100,6 +100,7 @@ CONTESTANT_COLUMNS: tuple[str, ...] = (
     "direction",
     "names",
     "player_ids",
+    "section",  # a pair number names a contestant of one section; empty: every section
 )
 
 #: The official figures an exporting program computed for each contestant

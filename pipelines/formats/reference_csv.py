@@ -4,8 +4,10 @@
   director, correction_minutes`` and optionally ``expected_results``, ``published_at``,
   ``club`` and ``level`` (club | congress | national); only ``event_id``
   and ``session`` must be in the header.
-* ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids``;
-  ``direction`` and ``player_ids`` may be left out of the header.
+* ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids`` and optionally
+  ``section`` (in a session of several sections a pair number names one contestant per
+  section; empty: the contestant of that number in any section); ``direction``,
+  ``player_ids`` and ``section`` may be left out of the header.
 
 Same conventions as :mod:`pipelines.formats.canonical_csv`: UTF-8 only, every value text,
 trimmed (empty → null), locations ``line N``, ragged rows rejected one by one. The

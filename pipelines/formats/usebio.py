@@ -266,7 +266,12 @@ def _pair(pair: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
         "direction": direction,
     }
     out.contestants.append(
-        {**common, "names": " & ".join(names) or None, "player_ids": ";".join(ids) or None}
+        {
+            **common,
+            "names": " & ".join(names) or None,
+            "player_ids": ";".join(ids) or None,
+            "section": ctx.section,
+        }
     )
     out.standings.append(
         {

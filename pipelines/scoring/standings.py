@@ -762,6 +762,54 @@ def _tiebreak(
     ).drop("__tb", "__newrank", "__stilltied")
 
 
+def _names(df: pl.DataFrame, contestants: pl.DataFrame) -> pl.Series:
+    """Each standings row's names from ``contestants``: the contestant of its section (a
+    row of ``contestants`` naming the section) before one of any section, and in a Mitchell
+    the contestant of its direction before one listed without direction."""
+    c = contestants.filter(pl.col("names").is_not_null())
+    if "section" not in c.columns:
+        c = c.with_columns(pl.lit(None, pl.Utf8).alias("section"))
+    c = c.with_columns(pl.col("section").cast(pl.Utf8))
+    out = df.select("event_id", "section", "contestant", "direction").with_row_index("__i")
+    candidates = []
+    for by_section in (True, False):
+        pool = c.filter(pl.col("section").is_not_null() == by_section)
+        keys = ["event_id", "section"] if by_section else ["event_id"]
+        exact = pool.filter(pl.col("direction").is_not_null()).unique(
+            [*keys, "contestant", "direction"], keep="first", maintain_order=True
+        )
+        undirected = pool.filter(pl.col("direction").is_null()).unique(
+            [*keys, "contestant"], keep="first", maintain_order=True
+        )
+        anydir = pool.unique([*keys, "contestant"], keep="first", maintain_order=True)
+        j = (
+            out.join(
+                exact.select(*keys, "contestant", "direction", pl.col("names").alias("__e")),
+                on=[*keys, "contestant", "direction"],
+                how="left",
+            )
+            .join(
+                undirected.select(*keys, "contestant", pl.col("names").alias("__u")),
+                on=[*keys, "contestant"],
+                how="left",
+            )
+            .join(
+                anydir.select(*keys, "contestant", pl.col("names").alias("__a")),
+                on=[*keys, "contestant"],
+                how="left",
+            )
+            .sort("__i")
+        )
+        candidates.append(
+            j.select(
+                pl.coalesce(
+                    "__e", "__u", pl.when(pl.col("direction").is_null()).then(pl.col("__a"))
+                )
+            ).to_series()
+        )
+    return pl.select(pl.coalesce(*candidates).alias("names")).to_series()
+
+
 def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
     """Attach names and cast to :data:`STANDINGS_SCHEMA`."""
     df = df.with_columns(pl.lit(None, pl.Utf8).alias("names"))
@@ -774,38 +822,7 @@ def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
     if "sanction" not in df.columns:
         df = df.with_columns(pl.lit(None, pl.Utf8).alias("sanction"))
     if contestants is not None and contestants.height:
-        c = contestants.select("event_id", "contestant", "direction", "names").filter(
-            pl.col("names").is_not_null()
-        )
-        exact = c.filter(pl.col("direction").is_not_null()).unique(
-            ["event_id", "contestant", "direction"], keep="first", maintain_order=True
-        )
-        undirected = (
-            c.filter(pl.col("direction").is_null())
-            .unique(["event_id", "contestant"], keep="first", maintain_order=True)
-            .select("event_id", "contestant", pl.col("names").alias("__undirected"))
-        )
-        anydir = c.unique(["event_id", "contestant"], keep="first", maintain_order=True).select(
-            "event_id", "contestant", pl.col("names").alias("__any")
-        )
-        df = (
-            df.drop("names")
-            .join(
-                exact.drop("file", "location", "player_ids", strict=False),
-                on=["event_id", "contestant", "direction"],
-                how="left",
-            )
-            .join(undirected, on=["event_id", "contestant"], how="left")
-            .join(anydir, on=["event_id", "contestant"], how="left")
-            .with_columns(
-                pl.coalesce(
-                    "names",
-                    "__undirected",
-                    pl.when(pl.col("direction").is_null()).then(pl.col("__any")),
-                ).alias("names")
-            )
-            .drop("__undirected", "__any")
-        )
+        df = df.drop("names").with_columns(_names(df, contestants).alias("names"))
     return df.select([pl.col(c).cast(t) for c, t in STANDINGS_SCHEMA.items()]).sort(
         "event_id",
         "scope",

@@ -2,8 +2,10 @@
 SELECT
     (SELECT count(*) FROM rulings)                                         AS rulings,
     (SELECT count(*) FROM rulings WHERE NOT applies)                       AS rulings_not_applied,
+    (SELECT count(*) FROM rulings WHERE late)                              AS rulings_late,
     (SELECT count(*) FROM appeals)                                         AS appeals,
     (SELECT count(*) FROM appeals WHERE pending)                           AS appeals_pending,
+    (SELECT count(*) FROM appeals WHERE NOT applies)                       AS appeals_not_applied,
     (SELECT count(*) FROM scored_results WHERE adjustment IS NOT NULL)     AS adjusted_results,
     (SELECT count(*) FROM adjustments)                                     AS adjustments,
     (SELECT coalesce(max(version), 0) FROM standings)                      AS max_version,

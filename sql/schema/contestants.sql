@@ -6,5 +6,6 @@ CREATE TABLE IF NOT EXISTS contestants (
     contestant VARCHAR NOT NULL,
     direction  VARCHAR,               -- NS | EW in a Mitchell, null in a Howell
     names      VARCHAR,
-    player_ids VARCHAR
+    player_ids VARCHAR,
+    section    VARCHAR                -- the contestant's section; null: that number in any
 );
