@@ -276,3 +276,15 @@ def test_an_appeal_the_laws_forbid_holds_nothing_back():
     assert "93B3" in res.appeals["not_applied_reason"].item()
     st = run(two_boards(), [dp], [a]).standings
     assert st.filter(pl.col("contestant") == "1")["penalties"].item() == 6
+
+
+def test_the_traveller_says_the_record_was_corrected():
+    from pipelines.publish.explain import explain
+
+    assigned = ruling("R1", "assigned", 2, "13", "14", ns_result="+460", laws="16B1;12C1(b)")
+    fix = ruling(
+        "C1", "score_correction", 2, "13", "14", ns_result="+420", ruled_at="2026-11-02 22:45"
+    )
+    row = table(run(seven_tables(), [assigned, fix]).scored)
+    text = explain({**row, "effective_ns_result": "+460", "ruling_laws": "16B1;12C1(b)"})
+    assert text.startswith("assigned +460") and "table result corrected to +420 (Law 79C)" in text

@@ -189,7 +189,13 @@ def explain(row: dict[str, Any], versions: int = 1) -> str | None:
         return None
     ruled = _ruled_result(row.get("effective_ns_result"), row.get("effective_ew_result"), row)
     prefix = "director's error: " if kind == "director_error" else ""
-    return f"{prefix}{ruled}{tail}{appeal}"
+    record = ""
+    if row.get("correction_id") and row.get("recorded_score") is not None:
+        # Law 79C: the correction changed the table result kept for the record, not the score
+        record = f"; table result corrected to {row['recorded_score']:+d} (Law 79C)".replace(
+            "-", MINUS
+        )
+    return f"{prefix}{ruled}{tail}{appeal}{record}"
 
 
 def place_text(rank: int | None, tied: bool, sanction: str | None = None) -> str:
