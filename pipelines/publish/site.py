@@ -93,6 +93,19 @@ def signed(value: Any, decimals: int = 2) -> str:
     return ("+" if v > 0 else MINUS) + f"{abs(v):.{decimals}f}"
 
 
+def penalty_text(r: dict[str, Any], decimals: int = 2) -> str:
+    """The penalties deducted from a standing (Laws 90, 91), each with its unit when it is
+    not matchpoints: ``−6.00`` (MP), ``−3.00 IMP`` (at IMP forms; at teams off the match
+    margins), ``−1.00 VP`` (a teams VP penalty); empty when nothing was deducted."""
+    parts = []
+    if r.get("penalties"):
+        unit = r.get("penalty_unit") or "MP"
+        parts.append(MINUS + fmt(r["penalties"], decimals) + ("" if unit == "MP" else f" {unit}"))
+    if r.get("vp_penalties"):
+        parts.append(MINUS + fmt(r["vp_penalties"], decimals) + " VP")
+    return ", ".join(parts)
+
+
 @dataclass(frozen=True)
 class Decimals:
     """How the event's profile shows matchpoints, totals and percentages."""
@@ -377,7 +390,7 @@ class Site:
                         "score": fmt(r.get("score_display"), dec.total),
                         "pct": fmt(r.get("percentage_display"), dec.pct),
                         "boards": r.get("boards"),
-                        "penalties": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                        "penalties": penalty_text(r, dec.total),
                         "tiebreak": r.get("tiebreak") or "",
                         "href": (
                             card_name(section, r["contestant"], d) if link_dir is not None else None
@@ -559,7 +572,7 @@ class Site:
                     "place": place_text(r["rank"], r["tied"], r.get("sanction")),
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
-                    "penalty": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                    "penalty": penalty_text(r, dec.total),
                 },
                 lines=lines,
                 **page,

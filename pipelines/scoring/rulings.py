@@ -19,7 +19,7 @@ check). Per ruling:
 * a penalty (``procedural_penalty`` Law 90, ``disciplinary_penalty`` Law 91) names the
   ``penalized`` contestant of the session and a legal ``penalty`` (empty: the
   profile's standard amount); suspension and disqualification are disciplinary only;
-  IMPs and VPs cannot be deducted at matchpoints;
+  IMPs and VPs cannot be deducted at matchpoints, nor VPs in a knockout (no VPs there);
 * times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
   is ``approved`` (Law 79C).
 
@@ -392,6 +392,12 @@ def _ruling(
                 bad("penalty", f"a penalty at {scoring} is given in IMP (teams: IMP or VP)")
             if p.unit == "VP" and form != "teams":
                 bad("penalty", "a penalty in VP belongs to a team event")
+            elif p.unit == "VP" and no_vps(info):
+                bad(
+                    "penalty",
+                    f"'{rec.get('penalty') or standard}': a knockout is decided on IMPs and "
+                    "has no victory points (Law 90: give the penalty in IMP, e.g. '3 IMP')",
+                )
         except PenaltyError as e:
             bad("penalty", str(e))
         for col in ("ns_result", "ew_result"):
@@ -452,6 +458,13 @@ def _ruling(
         "location": rec["location"],
     }
     return row, sides
+
+
+def no_vps(info: dict | None) -> bool:
+    """Whether the event session scores no victory points: a knockout (``stage``
+    ``knockout``) or ``vp_scale`` ``none``; a VP penalty is meaningless there."""
+    info = info or {}
+    return info.get("stage") == "knockout" or info.get("vp_scale") == "none"
 
 
 def published_at(info: dict, session_date: str | None) -> datetime:
