@@ -40,6 +40,7 @@ from pipelines.generate import (
 )
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.imps import imps
+from pipelines.laws.teams import cancelled_board
 from pipelines.laws.victory_points import victory_points
 
 #: Invented team names (no real team).
@@ -102,10 +103,10 @@ class FormPlan:
 _ART_IMPS = {"60": 3, "+": 3, "50": 0, "=": 0, "40": -3, "-": -3}
 
 
-def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[int, int] | None]:
+def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[str, str] | None]:
     """Per (table, board) of pairs-header rows: the NS score of a played result, the
-    ``(NS, EW)`` IMPs of an artificial score, or ``None`` (not played)."""
-    out: dict[tuple[int, int], int | tuple[int, int] | None] = {}
+    ``(NS, EW)`` codes of an artificial score, or ``None`` (not played)."""
+    out: dict[tuple[int, int], int | tuple[str, str] | None] = {}
     for r in rows:
         contract, declarer, tricks, score = r[8], r[9], r[10], r[11]
         board = int(r[5])
@@ -117,18 +118,23 @@ def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[int, 
             )
         elif score.startswith("A"):
             ns, ew = score[1:].split("/")
-            out[(int(r[4]), board)] = (_ART_IMPS[ns], _ART_IMPS[ew])
+            out[(int(r[4]), board)] = (ns, ew)
         else:
             out[(int(r[4]), board)] = None
     return out
 
 
-def _home_imps(a: int | tuple[int, int] | None, c: int | tuple[int, int] | None) -> int:
+def _home_imps(a: int | tuple[str, str] | None, c: int | tuple[str, str] | None) -> int:
     """The home team's IMPs on a board: ``a`` at its NS table, ``c`` at its EW table. An
-    artificial score at either table decides it (the home side's code); a table without a
-    result gives Av (0), as the profiles' ``missing_board`` does."""
-    if isinstance(a, tuple) or isinstance(c, tuple):
-        return (a[0] if isinstance(a, tuple) else 0) + (c[1] if isinstance(c, tuple) else 0)
+    artificial score at one table decides it (the home side's code); at both tables the
+    board is cancelled and scored once (Law 86B2, :func:`pipelines.laws.teams.cancelled_board`);
+    a table without a result gives Av (0), as the profiles' ``missing_board`` does."""
+    if isinstance(a, tuple) and isinstance(c, tuple):
+        return cancelled_board([a[0], c[1]], [a[1], c[0]])[0] or 0
+    if isinstance(a, tuple):
+        return _ART_IMPS[a[0]]
+    if isinstance(c, tuple):
+        return _ART_IMPS[c[1]]
     if a is None or c is None:
         return 0
     return imps(a - c)

@@ -115,6 +115,7 @@ def run_inbox(
     everything = [*defs.assets, *defs.asset_checks]  # type: ignore[misc]
     instance = instance or _instance()
     say("reading the inbox")
+
     def run(group: str, partition_key: str | None = None) -> dg.ExecuteInProcessResult:
         """Materialise one asset group in-process (failed checks are reported, not raised)."""
         return dg.materialize(

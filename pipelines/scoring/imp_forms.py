@@ -21,8 +21,12 @@ mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
   out from its own assigned score and both get the average of the two views (+6 and +10
   give +8/−8); elsewhere each team keeps its own figure.
 * **Artificial scores** (Law 12C2(b)): Av+ / Av / Av− in IMPs as the profile says (+3, 0,
-  −3); in cross-IMP totals ×(N−1). At teams an artificial score at either table decides the
-  board for the team it names.
+  −3); in cross-IMP totals ×(N−1). At teams an artificial score at one table decides the
+  board for the team it names. When **both tables** of a match board received artificial
+  scores (2017 Law 86B2; 2007 86D), the board is cancelled and each team gets one
+  artificial score for it, by fault (:func:`pipelines.laws.teams.cancelled_board`): Av+ to
+  a team in no way at fault, the complement −Av+ to the only team at fault, Av−/Av to each
+  when both are — never the sum of two tables (A+ at both tables is +3 IMPs, not +6).
 * A match board with no comparable result (a table missing, ``NP``) gives each team the
   profile's ``missing_board`` score and is counted in ``missing_boards`` of the match.
 
@@ -40,6 +44,7 @@ from pipelines import profiles
 from pipelines.laws.exact import to_float
 from pipelines.laws.imps import imps_array
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.laws.teams import FAULT
 from pipelines.scoring.score import BOARD, SCORED_COLUMNS
 
 #: Columns IMP scoring adds (besides :data:`~pipelines.scoring.score.SCORED_COLUMNS`).
@@ -248,6 +253,32 @@ def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     return out.with_columns(factoring.alias("factoring")).drop("__k")
 
 
+def _cancelled_award(prof: profiles.Profile) -> pl.Expr:
+    """A team's artificial score on a match board both of whose tables received one (2017
+    Law 86B2; 2007 86D): the vectorised :func:`pipelines.laws.teams.cancelled_board`, over
+    :data:`TEAMS_DEN`. ``__fault`` is the team's least favourable code (0 none, 1 partly,
+    2 directly at fault), null when it got no artificial score (its own ``__art`` stays:
+    none); the opponents' is the board's sum less the team's own (two teams a board)."""
+    mine = pl.col("__fault")
+    theirs = mine.fill_null(0).sum().over("match_id", "board") - mine.fill_null(0)
+    award = (
+        pl.when(mine == 0)
+        .then(prof.imp_average_plus)
+        .when(theirs == 0)
+        .then(-prof.imp_average_plus)
+        .when(mine == 1)
+        .then(prof.imp_average)
+        .otherwise(prof.imp_average_minus)
+        .cast(pl.Int64)
+        * TEAMS_DEN
+    )
+    return (
+        pl.when(pl.col("__cancelled").fill_null(False) & mine.is_not_null())
+        .then(award)
+        .otherwise(pl.col("__art"))
+    )
+
+
 def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     """Teams: each team's IMPs on each match board (see the module docstring)."""
     lo = pl.min_horizontal("ns_pair", "ew_pair")
@@ -297,9 +328,19 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     played_view = pairs.group_by(*mboard, "team").agg(pl.col("__v").sum())
     art = (
         c.filter(pl.col("art").is_not_null())
-        .with_columns((_art_imps(pl.col("art"), prof) * pl.col("weight") * 200).alias("__v"))
+        .with_columns(
+            (_art_imps(pl.col("art"), prof) * pl.col("weight") * 200).alias("__v"),
+            pl.col("art").replace_strict(FAULT, default=None, return_dtype=pl.Int8).alias("__f"),
+        )
         .group_by(*mboard, "team")
-        .agg(pl.col("__v").sum())
+        .agg(pl.col("__v").sum(), pl.col("__f").max().alias("__fault"))
+    )
+    # Law 86B2 (2017; 2007 86D): artificial scores at both tables of the match board
+    # cancel it: each team one artificial score for the board (laws.teams.cancelled_board)
+    both_tables = rows.group_by(mboard).agg(
+        ((pl.col("ns_art").is_not_null() | pl.col("ew_art").is_not_null()).sum() >= 2).alias(
+            "__cancelled"
+        )
     )
     teams_of_board = pl.concat(
         [
@@ -316,6 +357,8 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
         teams_of_board.join(art.rename({"__v": "__art"}), on=[*mboard, "team"], how="left")
         .join(played_view, on=[*mboard, "team"], how="left")
         .join(fouled, on=mboard, how="left")
+        .join(both_tables, on=mboard, how="left")
+        .with_columns(_cancelled_award(prof).alias("__art"))
         .with_columns(
             pl.when(pl.col("__fouled")).then(None).otherwise("__art").alias("__art"),
             pl.when(pl.col("__fouled")).then(None).otherwise("__v").alias("__v"),
