@@ -200,9 +200,24 @@ def card_name(section: str, contestant: str, direction: str | None) -> str:
     return f"card-{slug(section)}-{slug(contestant)}{d}.html"
 
 
-def board_name(section: str, board: int) -> str:
-    """File name of a board's traveller."""
-    return f"board-{slug(section)}-{board}.html"
+def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
+    """File name of a board's traveller: ``board-<section>-<n>.html``, or
+    ``board-<section>-r<round>-<n>.html`` where each round plays its own deals (teams,
+    pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and of round 3 are two
+    travellers."""
+    r = f"r{deal_round}-" if deal_round else ""
+    return f"board-{slug(section)}-{r}{board}.html"
+
+
+def board_label(board: int, deal_round: int | None = 0) -> str:
+    """``2``, or ``R3 2`` (board 2 of round 3) where each round plays its own deals."""
+    return f"R{deal_round} {board}" if deal_round else str(board)
+
+
+def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
+    """Travellers in play order: section, round (where re-dealt), board number."""
+    section, board, deal_round = key
+    return section, deal_round, board
 
 
 def session_dir(event_id: str, session: int) -> str:
@@ -455,10 +470,14 @@ class Site:
         key = (pl.col("event_id") == event_id) & (pl.col("session") == n)
         st = self.data.standings.filter(key & (pl.col("scope") == "session"))
         res = self.data.results.filter(key)
-        versions = res.group_by("section", "board").agg(
+        if "deal_round" not in res.columns:
+            res = res.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
+        res = res.with_columns(pl.col("deal_round").fill_null(0))
+        deal = ["section", "deal_round", "board"]  # a board (its round where re-dealt)
+        versions = res.group_by(deal).agg(
             pl.col("board_version").fill_null("A").n_unique().alias("versions")
         )
-        res = res.join(versions, on=["section", "board"], how="left")
+        res = res.join(versions, on=deal, how="left")
         lines = res.to_dicts()
         for r in lines:
             r["note"] = explain(r, r["versions"])
@@ -477,7 +496,7 @@ class Site:
             {**p, "laws_text": laws_text(p.get("laws"))}
             for p in self.data.penalties.filter(key).to_dicts()
         ]
-        boards = sorted({(r["section"], r["board"]) for r in lines})
+        boards = sorted({(r["section"], r["board"], r["deal_round"]) for r in lines}, key=_order)
         page = {
             "session": s,
             "event_href": "../index.html",
@@ -492,23 +511,27 @@ class Site:
             rankings=rankings,
             changes=changes,
             penalties=penalties,
-            boards=[{"section": sec, "board": b, "href": board_name(sec, b)} for sec, b in boards],
-            sections=len({sec for sec, _ in boards}),
+            boards=[
+                {"section": sec, "board": board_label(b, d), "href": board_name(sec, b, d)}
+                for sec, b, d in boards
+            ],
+            sections=len({sec for sec, *_ in boards}),
             matches=match_rows(matches, self._names(st)) if matches is not None else [],
             **page,
         )
-        by_board: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        by_board: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
         for r in lines:
-            by_board.setdefault((r["section"], r["board"]), []).append(r)
-        for i, (sec, b) in enumerate(boards):
+            by_board.setdefault((r["section"], r["board"], r["deal_round"]), []).append(r)
+        for i, (sec, b, d) in enumerate(boards):
             prev = board_name(*boards[i - 1]) if i > 0 else None
             nxt = board_name(*boards[i + 1]) if i + 1 < len(boards) else None
-            rows = by_board[(sec, b)]
+            rows = by_board[(sec, b, d)]
+            of_round = f" of round {d}" if d else ""
             self._write(
-                f"{base}/{board_name(sec, b)}",
+                f"{base}/{board_name(sec, b, d)}",
                 "traveller.html.j2",
-                title=f"Board {b}" + (f", section {sec}" if len(boards) and sec else ""),
-                board=b,
+                title=f"Board {b}{of_round}" + (f", section {sec}" if len(boards) and sec else ""),
+                board=f"{b}{of_round}",
                 section=sec,
                 rows=rows,
                 top=fmt(rows[0].get("top_display"), dec.mp),
@@ -546,7 +569,7 @@ class Site:
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
             if rows is not None:
-                for x in rows.sort("board").to_dicts():
+                for x in rows.sort("deal_round", "board").to_dicts():
                     x["note"] = explain(x, x.get("versions") or 1)
                     x.update(shown_contract(x))
                     if x.get("own_score") is None and table_score(x) is not None:
@@ -560,7 +583,8 @@ class Site:
                         x["score_cell"] = "adj."
                     else:
                         x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
-                    x["board_href"] = board_name(x["section"], x["board"])
+                    x["board_href"] = board_name(x["section"], x["board"], x.get("deal_round"))
+                    x["board"] = board_label(x["board"], x.get("deal_round"))
                     lines.append(x)
             self._write(
                 f"{base}/{card_name(r['section'], r['contestant'], d or None)}",

@@ -79,7 +79,7 @@ def apply_rulings(
     board_rulings = rulings.filter(pl.col("board").is_not_null())
     if board_rulings.height == 0:
         return rows, pl.DataFrame(schema=_COMPONENTS)
-    keys = ["event_id", "session", "board", "ns_pair", "ew_pair"]
+    keys = ["event_id", "session", "deal_round", "board", "ns_pair", "ew_pair"]
     targets = (
         rows.select("__row", "section", *keys)
         .join(

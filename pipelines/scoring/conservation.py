@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import polars as pl
 
-BOARD = ["event_id", "session", "section", "board"]
+from pipelines.scoring.score import BOARD
 
 #: Factoring labels of fouled-board groups scored by a small-group rule (not conserved).
 SMALL_GROUP_METHODS = frozenset({"fouled_single", "fouled_ebu", "fouled_acbl"})
@@ -88,6 +88,7 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
         "event_id": pl.Utf8,
         "session": pl.Int32,
         "section": pl.Utf8,
+        "deal_round": pl.Int32,
         "board": pl.Int32,
         "board_version": pl.Utf8,
         "side": pl.Utf8,

@@ -7,7 +7,9 @@ check). Per ruling:
 * ``kind`` one of :data:`KINDS`; ``offending`` one of ``NS EW both none`` (empty: none);
 * a ruling about a board (every kind but the penalties) names the board and the table
   by its two pairs, and that table must have a result on that board in the session
-  (otherwise: "unknown table or board");
+  (otherwise: "unknown table or board"); where every round plays its own deals (teams,
+  or pairs under ``boards.redealt_per_round``) and the two met on that board number in
+  several rounds, it gives the round (otherwise: "give the round");
 * its results are legal notation (:func:`pipelines.laws.adjustments.parse_side_result`):
   ``assigned`` and ``score_correction`` give a contract result or a score (an empty
   ``ew_result`` means the same as ``ns_result``: a balanced score; two different ones
@@ -70,6 +72,7 @@ RULINGS_SCHEMA: dict[str, pl.DataType] = {
     "section": pl.Utf8,
     "board": pl.Int32,
     "round": pl.Utf8,
+    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
     "table": pl.Utf8,
     "ns_pair": pl.Utf8,
     "ew_pair": pl.Utf8,
@@ -180,19 +183,23 @@ class _Problems:
 def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
     """The tables and the contestants of every session, by section.
 
-    ``tables``: {(event, session, board, ns_pair, ew_pair): {sections}} (a section is ``""``
-    in a single-section session); ``people``: {(event, session): {(contestant, direction
-    or None, section)}} — a pair number names a different contestant in each section, and
-    in each direction of a Mitchell."""
+    ``tables``: {(event, session, board, ns_pair, ew_pair): {(section, deal_round)}} (a
+    section is ``""`` in a single-section session; ``deal_round`` the round whose deal the
+    board is where every round plays its own deals, else 0); ``people``: {(event, session):
+    {(contestant, direction or None, section)}} — a pair number names a different
+    contestant in each section, and in each direction of a Mitchell."""
     if "form" not in results.columns:
         results = results.with_columns(
             pl.lit("pairs").alias("form"),
             *(pl.lit(None, pl.Utf8).alias(s) for s in ("north", "south", "east", "west")),
         )
+    if "deal_round" not in results.columns:
+        results = results.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
     keys = results.select(
         "event_id",
         "session",
         "section",
+        "deal_round",
         "board",
         "ns_pair",
         "ew_pair",
@@ -203,11 +210,11 @@ def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
         "east",
         "west",
     ).unique()
-    tables: dict[tuple, set[str]] = {}
+    tables: dict[tuple, set[tuple[str, int]]] = {}
     people: dict[tuple[str, int], set[tuple[str, str | None, str]]] = {}
-    for ev, s, sec, b, ns, ew, mv, form, *players in keys.iter_rows():
+    for ev, s, sec, dr, b, ns, ew, mv, form, *players in keys.iter_rows():
         sec = sec or ""
-        tables.setdefault((ev, s, b, ns, ew), set()).add(sec)
+        tables.setdefault((ev, s, b, ns, ew), set()).add((sec, dr or 0))
         p = people.setdefault((ev, s), set())
         if form == "individual":  # the contestants are the players (Law 89)
             p.update((player, None, sec) for player in players)
@@ -329,6 +336,7 @@ def _ruling(
     sides: tuple[SideResult | None, SideResult | None] = (None, None)
     ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
     penalized, penalized_dir = rec.get("penalized"), None
+    deal_round = None
     if kind in BOARD_KINDS:
         if board is None:
             bad(
@@ -340,23 +348,37 @@ def _ruling(
             bad("ns_pair", "a ruling about a board names the table by its ns_pair and ew_pair")
         elif tables is not None and info is not None:
             found = tables.get((rec.get("event_id"), session, board, ns_pair, ew_pair), set())
-            if section is not None and section not in found:
-                found = set()
+            if section is not None:
+                found = {f for f in found if f[0] == section}
+            rnd = _int(rec.get("round"))
+            if rnd is not None:  # where boards are re-dealt per round, the round named
+                found = {f for f in found if f[1] in (0, rnd)}
+            sections = sorted({f[0] for f in found})
+            rounds = sorted({f[1] for f in found})
             if not found:
                 bad(
                     "board",
                     f"no result for board {board} between NS {ns_pair} and EW {ew_pair} "
                     f"in event {rec.get('event_id')} session {session}"
-                    f"{' section ' + section if section else ''}: unknown table or board",
+                    f"{' section ' + section if section else ''}"
+                    f"{f' round {rnd}' if rnd is not None else ''}: unknown table or board",
                 )
-            elif section is None and len(found) > 1:
+            elif section is None and len(sections) > 1:
                 bad(
                     "section",
                     f"NS {ns_pair} and EW {ew_pair} played board {board} in sections "
-                    f"{', '.join(sorted(found))} of this session: give the section",
+                    f"{', '.join(sections)} of this session: give the section",
                 )
-            elif section is None:
-                section = next(iter(found)) or None
+            elif len(rounds) > 1:
+                bad(
+                    "round",
+                    f"NS {ns_pair} and EW {ew_pair} played a board {board} in rounds "
+                    f"{', '.join(map(str, rounds))} of this session, each round with its own "
+                    "deals: give the round",
+                )
+            else:
+                section = section or sections[0] or None
+                deal_round = rounds[0]
         if board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
         if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
@@ -428,6 +450,7 @@ def _ruling(
         "section": section or "",
         "board": board if kind in BOARD_KINDS else None,
         "round": rec.get("round"),
+        "deal_round": deal_round,
         "table": rec.get("table"),
         "ns_pair": ns_pair,
         "ew_pair": ew_pair,

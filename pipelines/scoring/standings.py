@@ -205,6 +205,7 @@ def _imp_sessions(scored: pl.DataFrame, penalties: pl.DataFrame | None) -> list[
 #: Columns of the scored results that standings read.
 _INPUT = [
     *_SIDE_COLS,
+    "deal_round",
     "ns_pair",
     "ew_pair",
     "kind",

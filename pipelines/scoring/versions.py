@@ -70,6 +70,7 @@ ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
     "appeal_id": pl.Utf8,
     "laws": pl.Utf8,
     "kind": pl.Utf8,
+    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
     "board": pl.Int32,
     "contestant": pl.Utf8,
     "direction": pl.Utf8,
@@ -417,7 +418,7 @@ def _adjustments(
     del contestants
     if in_effect.height == 0:
         return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
-    side_cols = ["event_id", "session", "section", "board"]
+    side_cols = ["event_id", "session", "section", "deal_round", "board"]
 
     def sides(df: pl.DataFrame) -> pl.DataFrame:
         """One row per contestant per board: the pair, or in an individual each player."""
@@ -477,6 +478,7 @@ def _adjustments(
             (pl.col("event_id") == r["event_id"])
             & (pl.col("session") == r["session"])
             & (pl.col("board") == r["board"])
+            & (pl.col("deal_round") == (r.get("deal_round") or 0))
             & ((pl.col("section") == r["section"]) if r["section"] else pl.lit(True))
         )
         at_table = (pl.col("ns_pair") == r["ns_pair"]) & (pl.col("ew_pair") == r["ew_pair"])
@@ -490,6 +492,7 @@ def _adjustments(
                 {
                     **_common(r),
                     "board": r["board"],
+                    "deal_round": h["deal_round"],
                     "section": h["section"],
                     "session_date": h["session_date"],
                     "contestant": h["contestant"],
@@ -505,6 +508,7 @@ def _adjustments(
             {
                 **_common(r),
                 "board": None,
+                "deal_round": None,
                 "section": r["section"] or "",
                 "session_date": r["session_date"],
                 "contestant": r["penalized"],
@@ -527,6 +531,7 @@ def _adjustments(
             "laws": pl.Utf8,
             "kind": pl.Utf8,
             "board": pl.Int32,
+            "deal_round": pl.Int32,
             "section": pl.Utf8,
             "session_date": pl.Utf8,
             "contestant": pl.Utf8,
