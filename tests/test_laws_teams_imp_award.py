@@ -139,3 +139,20 @@ def test_imp_award_is_validated(tmp_path):
     _, _, rul = checked(tmp_path / "0", "R1,E,1,1,1,T1,T2,imp_award,EW,86B1,+9 IMP,\n", None)
     assert rul.rejected.height == 0
     assert rul.rulings.select("ns_result", "ew_result").row(0) == ("+9 IMP", None)
+
+
+def test_the_traveller_explains_the_award():
+    from pipelines.publish.explain import explain
+
+    row = {
+        "adjustment": "imp_award",
+        "ruling_laws": "86B1",
+        "effective_ns_result": "+9 IMP",
+        "effective_ew_result": "-4 IMP",
+        "ns_pair": "T1",
+        "ew_pair": "T2",
+    }
+    assert explain(row) == "IMP award: T1 +9 IMP, T2 \u22124 IMP, Law 86B1"
+    assert explain({**row, "effective_ew_result": None, "ruling_laws": None}) == (
+        "IMP award: T1 +9 IMP, Law 86B1"
+    )

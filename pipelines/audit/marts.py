@@ -22,8 +22,8 @@ documents their columns) from frames, so that the nightly asset, the reports and
   - ``rulings_per_board``: rulings the director gave at sessions he directed / table
     results (boards played) of those sessions;
   - ``adjustment_rate``: calls on a board ending in an adjusted score (assigned, weighted,
-    artificial; Law 12C) / the director's judgement calls on a board (those and the rulings
-    that let the score stand);
+    artificial; Law 12C; an IMP award at teams, Law 86B1) / the director's judgement calls on
+    a board (those and the rulings that let the score stand);
   - ``procedural_penalty_rate``: procedural penalties (Law 90, warnings included) / the
     director's rulings other than score corrections;
   - ``overturn_rate``: appeals decided ``changed`` or ``changed_one_side`` / appeals decided
@@ -69,8 +69,8 @@ from pipelines.scoring.rulings import KINDS as RULING_KINDS
 
 #: Kinds of ruling, in the order the mix is shown: the ruling log's own kinds.
 KINDS: tuple[str, ...] = RULING_KINDS
-#: A ruling that adjusts the score on its judgement (Law 12C).
-ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial")
+#: A ruling that adjusts the score on its judgement (Law 12C; at teams an IMP award, Law 86B1).
+ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial", "imp_award")
 #: Judgement calls on a board: they adjust or let the score stand.
 JUDGEMENT: tuple[str, ...] = ("score_stands", *ADJUSTING)
 PENALTY_KINDS: tuple[str, ...] = ("procedural_penalty", "disciplinary_penalty")

@@ -33,6 +33,14 @@ scores at both tables:
   (A gets ``(a + b)/2``, B its negation) — :func:`knockout_average`,
   :func:`knockout_board`. **[uncertain: the 2017 lettering of this clause, §11]**
 
+**IMP awards** (2007 Law 86D: in team play, when the Director awards an adjusted score and a
+result was obtained between the same contestants at the other table, he may award an
+adjusted score in IMPs or total points — and should when that result favours the
+non-offending side; 2017 Law 86B1: when the other table's result is clearly favourable to
+one side he awards an assigned adjusted score): the Director gives the board of the match
+a number of IMPs — :func:`parse_imp_award` reads ``+9 IMP``. The award replaces the
+board's IMPs for the match; the table results stay on record.
+
 **Artificial scores at both tables** (2017 Law 86B2; 2007 Law 86D): when both tables of a
 match board receive an artificial score, the board has no comparable result and the Law
 has the Director award adjusted scores *for the board*, not one per table. The 2017 text
@@ -52,7 +60,9 @@ two tables (A+ at both tables is +3 IMPs, not +6) — :func:`cancelled_board`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -255,3 +265,37 @@ def cancelled_board(
         return average if mine == 1 else minus
 
     return award(faults[0], faults[1]), award(faults[1], faults[0])
+
+
+_IMP_AWARD = re.compile(r"^(?P<sign>[+-]?)\s*(?P<n>[0-9]{1,3}(?:\.[0-9]{1,4})?)\s*IMPS?$", re.I)
+
+
+def parse_imp_award(text: str) -> Fraction:
+    """The IMPs of an IMP award (2007 Law 86D; 2017 86B1): ``+9 IMP``, ``-2.5 IMPs``, ``3 imp``.
+
+    The sign is the IMPs' to the side named (won +, lost −); up to four decimals. Raises
+    :class:`ValueError` for anything else (a score, VPs, an artificial score).
+
+    >>> parse_imp_award("+9 IMP"), parse_imp_award("-2.5 IMPs")
+    (Fraction(9, 1), Fraction(-5, 2))
+    """
+    m = _IMP_AWARD.match((text or "").strip())
+    if not m:
+        raise ValueError(
+            f"'{text}' is not an IMP award: write the IMPs the side is given, "
+            "like '+9 IMP' or '-2.5 IMP'"
+        )
+    n = Fraction(m["n"])
+    return -n if m["sign"] == "-" else n
+
+
+def imp_award_text(imps: Fraction) -> str:
+    """Canonical text of an IMP award: ``+9 IMP``, ``-2.5 IMP``, ``0 IMP``.
+
+    >>> imp_award_text(Fraction(-5, 2))
+    '-2.5 IMP'
+    """
+    sign = "+" if imps > 0 else "-" if imps < 0 else ""
+    a = abs(imps)
+    n = format((Decimal(a.numerator) / Decimal(a.denominator)).normalize(), "f")
+    return f"{sign}{n} IMP"

@@ -109,6 +109,10 @@ def imp_breaches(scored: pl.DataFrame) -> list[dict]:
     if imp.height == 0:
         return []
     unbalanced = (pl.col("kind") != "played").any().over(BOARD)
+    if "adjustment" in imp.columns:  # an IMP award (Law 86B1) may be non-balancing
+        unbalanced = unbalanced | (pl.col("adjustment") == "imp_award").fill_null(False).any().over(
+            BOARD
+        )
     if "missing_result" in imp.columns:
         unbalanced = unbalanced | pl.col("missing_result").fill_null(False).any().over(BOARD)
     clean = imp.filter(~unbalanced)

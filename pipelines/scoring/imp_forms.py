@@ -27,6 +27,9 @@ mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
   artificial score for it, by fault (:func:`pipelines.laws.teams.cancelled_board`): Av+ to
   a team in no way at fault, the complement −Av+ to the only team at fault, Av−/Av to each
   when both are — never the sum of two tables (A+ at both tables is +3 IMPs, not +6).
+* An **IMP award** (ruling kind ``imp_award``; 2007 Law 86D, 2017 86B1) gives the board of
+  the match the IMPs the Director awarded, to each team, whatever the tables' results
+  (:func:`with_imp_awards`); a non-balancing award is averaged in a knockout like any other.
 * A match board with no comparable result (a table missing, ``NP``) gives each team the
   profile's ``missing_board`` score and is counted in ``missing_boards`` of the match.
 
@@ -87,6 +90,60 @@ def _art_imps(code: pl.Expr, prof: profiles.Profile) -> pl.Expr:
         .then(prof.imp_average_minus)
         .cast(pl.Int64)
     )
+
+
+#: Columns :func:`with_imp_awards` adds to the rows an IMP award names (over TEAMS_DEN).
+AWARD_COLUMNS = ("__award_ns", "__award_ew")
+
+
+def with_imp_awards(rows: pl.DataFrame, rulings: pl.DataFrame) -> pl.DataFrame:
+    """Mark the table rows ``imp_award`` rulings name with their IMPs (2007 Law 86D; 2017
+    86B1): ``__award_ns`` to the team seated NS at that table, ``__award_ew`` to the other
+    (the negation when the ruling gives none), exact over :data:`TEAMS_DEN`; null elsewhere.
+    A later award on the same table replaces an earlier one. The rows are those of
+    :func:`~pipelines.scoring.adjust.apply_rulings` (a ruling per table: per ruling Python)."""
+    from pipelines.laws.teams import parse_imp_award
+
+    awards = (
+        rulings.filter(pl.col("kind") == "imp_award")
+        if rulings.height and "kind" in rulings.columns
+        else rulings.clear()
+    )
+    if awards.height == 0:
+        return rows
+    found = []
+    for r in awards.iter_rows(named=True):
+        ns = parse_imp_award(r["ns_result"])
+        ew = parse_imp_award(r["ew_result"]) if r["ew_result"] else -ns
+        found.append(
+            {
+                "event_id": r["event_id"],
+                "session": r["session"],
+                "__rsec": r["section"] or "",
+                "deal_round": r.get("deal_round") or 0,
+                "board": r["board"],
+                "ns_pair": r["ns_pair"],
+                "ew_pair": r["ew_pair"],
+                "__award_ns": int(ns * TEAMS_DEN),
+                "__award_ew": int(ew * TEAMS_DEN),
+            }
+        )
+    keys = ["event_id", "session", "deal_round", "board", "ns_pair", "ew_pair"]
+    frame = pl.DataFrame(found, orient="row").with_columns(
+        pl.col("session").cast(pl.Int32),
+        pl.col("deal_round").cast(pl.Int32),
+        pl.col("board").cast(pl.Int32),
+        pl.col("__award_ns").cast(pl.Int64),
+        pl.col("__award_ew").cast(pl.Int64),
+    )
+    hit = (
+        rows.select("__row", "section", *keys)
+        .join(frame, on=keys)
+        .filter((pl.col("__rsec") == "") | (pl.col("__rsec") == pl.col("section")))
+        .unique("__row", keep="last", maintain_order=True)
+        .select("__row", *AWARD_COLUMNS)
+    )
+    return rows.join(hit, on="__row", how="left")
 
 
 def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
@@ -253,6 +310,34 @@ def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     return out.with_columns(factoring.alias("factoring")).drop("__k")
 
 
+def _with_awards(view: pl.DataFrame, rows: pl.DataFrame, mboard: list[str]) -> pl.DataFrame:
+    """An IMP award (:func:`with_imp_awards`) replaces each team's IMPs on its match board,
+    whatever the tables' results (the board then has a result: not missing)."""
+    if "__award_ns" not in rows.columns:
+        return view
+    named = rows.filter(pl.col("__award_ns").is_not_null())
+    if named.height == 0:
+        return view
+    per_team = pl.concat(
+        [
+            named.select(
+                *mboard, pl.col("ns_pair").alias("team"), pl.col("__award_ns").alias("__aw")
+            ),
+            named.select(
+                *mboard, pl.col("ew_pair").alias("team"), pl.col("__award_ew").alias("__aw")
+            ),
+        ]
+    ).unique([*mboard, "team"], keep="last", maintain_order=True)
+    return (
+        view.join(per_team, on=[*mboard, "team"], how="left")
+        .with_columns(
+            pl.coalesce("__aw", "__v").alias("__v"),
+            (pl.col("__missing") & pl.col("__aw").is_null()).alias("__missing"),
+        )
+        .drop("__aw")
+    )
+
+
 def _cancelled_award(prof: profiles.Profile) -> pl.Expr:
     """A team's artificial score on a match board both of whose tables received one (2017
     Law 86B2; 2007 86D): the vectorised :func:`pipelines.laws.teams.cancelled_board`, over
@@ -368,6 +453,7 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
             (pl.col("__art").is_null() & pl.col("__v").is_null()).alias("__missing"),
         )
     )
+    view = _with_awards(view, rows, mboard)
     missing_value = prof.imp_average if prof.missing_board == "average" else prof.imp_average_minus
     view = view.with_columns(
         pl.when(pl.col("__missing"))
@@ -401,4 +487,4 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     return out.with_columns(
         pl.lit(TEAMS_DEN, pl.Int64).alias("imps_den"),
         (pl.col("__mn").fill_null(True) | pl.col("__me").fill_null(True)).alias("missing_result"),
-    ).drop("__lo", "__hi", "__mn", "__me")
+    ).drop("__lo", "__hi", "__mn", "__me", *AWARD_COLUMNS, strict=False)

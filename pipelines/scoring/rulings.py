@@ -17,7 +17,9 @@ check). Per ruling:
   100, ``artificial`` gives an artificial score to each side, ``director_error``
   (Law 82C) gives artificial or assigned results and defaults to ``A+``/``A+``, a
   ``fouled_board`` names the ``board_version`` the table played; an artificial score
-  under any other kind is refused;
+  under any other kind is refused; an ``imp_award`` (2007 Law 86D, 2017 86B1) belongs to a
+  team event and gives the IMPs of the team seated NS at the named table (``+9 IMP``;
+  ``ew_result`` the other team's, empty: the negation);
 * a penalty (``procedural_penalty`` Law 90, ``disciplinary_penalty`` Law 91) names the
   ``penalized`` contestant of the session and a legal ``penalty`` (empty: the
   profile's standard amount); suspension and disqualification are disciplinary only;
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 
 import polars as pl
 
@@ -44,6 +47,7 @@ from pipelines.formats.model import REJECT_COLUMNS
 from pipelines.laws.adjustments import Artificial, ResultError, SideResult, parse_side_result
 from pipelines.laws.corrections import correction_applies, correction_deadline
 from pipelines.laws.penalties import PenaltyError, parse_penalty
+from pipelines.laws.teams import imp_award_text, parse_imp_award
 from pipelines.scoring.events import DEFAULTS
 
 KINDS: tuple[str, ...] = (
@@ -56,6 +60,7 @@ KINDS: tuple[str, ...] = (
     "procedural_penalty",
     "disciplinary_penalty",
     "score_correction",
+    "imp_award",
 )
 BOARD_KINDS = frozenset(KINDS) - {"procedural_penalty", "disciplinary_penalty"}
 PENALTY_KINDS = frozenset({"procedural_penalty", "disciplinary_penalty"})
@@ -379,7 +384,9 @@ def _ruling(
             else:
                 section = section or sections[0] or None
                 deal_round = rounds[0]
-        if board is not None:
+        if board is not None and kind == "imp_award":
+            sides = _imp_award(info, ns_text, ew_text, bad)
+        elif board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
         if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
             bad(
@@ -504,8 +511,10 @@ def _iso(t: datetime | None) -> str | None:
     return t.strftime("%Y-%m-%d %H:%M:%S") if t else None
 
 
-def _text(side: SideResult) -> str:
-    """Canonical text of a parsed side result."""
+def _text(side: SideResult | Fraction) -> str:
+    """Canonical text of a parsed side result (an IMP award's IMPs: ``+9 IMP``)."""
+    if isinstance(side, Fraction):
+        return imp_award_text(side)
     if isinstance(side, Artificial):
         return {"+": "A+", "=": "A", "-": "A-"}.get(side.code, f"A{side.code}")
     if len(side) == 1:
@@ -554,6 +563,40 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
         out.append(side)
     if kind == "artificial" and ew_text is None and ns_text is not None:
         bad("ew_result", "an artificial ruling gives each side's score (e.g. A+ and A-)")
+    return out[0], out[1]
+
+
+def _imp_award(
+    info: dict | None, ns_text: str | None, ew_text: str | None, bad
+) -> tuple[Fraction | None, Fraction | None]:
+    """The IMPs of an ``imp_award`` ruling (2007 Law 86D: an adjusted score in IMPs for a
+    board of a team match; 2017 Law 86B1): a teams event only; ``ns_result`` the IMPs of
+    the team seated NS at the named table (``+9 IMP``), ``ew_result`` the other team's
+    (empty: the negation, a balanced award)."""
+    if info is not None and info.get("form") != "teams":
+        bad(
+            "kind",
+            f"an imp_award adjusts a board of a team match (Law 86B1; 2007 Law 86D), "
+            f"and this is a {info.get('form') or 'pairs'} event: give an assigned or "
+            "artificial score",
+        )
+    if not ns_text:
+        bad(
+            "ns_result",
+            "an imp_award gives the IMPs awarded to the team seated NS at the named table, "
+            "e.g. '+9 IMP'",
+        )
+        return None, None
+    out: list[Fraction | None] = []
+    for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
+        if not text:
+            out.append(None)
+            continue
+        try:
+            out.append(parse_imp_award(text))
+        except ValueError as e:
+            bad(col, str(e))
+            out.append(None)
     return out[0], out[1]
 
 

@@ -30,6 +30,7 @@ from pipelines import profiles
 from pipelines.laws.corrections import standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
+from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
 from pipelines.scoring.rulings import PENALTY_KINDS, published_at
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
@@ -234,7 +235,8 @@ def score_state(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Scored results and session standings with the rulings ``in_effect`` applied."""
     rows, comps = apply_rulings(validated, in_effect)
-    scored = apply_session_rule(score_with_rulings(rows, comps))
+    rows = with_imp_awards(rows, in_effect)  # Law 86D (2007) / 86B1: IMPs for a match board
+    scored = apply_session_rule(score_with_rulings(rows, comps)).drop(AWARD_COLUMNS, strict=False)
     penalties = penalties_frame(in_effect, scored)
     return scored, session_standings(scored, contestants, penalties)
 
