@@ -235,20 +235,26 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
     mitchell = pl.col("movement") == "mitchell"
 
     def side(df: pl.DataFrame, who: str, against: str, own: str, sign: int) -> pl.DataFrame:
+        o = own.lower()
+
+        def fig(name: str) -> pl.Expr:
+            """The side's figure; a south or west player's own where the session-percentage
+            rule gave him one (Law 89 with 12C2(c))."""
+            if name not in df.columns:
+                return pl.lit(None, pl.Float64)
+            mine = f"{who}_{name.split('_', 1)[1]}"
+            return pl.coalesce(mine, name) if mine in df.columns else pl.col(name)
+
         return df.with_columns(
             pl.col(who).alias("who"),
             pl.col(against).alias("against"),
             pl.lit(own).alias("side"),
             pl.when(mitchell).then(pl.lit(own)).otherwise(pl.lit(None, pl.Utf8)).alias("who_dir"),
-            pl.col(f"{own.lower()}_mp_display").alias("own_mp"),
-            pl.col(f"{own.lower()}_pct").alias("own_pct"),
+            fig(f"{o}_mp_display").alias("own_mp"),
+            fig(f"{o}_pct").alias("own_pct"),
             (pl.col("ns_score") * sign).alias("own_score"),
             (
-                pl.col(f"{own.lower()}_imps_display")
-                if f"{own.lower()}_imps_display" in df.columns
-                else pl.col(f"{own.lower()}_imps")
-                if f"{own.lower()}_imps" in df.columns
-                else pl.lit(None, pl.Float64)
+                fig(f"{o}_imps_display") if f"{o}_imps_display" in df.columns else fig(f"{o}_imps")
             ).alias("own_imp"),
         )
 

@@ -233,6 +233,18 @@ def individual_sides(scored: pl.DataFrame) -> pl.DataFrame:
         )
         for a, b in (("north", "east"), ("south", "west"))
     ]
+    # Where the session-percentage rule gave the south and west players figures of their
+    # own (Law 12C2(c): each player's percentage on his other boards), they count for them.
+    own = [
+        (f"{side}_{c}", f"{seat}_{c}")
+        for side, seat in (("ns", "south"), ("ew", "west"))
+        for c in ("mp_num", "mp", "imps_num", "imps")
+    ]
+    halves[1] = halves[1].with_columns(
+        pl.coalesce(mine, side).alias(side)
+        for side, mine in own
+        if mine in ind.columns and side in ind.columns
+    )
     return pl.concat([scored.filter(pl.col("form") != "individual"), *halves])
 
 
