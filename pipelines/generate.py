@@ -436,6 +436,7 @@ class _Event:
     dates: list[date]
     form: str = "pairs"  # pairs | teams | individual
     scoring: str = "matchpoints"  # matchpoints | butler | cross_imps | imps
+    stage: str = ""  # teams: round_robin | swiss | knockout
     sections: int = 1  # a Mitchell may run in two sections (A, B), scored apart
 
     @property
@@ -777,6 +778,12 @@ class _Session:
             key=lambda r: (r.round, r.table),
         )
 
+    def deal_rows(self, row: _Row) -> list[_Row]:
+        """The rows of ``row``'s deal: its board, and at teams its round too (every round of
+        a team event may play its own boards 1..N, Law 86)."""
+        rows = self.board_rows(row.board, row.section)
+        return [r for r in rows if r.round == row.round] if self.event.form == "teams" else rows
+
     def free(self) -> list[_Row]:
         """Rows with a contract (not passed out) that no ruling is about yet."""
         return [r for r in self.rows if r.contract is not None and r.key not in self.used]
@@ -869,7 +876,7 @@ def _candidates(sess: _Session, row: _Row) -> list[tuple[str, int]]:
     and the table's own contract one or two tricks either way (tricks kept within 0..13).
     ``(text, ns_score)``, the table's own result left out, each text once, in a stable order."""
     seen: dict[str, int] = {}
-    for r in sess.board_rows(row.board, row.section):
+    for r in sess.deal_rows(row):
         if r.played:
             text, score = _own(r)
             seen.setdefault(text, score)
@@ -1056,7 +1063,7 @@ def _make(
             )
         ]
     if kind == "fouled_board":
-        board = sess.board_rows(row.board, row.section)
+        board = sess.deal_rows(row)
         pos = board.index(row)
         for k in (3, 2) if rng.random() < 0.5 else (2,):
             if len(board) < k + 2:
@@ -1138,10 +1145,11 @@ def _make(
 
 def _penalty_at(ev: _Event, penalty: str, rng: np.random.Generator) -> str:
     """A penalty in the event's units: matchpoint amounts become IMPs at IMP forms (the usual
-    3 IMPs for a quarter of a top), and at teams one in four comes off the VPs."""
+    3 IMPs for a quarter of a top), and at teams one in four comes off the VPs (never in a
+    knockout, which has no VPs)."""
     if ev.scoring == "matchpoints" or penalty in ("warning", "suspended", "disqualified"):
         return penalty
-    if ev.form == "teams" and rng.random() < 0.25:
+    if ev.form == "teams" and rng.random() < 0.25 and ev.stage != "knockout":
         return "1 VP"
     return "1 IMP" if penalty == "10%" else "3 IMP"
 
@@ -1637,7 +1645,15 @@ def generate_inbox(
         row.append(published[(row[0], row[1])])
         extra = team_columns.get((row[0], row[1]), {})
         row.extend(extra.get(c, "") for c in ("boards_per_match", "vp_scale", "stage"))
+    # the forms' own cases (Laws 86B1, 86B2, 90 in a knockout), on tables kept from the rest
+    planned = []
+    if other_forms:
+        from pipelines.generate_forms import planned_rulings
+
+        planned = planned_rulings(np.random.default_rng([seed, 0x504C414E]), timed)
     rulings, appeals = _directors_logs(log_rng, timed, planted)
+    for i, rec in enumerate(planned, start=len(rulings) + 1):
+        rulings.append({**rec, "ruling_id": f"R{i:04d}"})
     # club and level (the audit's controls): a two-session event is a congress.
     every = [ev for ev, *_ in played]
     level = {ev.event_id: "congress" if len(ev.dates) > 1 else "club" for ev in every}

@@ -5,14 +5,23 @@ Over the generation's dates, on evenings of their own (club numbers after the pa
 clubs), :func:`plan` lays out:
 
 * **a teams round robin**: 6 teams, every team meets every other (5 rounds of 4-board
-  matches), WBF 2013 continuous VPs;
+  matches), WBF 2013 continuous VPs; every round plays boards 1-4 with new deals (a board
+  of a match is its round and number);
 * **a Swiss teams**: 8 teams, 3 rounds of 6-board matches, each round pairing teams by their
   VPs so far (first with second, ... never the same two twice);
 * **a knockout** over two evenings: 4 teams, semi-finals then the final between the two
   winners, 8-board matches, no VPs (``vp_scale`` ``none``);
 * **a Butler pairs** (Howell) and **a cross-IMP pairs** (Howell);
 * **an individual** of 12 players, 6 rounds of 2 boards, partners and opponents drawn
-  each round, scored at matchpoints.
+  each round, scored at matchpoints; one table of round 3 has a variable artificial score
+  (``A+/-``), which each of its four players gets at his own session percentage (Law 89
+  with 12C2(c)).
+
+:func:`planned_rulings` adds the team events' own cases to the directors' log, on tables
+the other rulings then leave alone: a director's error (Law 82C, ``A+``/``A+``) at both
+tables of one round-robin match board (Law 86B2: scored once for the match), an IMP award
+(``imp_award``, Law 86B1) on a Swiss match board, and a 3-IMP procedural penalty in the
+knockout final (Law 90, off the penalised team's side in full).
 
 In a team match the home team sits NS at the odd table and EW at the even one, and both
 tables play the same boards. Results are drawn around each board's par exactly as for
@@ -40,6 +49,7 @@ from pipelines.generate import (
 )
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.imps import imps
+from pipelines.laws.teams import cancelled_board
 from pipelines.laws.victory_points import victory_points
 
 #: Invented team names (no real team).
@@ -102,10 +112,10 @@ class FormPlan:
 _ART_IMPS = {"60": 3, "+": 3, "50": 0, "=": 0, "40": -3, "-": -3}
 
 
-def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[int, int] | None]:
+def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[str, str] | None]:
     """Per (table, board) of pairs-header rows: the NS score of a played result, the
-    ``(NS, EW)`` IMPs of an artificial score, or ``None`` (not played)."""
-    out: dict[tuple[int, int], int | tuple[int, int] | None] = {}
+    ``(NS, EW)`` codes of an artificial score, or ``None`` (not played)."""
+    out: dict[tuple[int, int], int | tuple[str, str] | None] = {}
     for r in rows:
         contract, declarer, tricks, score = r[8], r[9], r[10], r[11]
         board = int(r[5])
@@ -117,18 +127,23 @@ def _ns_scores(rows: list[list[str]]) -> dict[tuple[int, int], int | tuple[int, 
             )
         elif score.startswith("A"):
             ns, ew = score[1:].split("/")
-            out[(int(r[4]), board)] = (_ART_IMPS[ns], _ART_IMPS[ew])
+            out[(int(r[4]), board)] = (ns, ew)
         else:
             out[(int(r[4]), board)] = None
     return out
 
 
-def _home_imps(a: int | tuple[int, int] | None, c: int | tuple[int, int] | None) -> int:
+def _home_imps(a: int | tuple[str, str] | None, c: int | tuple[str, str] | None) -> int:
     """The home team's IMPs on a board: ``a`` at its NS table, ``c`` at its EW table. An
-    artificial score at either table decides it (the home side's code); a table without a
-    result gives Av (0), as the profiles' ``missing_board`` does."""
-    if isinstance(a, tuple) or isinstance(c, tuple):
-        return (a[0] if isinstance(a, tuple) else 0) + (c[1] if isinstance(c, tuple) else 0)
+    artificial score at one table decides it (the home side's code); at both tables the
+    board is cancelled and scored once (Law 86B2, :func:`pipelines.laws.teams.cancelled_board`);
+    a table without a result gives Av (0), as the profiles' ``missing_board`` does."""
+    if isinstance(a, tuple) and isinstance(c, tuple):
+        return cancelled_board([a[0], c[1]], [a[1], c[0]])[0] or 0
+    if isinstance(a, tuple):
+        return _ART_IMPS[a[0]]
+    if isinstance(c, tuple):
+        return _ART_IMPS[c[1]]
     if a is None or c is None:
         return 0
     return imps(a - c)
@@ -216,11 +231,21 @@ def plan(
     # --- a teams round robin: 6 teams, 5 rounds of 4 boards
     ev_id = f"TEAMS{club + 1}-{day[0].isoformat()}"
     teams = [f"T{i + 1}" for i in range(6)]
-    ev = _event(ev_id, club, "Corvane Teams League", 5, 4, [day[0]], form="teams", scoring="imps")
+    ev = _event(
+        ev_id,
+        club,
+        "Corvane Teams League",
+        5,
+        4,
+        [day[0]],
+        form="teams",
+        scoring="imps",
+        stage="round_robin",
+    )
     rows: list[list[str]] = []
     for r, pairs in enumerate(_round_robin(6), start=1):
         pairing = [(teams[a], teams[b]) for a, b in pairs]
-        got, _ = _match(rng, ev_id, 1, r, pairing, (r - 1) * 4 + 1, 4)
+        got, _ = _match(rng, ev_id, 1, r, pairing, 1, 4)  # boards 1-4 each round, new deals
         rows.extend(got)
     sessions.append(
         FormSession(
@@ -248,6 +273,7 @@ def plan(
         form="teams",
         scoring="imps",
         profile="ebu",
+        stage="swiss",
     )
     vps = {t: Fraction(0) for t in teams}
     met: set[frozenset[str]] = set()
@@ -289,7 +315,17 @@ def plan(
     ev_id = f"KO{club + 1}-{day[0].isoformat()}"
     teams = [f"K{i + 1}" for i in range(4)]
     ko_days = [day[0], day[1]] if day[1] != day[0] else [day[0], day[0] + timedelta(days=1)]
-    ev = _event(ev_id, club, "Oskara Knockout Cup", 1, 8, ko_days, form="teams", scoring="imps")
+    ev = _event(
+        ev_id,
+        club,
+        "Oskara Knockout Cup",
+        1,
+        8,
+        ko_days,
+        form="teams",
+        scoring="imps",
+        stage="knockout",
+    )
     extra = {"boards_per_match": "8", "vp_scale": "none", "stage": "knockout"}
     semis = [(teams[0], teams[3]), (teams[1], teams[2])]
     # a semi-final decided by a few IMPs could be turned by a ruling drawn later; the
@@ -348,6 +384,12 @@ def plan(
             for j in range(2):
                 layout.append((r, t + 1, f"{n}/{s}", f"{e}/{w}", (r - 1) * 2 + j + 1))
     log = layout_rows(rng, ev_id, 1, layout, 12, with_scores=True)
+    # a variable artificial score at one table of round 3 (Law 12C2: the board could not be
+    # played; each player gets his own session percentage, Law 89)
+    for r in log:
+        if r[3] == "3" and r[8] not in ("", "PASS"):
+            r[8:12] = ["", "", "", "A+/-"]
+            break
     rows = []
     for r in log:
         n, s, e, w = seats[(int(r[3]), int(r[4]))]
@@ -357,3 +399,100 @@ def plan(
         who = next(names)
         contestants.append([ev_id, p, "", who[0], who[1]])
     return FormPlan(sessions, contestants)
+
+
+def _match_boards(sess) -> list[list]:
+    """The match boards of a team session both of whose tables have a contract and no ruling
+    yet: each its two rows, table order (deal by deal: round, board)."""
+    by: dict[tuple, list] = {}
+    for r in sess.rows:
+        by.setdefault((r.round, r.board, frozenset((r.ns, r.ew))), []).append(r)
+    out = []
+    for key in sorted(by, key=lambda k: (k[0], k[1], sorted(k[2]))):
+        rows = sorted(by[key], key=lambda r: r.table)
+        if len(rows) == 2 and all(r.contract is not None and r.key not in sess.used for r in rows):
+            out.append(rows)
+    return out
+
+
+def planned_rulings(rng: np.random.Generator, sessions: list) -> list[dict]:
+    """The team events' own cases for the directors' log (see the module docstring), as
+    ruling records of :func:`pipelines.generate._ruling` without ids; the tables they are
+    about are marked as used so that no other ruling is drawn there. ``sessions`` are the
+    timetabled sessions of :func:`pipelines.generate.generate_inbox`."""
+    from pipelines.generate import _in_session, _own, _ruling
+
+    out: list[dict] = []
+
+    def teams(stage: str) -> list:
+        return [s for s in sessions if s.event.form == "teams" and s.event.stage == stage]
+
+    # Law 82C at both tables of a round-robin match board: A+/A+ twice, Law 86B2 scores the
+    # board once for the match (Av+ to each team, not twice Av+)
+    for sess in teams("round_robin")[:1]:
+        boards = _match_boards(sess)
+        if boards:
+            for row in boards[len(boards) // 2]:
+                called, ruled = _in_session(rng, sess, row, 5, 20)
+                out.append(
+                    _ruling(
+                        sess,
+                        row,
+                        "director_error",
+                        director=sess.event.director,
+                        called_at=called,
+                        ruled_at=ruled,
+                        laws="82C",
+                        ns_result="A+",
+                        ew_result="A+",
+                        note="director's error: the board was redealt at both tables",
+                    )
+                )
+                sess.used.add(row.key)
+    # Law 86B1 (2007 86D): an IMP award on a Swiss match board, the other table's result
+    # clearly favourable to the non-offending side
+    for sess in teams("swiss")[:1]:
+        boards = _match_boards(sess)
+        if boards:
+            first, second = boards[int(rng.integers(0, len(boards)))]
+            m = imps(_own(first)[1] - _own(second)[1])
+            award = m + 3 if m >= 0 else m - 3
+            called, ruled = _in_session(rng, sess, first, 5, 20)
+            out.append(
+                _ruling(
+                    sess,
+                    first,
+                    "imp_award",
+                    director=sess.event.director,
+                    called_at=called,
+                    ruled_at=ruled,
+                    laws="16B1;86B1",
+                    offending="EW" if award > 0 else "NS",
+                    ns_result=f"{award:+d} IMP",
+                    note="the result at the other table clearly favoured the non-offending side",
+                )
+            )
+            sess.used.update((first.key, second.key))
+    # Law 90 in the knockout final: 3 IMPs off one team's side of the match, in full
+    finals = [s for s in teams("knockout") if s.session == 2]
+    for sess in finals[:1]:
+        rows = [r for r in sess.rows if r.table == 1]
+        if rows:
+            row = rows[0]
+            called, ruled = _in_session(rng, sess, row, 1, 6)
+            out.append(
+                _ruling(
+                    sess,
+                    row,
+                    "procedural_penalty",
+                    director=sess.event.director,
+                    called_at=called,
+                    ruled_at=ruled,
+                    laws="90B2",
+                    offending="EW",
+                    penalized=row.ew,
+                    penalty="3 IMP",
+                    note="slow play: the segment ran well over time",
+                )
+            )
+    return out

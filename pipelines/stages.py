@@ -34,6 +34,7 @@ from pipelines import inbox as inbox_mod
 from pipelines.scoring.conservation import breaches
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time, validate_rulings
+from pipelines.scoring.score import BOARD
 from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import (
     decisions,
@@ -240,10 +241,8 @@ def score(wh: Warehouse, session_date: str) -> Summary:
     return Summary(
         written,
         {
-            "boards": scored.select("event_id", "session", "section", "board").unique().height,
-            "boards_factored": factored.select("event_id", "session", "section", "board")
-            .unique()
-            .height,
+            "boards": scored.select(BOARD).unique().height,
+            "boards_factored": factored.select(BOARD).unique().height,
             "artificial_scores": int((scored["kind"] == "artificial").sum()),
             "adjusted_results": int(scored["adjustment"].is_not_null().sum()),
         },

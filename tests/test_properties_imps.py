@@ -24,6 +24,7 @@ def _rows(tables: list[dict], scoring: str, stage: str | None, profile: str = "w
         "session": 1,
         "section": "A",
         "round": 1,
+        "deal_round": 1 if scoring == "imps" else 0,  # a team match board is (round, board)
         "board": 1,
         "board_version": "A",
         "profile": profile,
@@ -39,6 +40,7 @@ def _rows(tables: list[dict], scoring: str, stage: str | None, profile: str = "w
             "computed_score": pl.Int64,
             "__row": pl.Int64,
             "round": pl.Int32,
+            "deal_round": pl.Int32,
             "ns_art": pl.Utf8,
             "ew_art": pl.Utf8,
             "stage": pl.Utf8,

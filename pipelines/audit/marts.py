@@ -22,8 +22,8 @@ documents their columns) from frames, so that the nightly asset, the reports and
   - ``rulings_per_board``: rulings the director gave at sessions he directed / table
     results (boards played) of those sessions;
   - ``adjustment_rate``: calls on a board ending in an adjusted score (assigned, weighted,
-    artificial; Law 12C) / the director's judgement calls on a board (those and the rulings
-    that let the score stand);
+    artificial; Law 12C; an IMP award at teams, Law 86B1) / the director's judgement calls on
+    a board (those and the rulings that let the score stand);
   - ``procedural_penalty_rate``: procedural penalties (Law 90, warnings included) / the
     director's rulings other than score corrections;
   - ``overturn_rate``: appeals decided ``changed`` or ``changed_one_side`` / appeals decided
@@ -69,8 +69,8 @@ from pipelines.scoring.rulings import KINDS as RULING_KINDS
 
 #: Kinds of ruling, in the order the mix is shown: the ruling log's own kinds.
 KINDS: tuple[str, ...] = RULING_KINDS
-#: A ruling that adjusts the score on its judgement (Law 12C).
-ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial")
+#: A ruling that adjusts the score on its judgement (Law 12C; at teams an IMP award, Law 86B1).
+ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial", "imp_award")
 #: Judgement calls on a board: they adjust or let the score stand.
 JUDGEMENT: tuple[str, ...] = ("score_stands", *ADJUSTING)
 PENALTY_KINDS: tuple[str, ...] = ("procedural_penalty", "disciplinary_penalty")
@@ -226,6 +226,7 @@ def _rulings(inputs: AuditInputs) -> pl.DataFrame:
         "session": pl.Int64,
         "session_date": pl.Utf8,
         "board": pl.Int64,
+        "deal_round": pl.Int64,  # a board is also its round where rounds are re-dealt
         "table": pl.Utf8,
         "ns_pair": pl.Utf8,
         "ew_pair": pl.Utf8,
@@ -252,6 +253,7 @@ def _rulings(inputs: AuditInputs) -> pl.DataFrame:
     ).with_columns(
         pl.col("director").fill_null(NO_DIRECTOR),
         pl.col("laws").str.split(";").list.first().str.strip_chars().alias("law"),
+        pl.col("deal_round").fill_null(0),
     )
     attrs = inputs.events.select(
         "event_id",
@@ -750,15 +752,19 @@ def _size_text(side: str) -> pl.Expr:
 
 def _discrepancies(rul: pl.DataFrame, threshold: float, threshold_imps: float) -> pl.DataFrame:
     on_board = rul.filter(pl.col("board").is_not_null() & pl.col("kind").is_in(list(JUDGEMENT)))
+    deal = ["deal_round"]
     adj = on_board.filter(pl.col("kind").is_in(list(ADJUSTING))).select(
-        "event_id", "law", *(pl.col(c).alias(f"a_{c}") for c in _SIDE)
+        "event_id", "law", *(pl.col(c).alias(f"a_{c}") for c in (*_SIDE, *deal))
     )
     stands = on_board.filter(pl.col("kind") == "score_stands").select(
-        "event_id", "law", *(pl.col(c).alias(f"b_{c}") for c in _SIDE)
+        "event_id", "law", *(pl.col(c).alias(f"b_{c}") for c in (*_SIDE, *deal))
     )
     different = pl.col("a_director") != pl.col("b_director")
-    same_board = (pl.col("a_session") == pl.col("b_session")) & (
-        pl.col("a_board") == pl.col("b_board")
+    # the same board: same session, number and (where each round has its own deals) round
+    same_board = (
+        (pl.col("a_session") == pl.col("b_session"))
+        & (pl.col("a_board") == pl.col("b_board"))
+        & (pl.col("a_deal_round") == pl.col("b_deal_round"))
     )
     cross = adj.join(stands, on="event_id", how="inner", suffix="_b").filter(different)
     board_cases = cross.filter(same_board).with_columns(
@@ -784,7 +790,7 @@ def _discrepancies(rul: pl.DataFrame, threshold: float, threshold_imps: float) -
         ).alias("reason"),
     )
     both = adj.join(
-        adj.select("event_id", *(pl.col(f"a_{c}").alias(f"b_{c}") for c in _SIDE)),
+        adj.select("event_id", *(pl.col(f"a_{c}").alias(f"b_{c}") for c in (*_SIDE, *deal))),
         on="event_id",
         how="inner",
     ).filter(

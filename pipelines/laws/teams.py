@@ -32,11 +32,37 @@ scores at both tables:
   computed separately and *each team gets the average* of the two, so the board balances
   (A gets ``(a + b)/2``, B its negation) — :func:`knockout_average`,
   :func:`knockout_board`. **[uncertain: the 2017 lettering of this clause, §11]**
+
+**IMP awards** (2007 Law 86D: in team play, when the Director awards an adjusted score and a
+result was obtained between the same contestants at the other table, he may award an
+adjusted score in IMPs or total points — and should when that result favours the
+non-offending side; 2017 Law 86B1: when the other table's result is clearly favourable to
+one side he awards an assigned adjusted score): the Director gives the board of the match
+a number of IMPs — :func:`parse_imp_award` reads ``+9 IMP``. The award replaces the
+board's IMPs for the match; the table results stay on record.
+
+**Artificial scores at both tables** (2017 Law 86B2; 2007 Law 86D): when both tables of a
+match board receive an artificial score, the board has no comparable result and the Law
+has the Director award adjusted scores *for the board*, not one per table. The 2017 text
+(Law 86B2, "multiple results obtained at one or more tables", read in the Polish
+Federation's 2017 edition https://www.pzbs.pl/sedziowie/mpb/2017/pl/p86.html, and
+scoring-rules.md §1): (a) if no contestant is at fault the board is cancelled and
+artificial adjusted scores are awarded (Law 12C2: average-plus to a contestant in no way
+at fault); (b) if only one contestant is at fault, the non-offending side gets, per
+board, average-plus (or an assigned score if better) and the offending side the
+complement of its opponents' score; (c) if both are at fault, the board is cancelled and
+artificial scores are awarded (Law 12C2: average-minus to a contestant directly at fault,
+average to one partly at fault). A contestant here is the *team*: it is at fault on the
+board when either of its pairs was (its least favourable code). So a team gets **one**
+artificial score for the board, at most the profile's average-plus — never the sum of its
+two tables (A+ at both tables is +3 IMPs, not +6) — :func:`cancelled_board`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -189,3 +215,87 @@ def knockout_board(
     (Fraction(8, 1), Fraction(-8, 1))
     """
     return team_board_imps(table1, table2, knockout=True)
+
+
+#: How far a side given an artificial score was at fault (Law 12C2(a)): average-plus (or a
+#: fixed 60 %) in no way, average (50 %) partly, average-minus (40 %) directly.
+FAULT: dict[str, int] = {"+": 0, "60": 0, "=": 1, "50": 1, "-": 2, "40": 2}
+
+
+def cancelled_board(
+    codes_a: Sequence[str],
+    codes_b: Sequence[str],
+    plus: int = 3,
+    average: int = 0,
+    minus: int = -3,
+) -> tuple[int | None, int | None]:
+    """``(A's IMPs, B's IMPs)`` on a match board whose two tables both received artificial
+    scores (2017 Law 86B2; 2007 Law 86D; see the module docstring).
+
+    ``codes_a`` are the artificial codes team A received on the board (one per table where
+    its side got one: ``+ = -`` or ``60 50 40``), ``codes_b`` team B's; ``plus``,
+    ``average``, ``minus`` are the profile's IMP values (Law 12C2(b): +3, 0, −3). A team
+    is at fault by its least favourable code. Neither at fault (86B2(a)): both get
+    average-plus. Only one at fault (86B2(b)): the other gets average-plus and it the
+    complement, ``−plus``. Both at fault (86B2(c)): each the artificial score of its fault,
+    average-minus (directly) or average (partly). A team that received no artificial score
+    (its sides were assigned scores) gets ``None``: its results are scored as they are.
+
+    >>> cancelled_board(["+", "+"], ["+", "+"])  # A+ at both tables: +3 each, not +6
+    (3, 3)
+    >>> cancelled_board(["+", "+"], ["-", "+"])  # B at fault at one table
+    (3, -3)
+    >>> cancelled_board(["-", "+"], ["+", "-"])  # both at fault
+    (-3, -3)
+    """
+    faults = []
+    for codes in (codes_a, codes_b):
+        for c in codes:
+            if c not in FAULT:
+                raise ValueError(f"artificial code must be one of {tuple(FAULT)}, not {c!r}")
+        faults.append(max((FAULT[c] for c in codes), default=None))
+
+    def award(mine: int | None, theirs: int | None) -> int | None:
+        if mine is None:
+            return None
+        if mine == 0:
+            return plus
+        if not theirs:  # only this team at fault: the complement of its opponents' Av+
+            return -plus
+        return average if mine == 1 else minus
+
+    return award(faults[0], faults[1]), award(faults[1], faults[0])
+
+
+_IMP_AWARD = re.compile(r"^(?P<sign>[+-]?)\s*(?P<n>[0-9]{1,3}(?:\.[0-9]{1,4})?)\s*IMPS?$", re.I)
+
+
+def parse_imp_award(text: str) -> Fraction:
+    """The IMPs of an IMP award (2007 Law 86D; 2017 86B1): ``+9 IMP``, ``-2.5 IMPs``, ``3 imp``.
+
+    The sign is the IMPs' to the side named (won +, lost −); up to four decimals. Raises
+    :class:`ValueError` for anything else (a score, VPs, an artificial score).
+
+    >>> parse_imp_award("+9 IMP"), parse_imp_award("-2.5 IMPs")
+    (Fraction(9, 1), Fraction(-5, 2))
+    """
+    m = _IMP_AWARD.match((text or "").strip())
+    if not m:
+        raise ValueError(
+            f"'{text}' is not an IMP award: write the IMPs the side is given, "
+            "like '+9 IMP' or '-2.5 IMP'"
+        )
+    n = Fraction(m["n"])
+    return -n if m["sign"] == "-" else n
+
+
+def imp_award_text(imps: Fraction) -> str:
+    """Canonical text of an IMP award: ``+9 IMP``, ``-2.5 IMP``, ``0 IMP``.
+
+    >>> imp_award_text(Fraction(-5, 2))
+    '-2.5 IMP'
+    """
+    sign = "+" if imps > 0 else "-" if imps < 0 else ""
+    a = abs(imps)
+    n = format((Decimal(a.numerator) / Decimal(a.denominator)).normalize(), "f")
+    return f"{sign}{n} IMP"

@@ -49,7 +49,14 @@ Fields (section.key):
   gets on a match board without comparable results (``average`` 0 IMPs, ``average_minus``
   -3 IMPs); ``team_tiebreak``: how teams level on VPs are separated (``imp_quotient``,
   ``head_to_head`` then IMP quotient, ``none``); ``standard_imps``: the procedural
-  penalty at IMP forms when a ruling names none (``3 IMP``, ``1 VP``).
+  penalty at IMP forms when a ruling names none (``3 IMP``, ``1 VP``);
+  ``imp_session_average``: Law 12C2(c) at IMPs — ``false`` (the default: Av+/Av− are the
+  fixed IMPs above, Law 12C2(b)) or ``true`` (a non-offending contestant's Av+ is the better
+  of those IMPs and its average IMPs per board on its other boards of the session; under the
+  2017 Laws an offending one's Av− the worse of them).
+* ``boards.redealt_per_round``: pairs and individuals whose every round plays its own deals
+  numbered 1..N (a board is then identified by its round and number; a result row must give
+  the round). Teams always identify a match board by its round.
 * ``artificial.other_percentages``: whether artificial scores other than 60/50/40 % (e.g.
   ``A55``/``A45``) may be given (2017 Law 12C2(d): the Regulating Authority may regulate
   other artificial scores); ``false`` refuses them with the reason.
@@ -129,7 +136,9 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
         "missing_board",
         "team_tiebreak",
         "standard_imps",
+        "imp_session_average",
     ),
+    "boards": ("redealt_per_round",),
 }
 
 
@@ -177,6 +186,8 @@ class Profile:
     missing_board: str
     team_tiebreak: str
     standard_imps: str
+    imp_session_average: bool
+    redealt_per_round: bool
 
     @property
     def standard_penalty(self) -> str:

@@ -187,6 +187,11 @@ def explain(row: dict[str, Any], versions: int = 1) -> str | None:
         return f"score corrected{what}{tail or ', Law 79C'}{appeal}"
     if kind in ("procedural_penalty", "disciplinary_penalty"):
         return None
+    if kind == "imp_award":  # Law 86B1 (2007 86D): IMPs for the board of the match
+        ns = row.get("effective_ns_result") or ""
+        ew = row.get("effective_ew_result")
+        teams = f"{row.get('ns_pair')} {ns}" + (f", {row.get('ew_pair')} {ew}" if ew else "")
+        return f"IMP award: {teams.replace('-', MINUS)}{tail or ', Law 86B1'}{appeal}"
     ruled = _ruled_result(row.get("effective_ns_result"), row.get("effective_ew_result"), row)
     prefix = "director's error: " if kind == "director_error" else ""
     record = ""

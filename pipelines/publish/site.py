@@ -93,6 +93,19 @@ def signed(value: Any, decimals: int = 2) -> str:
     return ("+" if v > 0 else MINUS) + f"{abs(v):.{decimals}f}"
 
 
+def penalty_text(r: dict[str, Any], decimals: int = 2) -> str:
+    """The penalties deducted from a standing (Laws 90, 91), each with its unit when it is
+    not matchpoints: ``−6.00`` (MP), ``−3.00 IMP`` (at IMP forms; at teams off the match
+    margins), ``−1.00 VP`` (a teams VP penalty); empty when nothing was deducted."""
+    parts = []
+    if r.get("penalties"):
+        unit = r.get("penalty_unit") or "MP"
+        parts.append(MINUS + fmt(r["penalties"], decimals) + ("" if unit == "MP" else f" {unit}"))
+    if r.get("vp_penalties"):
+        parts.append(MINUS + fmt(r["vp_penalties"], decimals) + " VP")
+    return ", ".join(parts)
+
+
 @dataclass(frozen=True)
 class Decimals:
     """How the event's profile shows matchpoints, totals and percentages."""
@@ -187,9 +200,24 @@ def card_name(section: str, contestant: str, direction: str | None) -> str:
     return f"card-{slug(section)}-{slug(contestant)}{d}.html"
 
 
-def board_name(section: str, board: int) -> str:
-    """File name of a board's traveller."""
-    return f"board-{slug(section)}-{board}.html"
+def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
+    """File name of a board's traveller: ``board-<section>-<n>.html``, or
+    ``board-<section>-r<round>-<n>.html`` where each round plays its own deals (teams,
+    pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and of round 3 are two
+    travellers."""
+    r = f"r{deal_round}-" if deal_round else ""
+    return f"board-{slug(section)}-{r}{board}.html"
+
+
+def board_label(board: int, deal_round: int | None = 0) -> str:
+    """``2``, or ``R3 2`` (board 2 of round 3) where each round plays its own deals."""
+    return f"R{deal_round} {board}" if deal_round else str(board)
+
+
+def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
+    """Travellers in play order: section, round (where re-dealt), board number."""
+    section, board, deal_round = key
+    return section, deal_round, board
 
 
 def session_dir(event_id: str, session: int) -> str:
@@ -207,20 +235,26 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
     mitchell = pl.col("movement") == "mitchell"
 
     def side(df: pl.DataFrame, who: str, against: str, own: str, sign: int) -> pl.DataFrame:
+        o = own.lower()
+
+        def fig(name: str) -> pl.Expr:
+            """The side's figure; a south or west player's own where the session-percentage
+            rule gave him one (Law 89 with 12C2(c))."""
+            if name not in df.columns:
+                return pl.lit(None, pl.Float64)
+            mine = f"{who}_{name.split('_', 1)[1]}"
+            return pl.coalesce(mine, name) if mine in df.columns else pl.col(name)
+
         return df.with_columns(
             pl.col(who).alias("who"),
             pl.col(against).alias("against"),
             pl.lit(own).alias("side"),
             pl.when(mitchell).then(pl.lit(own)).otherwise(pl.lit(None, pl.Utf8)).alias("who_dir"),
-            pl.col(f"{own.lower()}_mp_display").alias("own_mp"),
-            pl.col(f"{own.lower()}_pct").alias("own_pct"),
+            fig(f"{o}_mp_display").alias("own_mp"),
+            fig(f"{o}_pct").alias("own_pct"),
             (pl.col("ns_score") * sign).alias("own_score"),
             (
-                pl.col(f"{own.lower()}_imps_display")
-                if f"{own.lower()}_imps_display" in df.columns
-                else pl.col(f"{own.lower()}_imps")
-                if f"{own.lower()}_imps" in df.columns
-                else pl.lit(None, pl.Float64)
+                fig(f"{o}_imps_display") if f"{o}_imps_display" in df.columns else fig(f"{o}_imps")
             ).alias("own_imp"),
         )
 
@@ -377,7 +411,7 @@ class Site:
                         "score": fmt(r.get("score_display"), dec.total),
                         "pct": fmt(r.get("percentage_display"), dec.pct),
                         "boards": r.get("boards"),
-                        "penalties": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                        "penalties": penalty_text(r, dec.total),
                         "tiebreak": r.get("tiebreak") or "",
                         "href": (
                             card_name(section, r["contestant"], d) if link_dir is not None else None
@@ -442,10 +476,14 @@ class Site:
         key = (pl.col("event_id") == event_id) & (pl.col("session") == n)
         st = self.data.standings.filter(key & (pl.col("scope") == "session"))
         res = self.data.results.filter(key)
-        versions = res.group_by("section", "board").agg(
+        if "deal_round" not in res.columns:
+            res = res.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
+        res = res.with_columns(pl.col("deal_round").fill_null(0))
+        deal = ["section", "deal_round", "board"]  # a board (its round where re-dealt)
+        versions = res.group_by(deal).agg(
             pl.col("board_version").fill_null("A").n_unique().alias("versions")
         )
-        res = res.join(versions, on=["section", "board"], how="left")
+        res = res.join(versions, on=deal, how="left")
         lines = res.to_dicts()
         for r in lines:
             r["note"] = explain(r, r["versions"])
@@ -464,7 +502,7 @@ class Site:
             {**p, "laws_text": laws_text(p.get("laws"))}
             for p in self.data.penalties.filter(key).to_dicts()
         ]
-        boards = sorted({(r["section"], r["board"]) for r in lines})
+        boards = sorted({(r["section"], r["board"], r["deal_round"]) for r in lines}, key=_order)
         page = {
             "session": s,
             "event_href": "../index.html",
@@ -479,23 +517,27 @@ class Site:
             rankings=rankings,
             changes=changes,
             penalties=penalties,
-            boards=[{"section": sec, "board": b, "href": board_name(sec, b)} for sec, b in boards],
-            sections=len({sec for sec, _ in boards}),
+            boards=[
+                {"section": sec, "board": board_label(b, d), "href": board_name(sec, b, d)}
+                for sec, b, d in boards
+            ],
+            sections=len({sec for sec, *_ in boards}),
             matches=match_rows(matches, self._names(st)) if matches is not None else [],
             **page,
         )
-        by_board: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        by_board: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
         for r in lines:
-            by_board.setdefault((r["section"], r["board"]), []).append(r)
-        for i, (sec, b) in enumerate(boards):
+            by_board.setdefault((r["section"], r["board"], r["deal_round"]), []).append(r)
+        for i, (sec, b, d) in enumerate(boards):
             prev = board_name(*boards[i - 1]) if i > 0 else None
             nxt = board_name(*boards[i + 1]) if i + 1 < len(boards) else None
-            rows = by_board[(sec, b)]
+            rows = by_board[(sec, b, d)]
+            of_round = f" of round {d}" if d else ""
             self._write(
-                f"{base}/{board_name(sec, b)}",
+                f"{base}/{board_name(sec, b, d)}",
                 "traveller.html.j2",
-                title=f"Board {b}" + (f", section {sec}" if len(boards) and sec else ""),
-                board=b,
+                title=f"Board {b}{of_round}" + (f", section {sec}" if len(boards) and sec else ""),
+                board=f"{b}{of_round}",
                 section=sec,
                 rows=rows,
                 top=fmt(rows[0].get("top_display"), dec.mp),
@@ -533,7 +575,7 @@ class Site:
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
             if rows is not None:
-                for x in rows.sort("board").to_dicts():
+                for x in rows.sort("deal_round", "board").to_dicts():
                     x["note"] = explain(x, x.get("versions") or 1)
                     x.update(shown_contract(x))
                     if x.get("own_score") is None and table_score(x) is not None:
@@ -547,7 +589,8 @@ class Site:
                         x["score_cell"] = "adj."
                     else:
                         x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
-                    x["board_href"] = board_name(x["section"], x["board"])
+                    x["board_href"] = board_name(x["section"], x["board"], x.get("deal_round"))
+                    x["board"] = board_label(x["board"], x.get("deal_round"))
                     lines.append(x)
             self._write(
                 f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
@@ -559,7 +602,7 @@ class Site:
                     "place": place_text(r["rank"], r["tied"], r.get("sanction")),
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
-                    "penalty": fmt(r["penalties"], dec.total) if r.get("penalties") else "",
+                    "penalty": penalty_text(r, dec.total),
                 },
                 lines=lines,
                 **page,

@@ -8,7 +8,8 @@ match over several sessions has one row per segment):
 * **the VP table** of a round-robin or Swiss event: each team's VPs round by round against its
   opponent, and its total;
 * **the bracket** of a knockout: each round's matches with their totals over all segments
-  (carry-over plus the segments' net IMPs) and the winner of the last segment.
+  (carry-over plus, per segment, the IMPs won less the team's IMP penalties) and the winner
+  of the last segment.
 
 Figures are shown as stored (two decimals); nothing is recomputed here.
 """
@@ -38,6 +39,11 @@ def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, A
                 "away_names": names.get(m["away"], ""),
                 "imps": f"{_f(m.get('home_imps'))} – {_f(m.get('away_imps'))}",
                 "net": f"{_f(m.get('home_net'))} – {_f(m.get('away_net'))}",
+                "penalties": (
+                    f"{_f(m.get('home_penalties') or 0)} – {_f(m.get('away_penalties') or 0)}"
+                    if m.get("home_penalties") or m.get("away_penalties")
+                    else ""
+                ),
                 "carry": (
                     f"{_f(m.get('home_carry_over'))} – {_f(m.get('away_carry_over'))}"
                     if m.get("home_carry_over") is not None
@@ -106,21 +112,31 @@ def vp_table(matches: pl.DataFrame, names: dict[str, str]) -> dict[str, Any] | N
     return {"rounds": [f"Round {s}" for s in slots], "rows": rows}
 
 
+def _scored(team: str) -> pl.Expr:
+    """A team's score on a knockout segment as a scoreboard shows it: the IMPs it won on the
+    boards less its IMP penalties (Law 90, in full), so the two totals differ by the match
+    margin and the team ahead is the winner."""
+    return pl.col(f"{team}_imps") - pl.col(f"{team}_penalties").fill_null(0)
+
+
 def bracket(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
     """The knockout rounds, each with its matches' totals over all segments and winner."""
     ko = matches.filter(pl.col("stage") == "knockout") if "stage" in matches.columns else matches
     if not ko.height:
         return []
+    for c in ("home_penalties", "away_penalties"):
+        if c not in ko.columns:
+            ko = ko.with_columns(pl.lit(0.0).alias(c))
     per = (
         ko.sort("session")
         .group_by("round", "match_id", maintain_order=True)
         .agg(
             pl.col("home").first(),
             pl.col("away").first(),
-            (pl.col("home_carry_over").fill_null(0).first() + pl.col("home_net").sum()).alias(
+            (pl.col("home_carry_over").fill_null(0).first() + _scored("home").sum()).alias(
                 "home_total"
             ),
-            (pl.col("away_carry_over").fill_null(0).first() + pl.col("away_net").sum()).alias(
+            (pl.col("away_carry_over").fill_null(0).first() + _scored("away").sum()).alias(
                 "away_total"
             ),
             pl.col("winner").last(),

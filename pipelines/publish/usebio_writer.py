@@ -16,7 +16,7 @@ score is ``A`` and the two sides' codes, ``A6040`` (fixed) or ``A+-`` (variable 
 percentage the session-percentage rule decides), with no contract; a split or weighted score
 keeps the result played at the table with the adjusted matchpoints and an XML comment saying
 so. Pairs events are exported (matchpoints, Butler, cross-IMPs); team and individual events
-are not in this version.
+are not in this version, nor pairs events whose boards are re-dealt each round.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 import polars as pl
 
+from pipelines.profiles import load as load_profile
 from pipelines.publish.explain import place_text
 from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
@@ -120,10 +121,16 @@ def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals, points: st
 
 
 def exportable(sessions: pl.DataFrame) -> pl.DataFrame:
-    """Event sessions this version exports: pairs at matchpoints, Butler or cross-IMPs."""
+    """Event sessions this version exports: pairs at matchpoints, Butler or cross-IMPs —
+    except under a profile whose boards are re-dealt each round (``boards.redealt_per_round``):
+    USEBIO's ``BOARD`` and a PBN record number a board without its round, so board 2 of two
+    rounds (two deals) would read back as one."""
+    names = sessions["profile"].drop_nulls().unique().to_list() if sessions.height else []
+    redealt = [n for n in names if load_profile(n).redealt_per_round]
     return sessions.filter(
         (pl.col("form").fill_null("pairs") == "pairs")
         & pl.col("scoring").fill_null("matchpoints").is_in(list(EVENT_TYPES))
+        & ~pl.col("profile").fill_null("").is_in(redealt)
     )
 
 

@@ -36,6 +36,8 @@ from pipelines.laws.adjustments import (
     parse_side_result,
     resolve_artificial,
 )
+from pipelines.laws.exact import sum_by, to_float
+from pipelines.laws.rounding import round_expr, shown
 from pipelines.scoring.score import (
     BOARD,
     SCORED_COLUMNS,
@@ -96,8 +98,9 @@ def apply_rulings(
       ruling (or an appeal deciding that the score stands) withdraws the adjusted score.
 
     ``adjustment`` and ``ruling_id`` name the ruling that decides the score: the adjusted
-    score, else the correction, else the ruling that let the score stand, else the
-    fouled-board ruling.
+    score, else an IMP award (its IMPs are applied by
+    :func:`pipelines.scoring.imp_forms.with_imp_awards`), else the correction, else the
+    ruling that let the score stand, else the fouled-board ruling.
     """
     rows = results.with_row_index("__row").with_columns(
         pl.col("__row").cast(pl.Int64),
@@ -113,7 +116,7 @@ def apply_rulings(
     board_rulings = rulings.filter(pl.col("board").is_not_null())
     if board_rulings.height == 0:
         return rows, pl.DataFrame(schema=_COMPONENTS)
-    keys = ["event_id", "session", "board", "ns_pair", "ew_pair"]
+    keys = ["event_id", "session", "deal_round", "board", "ns_pair", "ew_pair"]
     targets = (
         rows.select(
             "__row",
@@ -147,9 +150,11 @@ def apply_rulings(
         first = rs[0]
         board, kind0 = first["board"], first["__kind0"]
         up: dict = {"__row": row}
-        adjust = correction = stands = fouled = None
+        adjust = correction = stands = fouled = award = None
         for t in rs:
-            if t["kind"] == "fouled_board":
+            if t["kind"] == "imp_award":  # the IMPs come from with_imp_awards (Law 86D)
+                award = t
+            elif t["kind"] == "fouled_board":
                 fouled = t
                 up["board_version"] = t["board_version"]
             elif t["kind"] == "score_correction":
@@ -158,7 +163,9 @@ def apply_rulings(
                 adjust, stands = None, t
             elif t["kind"] in ADJUSTING:
                 adjust = t
-        decider = adjust or correction or stands or fouled
+        decider = adjust or award or correction or stands or fouled
+        if decider is None:
+            continue
         up["adjustment"], up["ruling_id"] = decider["kind"], decider["ruling_id"]
         table_score = first["computed_score"] if kind0 == "played" else None
         if correction is not None:
@@ -505,61 +512,169 @@ def figures(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     return out.with_columns(*(pl.col(c).cast(t) for c, t in SCORED_COLUMNS.items()))
 
 
+#: Per-player figures of an individual event (Law 89) where the session-percentage rule
+#: (Law 12C2(c)) gives the two members of a side different scores: the south player's (of
+#: the NS side) and the west player's (of the EW side); ``ns_*`` / ``ew_*`` are then the
+#: north and east players'. Null where both members of a side have the side's figures.
+PLAYER_COLUMNS: dict[str, pl.DataType] = {
+    **{
+        f"{seat}_{c}": t
+        for seat in ("south", "west")
+        for c, t in (
+            ("mp_num", pl.Int64),
+            ("mp", pl.Float64),
+            ("mp_display", pl.Float64),
+            ("pct", pl.Float64),
+            ("imps_num", pl.Int64),
+            ("imps", pl.Float64),
+            ("imps_display", pl.Float64),
+        )
+    },
+}
+
+#: Variable artificial codes, which the session-percentage rule may change (``=`` never does).
+_VARIABLE = ("+", "-")
+
+
 def apply_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     """Law 12C2(c) (2007: Law 88): give variable averages their session-percentage value.
 
-    For every artificial side coded ``+`` (average-plus, a non-offending contestant) the
-    contestant gets ``max(60 %, p)``; for ``-`` (average-minus, offending) under the 2017
-    Laws ``min(40 %, p)``, under the 2007 Laws 40 %; where ``p`` is its percentage on the
-    other boards of the session, every board on which it received an artificial score
-    left out. A contestant with no such board keeps the fixed value; ``=`` is always 50 %.
-    Only profiles with ``session_percentage_rule`` apply it.
+    Every side given a variable artificial score is concerned — a table-level artificial
+    score (``kind`` ``artificial``, an 82C ``A+``/``A+`` among them) and the artificial side
+    of a split score whose other side was assigned a result (``kind`` ``adjusted`` with its
+    ``ns_art``/``ew_art``): each artificial side gets its *own* contestant's figure.
+
+    **Matchpoints** (profiles with ``session_percentage_rule``): for ``+`` (average-plus, a
+    non-offending contestant) the contestant gets ``max(60 %, p)``; for ``-`` (average-minus,
+    offending) under the 2017 Laws ``min(40 %, p)``, under the 2007 Laws 40 % (Law 88 gives
+    only the first rule); ``p`` is its percentage on the other boards of the session, every
+    board on which it received an artificial score left out
+    (:func:`pipelines.laws.adjustments.resolve_artificial`).
+
+    **At IMPs** (Butler, cross-IMPs; profiles with ``imps.imp_session_average``; Law 12C2(c)
+    "or the IMP equivalent"): Av+ is the better of the profile's Av+ (+3 IMPs, Law 12C2(b))
+    and the contestant's average IMPs per board on its other boards of the session; Av−
+    under the 2017 Laws the worse of −3 and that average. Profiles without the setting keep
+    the fixed IMPs of Law 12C2(b).
+
+    **Individuals** (Law 89): the contestant is the *player*: each member of the side gets
+    his own percentage (or IMPs) on his other boards, so the north and south players of one
+    side may get different figures; the south and west players' are then in
+    :data:`PLAYER_COLUMNS`.
+
+    A contestant with no other board keeps the fixed value; fixed codes (``60 50 40``) are
+    never changed.
     """
-    variable = (pl.col("kind") == "artificial") & (
-        pl.col("ns_art").is_in(["+", "-"]) | pl.col("ew_art").is_in(["+", "-"])
+    scored = scored.with_columns(
+        *(pl.lit(None, t).alias(c) for c, t in PLAYER_COLUMNS.items() if c not in scored.columns)
     )
-    if "scoring" in scored.columns:  # at IMPs, Av+ and Av- are fixed IMPs (Law 12C2(b))
-        variable = variable & (pl.col("scoring").fill_null("matchpoints") == "matchpoints")
-    targets = scored.filter(variable)
+    scored = _mp_session_rule(scored)
+    scored = _imp_session_rule(scored)
+    return scored
+
+
+def _variable_sides() -> pl.Expr:
+    """Rows where a side carries a variable artificial code (a table-level artificial score,
+    or the artificial side of a split score)."""
+    return pl.col("kind").is_in(["artificial", "adjusted"]) & (
+        pl.col("ns_art").is_in(list(_VARIABLE)) | pl.col("ew_art").is_in(list(_VARIABLE))
+    )
+
+
+def _scoring(scored: pl.DataFrame) -> pl.Expr:
+    return (
+        pl.col("scoring").fill_null("matchpoints")
+        if "scoring" in scored.columns
+        else pl.lit("matchpoints")
+    )
+
+
+def _individual(scored: pl.DataFrame) -> pl.Expr:
+    return (
+        (pl.col("form") == "individual").fill_null(False)
+        if "form" in scored.columns
+        else (pl.lit(False))
+    )
+
+
+def _seats(individual: bool, side: str, r: dict) -> list[str]:
+    """The contestants of one side of a row: its pair, or (Law 89) its two players."""
+    if individual:
+        return [r["north"], r["south"]] if side == "ns" else [r["east"], r["west"]]
+    return [r[f"{side}_pair"]]
+
+
+def _mp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
+    """The matchpoint part of :func:`apply_session_rule` (per ruled row: they are few)."""
+    targets = scored.filter(_variable_sides() & (_scoring(scored) == "matchpoints"))
     if targets.height == 0:
         return scored
-    rule = {
+    rule = [
         n for n in targets["profile"].unique().to_list() if profiles.load(n).session_percentage_rule
-    }
-    targets = targets.filter(pl.col("profile").is_in(list(rule)))
+    ]
+    targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
+        _individual(targets).alias("__ind")
+    )
     if targets.height == 0:
         return scored
     sessions = targets.select("event_id", "session").unique()
-    pool = scored.join(sessions, on=["event_id", "session"], how="semi")
-    totals = _other_board_totals(pool)
+    totals = _other_board_totals(scored.join(sessions, on=["event_id", "session"], how="semi"))
     updates = []
     for r in targets.iter_rows(named=True):
         prof = profiles.load(r["profile"])
-        big_n = r["expected"]
-        fr = {}
-        for side, pair, code in (
-            ("ns", r["ns_pair"], r["ns_art"]),
-            ("ew", r["ew_pair"], r["ew_art"]),
-        ):
-            direction = side.upper() if r["movement"] == "mitchell" else ""
-            t = totals.get((r["event_id"], r["session"], r["section"], pair, direction))
-            p = t[0] / t[1] * 100 if t and t[1] else None
-            pct = resolve_artificial(
-                code, p, r["laws"] or "2017", prof.average_plus, prof.average, prof.average_minus
-            )
-            fr[side] = pct * 2 * (big_n - 1) / 100 / prof.unit_den
-        den = lcm(fr["ns"].denominator, fr["ew"].denominator)
+        top = Fraction(2 * (r["expected"] - 1), prof.unit_den)
+        fr: dict[str, Fraction | None] = {}
+        for side in ("ns", "ew"):
+            code = r[f"{side}_art"]
+            seats = _seats(r["__ind"], side, r)
+            if code is None:  # the assigned side of a split score keeps its matchpoints
+                own = Fraction(r[f"{side}_mp_num"], r["mp_den"])
+                values = [own] * len(seats)
+            else:
+                mitchell = r["movement"] == "mitchell" and not r["__ind"]
+                direction = side.upper() if mitchell else ""
+                values = []
+                for who in seats:
+                    t = totals.get((r["event_id"], r["session"], r["section"], who, direction))
+                    p = t[0] / t[1] * 100 if t and t[1] else None
+                    pct = resolve_artificial(
+                        code,
+                        p,
+                        r["laws"] or "2017",
+                        prof.average_plus,
+                        prof.average,
+                        prof.average_minus,
+                    )
+                    values.append(pct * top / 100)
+            fr[side] = values[0]
+            fr["south" if side == "ns" else "west"] = values[1] if r["__ind"] else None
+        present = [v for v in fr.values() if v is not None]
+        den = lcm(*(v.denominator for v in present))
+        num = {
+            k: (v.numerator * (den // v.denominator) if v is not None else None)
+            for k, v in fr.items()
+        }
+        split = r["__ind"] and (fr["south"] != fr["ns"] or fr["west"] != fr["ew"])
         updates.append(
             (
                 r["__row"],
-                fr["ns"].numerator * (den // fr["ns"].denominator),
-                fr["ew"].numerator * (den // fr["ew"].denominator),
+                num["ns"],
+                num["ew"],
                 den,
+                num["south"] if split else None,
+                num["west"] if split else None,
             )
         )
     upd = pl.DataFrame(
         updates,
-        schema={"__row": pl.Int64, "__ns": pl.Int64, "__ew": pl.Int64, "__den": pl.Int64},
+        schema={
+            "__row": pl.Int64,
+            "__ns": pl.Int64,
+            "__ew": pl.Int64,
+            "__den": pl.Int64,
+            "__south": pl.Int64,
+            "__west": pl.Int64,
+        },
         orient="row",
     )
     out = scored.join(upd, on="__row", how="left").with_columns(
@@ -569,48 +684,215 @@ def apply_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     )
     changed = out.filter(pl.col("__den").is_not_null())
     rest = out.filter(pl.col("__den").is_null())
-    parts = [rest.drop("__ns", "__ew", "__den")]
+    temp = ["__ns", "__ew", "__den", "__south", "__west"]
+    parts = [rest.drop(temp)]
     for name in sorted(changed["profile"].unique().to_list()):
-        parts.append(
-            figures(
-                changed.filter(pl.col("profile") == name).drop("__ns", "__ew", "__den"),
-                profiles.load(name),
-            )
-        )
+        prof = profiles.load(name)
+        part = figures(changed.filter(pl.col("profile") == name), prof)
+        parts.append(_player_figures(part, prof).drop(temp))
     return pl.concat(parts, how="diagonal_relaxed").sort("__row")
 
 
-def _other_board_totals(scored: pl.DataFrame) -> dict[tuple, tuple[Fraction, Fraction]]:
-    """Per contestant (event, session, section, pair, direction or ''): exact matchpoints and
-    tops over the boards on which it did not receive an artificial score."""
-    out: dict[tuple, list[Fraction]] = {}
-    cols = [
-        "event_id",
-        "session",
-        "section",
-        "movement",
-        "kind",
-        "ns_pair",
-        "ew_pair",
-        "ns_mp_num",
-        "ew_mp_num",
-        "mp_den",
-        "expected",
-        "profile",
-    ]
-    for r in scored.select(cols).iter_rows(named=True):
-        if r["kind"] not in ("played", "adjusted") or r["mp_den"] is None:
-            continue
-        u = profiles.load(r["profile"]).unit_den
-        top = Fraction(2 * (r["expected"] - 1), u)
-        for side, pair in (("ns", r["ns_pair"]), ("ew", r["ew_pair"])):
-            if r[f"{side}_mp_num"] is None:
-                continue
-            direction = side.upper() if r["movement"] == "mitchell" else ""
-            acc = out.setdefault(
-                (r["event_id"], r["session"], r["section"], pair, direction),
-                [Fraction(0), Fraction(0)],
+def _player_figures(part: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+    """The south and west players' figures of :data:`PLAYER_COLUMNS` from ``__south`` /
+    ``__west`` (over ``mp_den``): the same counting and display rules as the side's."""
+    has = pl.col("__south").is_not_null()
+    swapped = figures(
+        part.with_columns(
+            pl.col("__south").fill_null(pl.col("ns_mp_num")).alias("ns_mp_num"),
+            pl.col("__west").fill_null(pl.col("ew_mp_num")).alias("ew_mp_num"),
+        ),
+        prof,
+    )
+    out = part.with_columns(
+        pl.when(has).then(pl.col("__south")).alias("south_mp_num"),
+        pl.when(has).then(pl.col("__west")).alias("west_mp_num"),
+    )
+    for seat, side in (("south", "ns"), ("west", "ew")):
+        for c in ("mp", "mp_display", "pct"):
+            out = out.with_columns(
+                pl.when(has).then(swapped[f"{side}_{c}"]).otherwise(None).alias(f"{seat}_{c}")
             )
-            acc[0] += Fraction(r[f"{side}_mp_num"], r["mp_den"])
-            acc[1] += top
-    return {k: (v[0], v[1]) for k, v in out.items()}
+    return out
+
+
+def _other_board_totals(scored: pl.DataFrame) -> dict[tuple, tuple[Fraction, Fraction]]:
+    """Per contestant (event, session, section, contestant, direction or ''): exact
+    matchpoints and tops over the boards on which it did not receive an artificial score
+    (a side with an artificial code is left out, the assigned side of a split score counts).
+    The contestant of an individual (Law 89) is each player of the side."""
+    long = _contestant_boards(scored, "mp_num", "mp_den")
+    if long.height == 0:
+        return {}
+    unit = {n: profiles.load(n).unit_den for n in long["profile"].unique().to_list()}
+    long = long.with_columns(
+        (2 * (pl.col("expected") - 1)).cast(pl.Int64).alias("__top"),
+        pl.col("profile").replace_strict(unit, return_dtype=pl.Int64).alias("__unit"),
+    )
+    keys = ["event_id", "session", "section", "contestant", "direction"]
+    mp = sum_by(long, "num", "den", keys, keys)
+    top = sum_by(long, "__top", "__unit", keys, keys)
+    both = mp.join(top, on=keys)
+    return {
+        tuple(r[k] for k in keys): (Fraction(r["num"], r["den"]), Fraction(r["__top"], r["__unit"]))
+        for r in both.iter_rows(named=True)
+    }
+
+
+def _contestant_boards(scored: pl.DataFrame, num: str, den: str) -> pl.DataFrame:
+    """One row per contestant per board with a real result on its side: ``contestant``,
+    ``direction`` (NS/EW in a Mitchell, else ''), its figure ``num/den`` (``{side}_{num}``
+    over ``den``; a south or west player's own figure where :data:`PLAYER_COLUMNS` has it)."""
+    rows = scored.filter(pl.col("kind").is_in(["played", "adjusted"]) & pl.col(den).is_not_null())
+    individual = _individual(rows)
+    mitchell = pl.col("movement") == "mitchell"
+    parts = []
+    for side, pair, seats in (
+        ("ns", "ns_pair", ("north", "south")),
+        ("ew", "ew_pair", ("east", "west")),
+    ):
+        real = rows.filter(pl.col(f"{side}_art").is_null() & pl.col(f"{side}_{num}").is_not_null())
+        for k, seat in enumerate(seats):
+            src = real.filter(individual) if k else real
+            own = pl.col(f"{side}_{num}")
+            if k and f"{seat}_{num}" in src.columns:
+                own = pl.coalesce(f"{seat}_{num}", own)
+            who = (
+                pl.when(individual).then(pl.col(seat)).otherwise(pl.col(pair))
+                if seat in src.columns
+                else pl.col(pair)
+            )
+            parts.append(
+                src.select(
+                    "event_id",
+                    "session",
+                    "section",
+                    "profile",
+                    "expected",
+                    who.alias("contestant"),
+                    pl.when(mitchell & ~individual)
+                    .then(pl.lit(side.upper()))
+                    .otherwise(pl.lit(""))
+                    .alias("direction"),
+                    own.cast(pl.Int64).alias("num"),
+                    pl.col(den).cast(pl.Int64).alias("den"),
+                )
+            )
+    return pl.concat(parts) if parts else pl.DataFrame()
+
+
+def _imp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
+    """The IMP part of :func:`apply_session_rule`: Butler and cross-IMP pairs and individuals
+    under a profile with ``imp_session_average`` (teams: :mod:`pipelines.scoring.imp_forms`)."""
+    if "scoring" not in scored.columns or "ns_imps_num" not in scored.columns:
+        return scored
+    at = _variable_sides() & _scoring(scored).is_in(["butler", "cross_imps"])
+    targets = scored.filter(at)
+    if targets.height == 0:
+        return scored
+    rule = [
+        n for n in targets["profile"].unique().to_list() if profiles.load(n).imp_session_average
+    ]
+    targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
+        _individual(targets).alias("__ind")
+    )
+    if targets.height == 0:
+        return scored
+    sessions = targets.select("event_id", "session").unique()
+    pool = scored.join(sessions, on=["event_id", "session"], how="semi")
+    long = _contestant_boards(pool, "imps_num", "imps_den")
+    keys = ["event_id", "session", "section", "contestant", "direction"]
+    sums = sum_by(long, "num", "den", keys, keys, aggs=[pl.len().alias("__boards")])
+    avg = {
+        tuple(r[k] for k in keys): Fraction(r["num"], r["den"] * r["__boards"])
+        for r in sums.iter_rows(named=True)
+    }
+    updates = []
+    for r in targets.iter_rows(named=True):
+        fr: dict[str, Fraction | None] = {}
+        for side in ("ns", "ew"):
+            code = r[f"{side}_art"]
+            fixed = Fraction(r[f"{side}_imps_num"], r["imps_den"])
+            seats = _seats(r["__ind"], side, r)
+            values = []
+            for who in seats:
+                mitchell = r["movement"] == "mitchell" and not r["__ind"]
+                direction = side.upper() if mitchell else ""
+                a = avg.get((r["event_id"], r["session"], r["section"], who, direction))
+                values.append(_imp_value(code, fixed, a, r["laws"] or "2017"))
+            fr[side] = values[0]
+            fr["south" if side == "ns" else "west"] = values[1] if r["__ind"] else None
+        present = [v for v in fr.values() if v is not None]
+        den = lcm(*(v.denominator for v in present))
+        num = {
+            k: (v.numerator * (den // v.denominator) if v is not None else None)
+            for k, v in fr.items()
+        }
+        split = r["__ind"] and (fr["south"] != fr["ns"] or fr["west"] != fr["ew"])
+        updates.append(
+            (
+                r["__row"],
+                num["ns"],
+                num["ew"],
+                den,
+                num["south"] if split else None,
+                num["west"] if split else None,
+            )
+        )
+    upd = pl.DataFrame(
+        updates,
+        schema={
+            "__row": pl.Int64,
+            "__ns": pl.Int64,
+            "__ew": pl.Int64,
+            "__den": pl.Int64,
+            "__south": pl.Int64,
+            "__west": pl.Int64,
+        },
+        orient="row",
+    )
+    out = scored.join(upd, on="__row", how="left")
+    has = pl.col("__den").is_not_null()
+    out = out.with_columns(
+        pl.when(has).then("__ns").otherwise("ns_imps_num").alias("ns_imps_num"),
+        pl.when(has).then("__ew").otherwise("ew_imps_num").alias("ew_imps_num"),
+        pl.when(has).then("__den").otherwise("imps_den").alias("imps_den"),
+        pl.when(has).then("__south").otherwise("south_imps_num").alias("south_imps_num"),
+        pl.when(has).then("__west").otherwise("west_imps_num").alias("west_imps_num"),
+    )
+    parts = [out.filter(~has)]
+    for name in sorted(out.filter(has)["profile"].unique().to_list()):
+        prof = profiles.load(name)
+        d, mode = prof.imp_decimals, prof.imp_rounding
+        den = pl.col("imps_den")
+        part = out.filter(has & (pl.col("profile") == name)).with_columns(
+            *(
+                to_float(pl.col(f"{s}_imps_num"), den).alias(f"{s}_imps")
+                for s in ("ns", "ew", "south", "west")
+            ),
+            *(
+                shown(round_expr(pl.col(f"{s}_imps_num"), den, d, mode), d).alias(
+                    f"{s}_imps_display"
+                )
+                for s in ("ns", "ew", "south", "west")
+            ),
+        )
+        parts.append(part)
+    return (
+        pl.concat(parts, how="diagonal_relaxed")
+        .sort("__row")
+        .drop("__ns", "__ew", "__den", "__south", "__west")
+    )
+
+
+def _imp_value(code: str | None, fixed: Fraction, average: Fraction | None, laws: str) -> Fraction:
+    """A side's IMPs on a board it got an artificial score on, under the IMP equivalent of
+    Law 12C2(c): ``+`` the better of its fixed Av+ and ``average`` (its average IMPs per
+    board on its other boards); ``-`` under the 2017 Laws the worse of its fixed Av− and
+    that average (2007 Law 88: fixed); otherwise (no code: an assigned side; ``=``; a fixed
+    percentage) unchanged, as without another board."""
+    if average is None or code not in _VARIABLE:
+        return fixed
+    if code == "+":
+        return max(fixed, average)
+    return min(fixed, average) if laws == "2017" else fixed

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import polars as pl
 
-BOARD = ["event_id", "session", "section", "board"]
+from pipelines.scoring.score import BOARD
 
 #: Factoring labels of fouled-board groups scored by a small-group rule (not conserved).
 SMALL_GROUP_METHODS = frozenset({"fouled_single", "fouled_ebu", "fouled_acbl"})
@@ -88,6 +88,7 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
         "event_id": pl.Utf8,
         "session": pl.Int32,
         "section": pl.Utf8,
+        "deal_round": pl.Int32,
         "board": pl.Int32,
         "board_version": pl.Utf8,
         "side": pl.Utf8,
@@ -108,6 +109,10 @@ def imp_breaches(scored: pl.DataFrame) -> list[dict]:
     if imp.height == 0:
         return []
     unbalanced = (pl.col("kind") != "played").any().over(BOARD)
+    if "adjustment" in imp.columns:  # an IMP award (Law 86B1) may be non-balancing
+        unbalanced = unbalanced | (pl.col("adjustment") == "imp_award").fill_null(False).any().over(
+            BOARD
+        )
     if "missing_result" in imp.columns:
         unbalanced = unbalanced | pl.col("missing_result").fill_null(False).any().over(BOARD)
     clean = imp.filter(~unbalanced)

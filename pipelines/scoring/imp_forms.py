@@ -21,8 +21,15 @@ mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
   out from its own assigned score and both get the average of the two views (+6 and +10
   give +8/−8); elsewhere each team keeps its own figure.
 * **Artificial scores** (Law 12C2(b)): Av+ / Av / Av− in IMPs as the profile says (+3, 0,
-  −3); in cross-IMP totals ×(N−1). At teams an artificial score at either table decides the
-  board for the team it names.
+  −3); in cross-IMP totals ×(N−1). At teams an artificial score at one table decides the
+  board for the team it names. When **both tables** of a match board received artificial
+  scores (2017 Law 86B2; 2007 86D), the board is cancelled and each team gets one
+  artificial score for it, by fault (:func:`pipelines.laws.teams.cancelled_board`): Av+ to
+  a team in no way at fault, the complement −Av+ to the only team at fault, Av−/Av to each
+  when both are — never the sum of two tables (A+ at both tables is +3 IMPs, not +6).
+* An **IMP award** (ruling kind ``imp_award``; 2007 Law 86D, 2017 86B1) gives the board of
+  the match the IMPs the Director awarded, to each team, whatever the tables' results
+  (:func:`with_imp_awards`); a non-balancing award is averaged in a knockout like any other.
 * A match board with no comparable result (a table missing, ``NP``) gives each team the
   profile's ``missing_board`` score and is counted in ``missing_boards`` of the match.
 
@@ -40,6 +47,7 @@ from pipelines import profiles
 from pipelines.laws.exact import to_float
 from pipelines.laws.imps import imps_array
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.laws.teams import FAULT
 from pipelines.scoring.score import BOARD, SCORED_COLUMNS
 
 #: Columns IMP scoring adds (besides :data:`~pipelines.scoring.score.SCORED_COLUMNS`).
@@ -82,6 +90,60 @@ def _art_imps(code: pl.Expr, prof: profiles.Profile) -> pl.Expr:
         .then(prof.imp_average_minus)
         .cast(pl.Int64)
     )
+
+
+#: Columns :func:`with_imp_awards` adds to the rows an IMP award names (over TEAMS_DEN).
+AWARD_COLUMNS = ("__award_ns", "__award_ew")
+
+
+def with_imp_awards(rows: pl.DataFrame, rulings: pl.DataFrame) -> pl.DataFrame:
+    """Mark the table rows ``imp_award`` rulings name with their IMPs (2007 Law 86D; 2017
+    86B1): ``__award_ns`` to the team seated NS at that table, ``__award_ew`` to the other
+    (the negation when the ruling gives none), exact over :data:`TEAMS_DEN`; null elsewhere.
+    A later award on the same table replaces an earlier one. The rows are those of
+    :func:`~pipelines.scoring.adjust.apply_rulings` (a ruling per table: per ruling Python)."""
+    from pipelines.laws.teams import parse_imp_award
+
+    awards = (
+        rulings.filter(pl.col("kind") == "imp_award")
+        if rulings.height and "kind" in rulings.columns
+        else rulings.clear()
+    )
+    if awards.height == 0:
+        return rows
+    found = []
+    for r in awards.iter_rows(named=True):
+        ns = parse_imp_award(r["ns_result"])
+        ew = parse_imp_award(r["ew_result"]) if r["ew_result"] else -ns
+        found.append(
+            {
+                "event_id": r["event_id"],
+                "session": r["session"],
+                "__rsec": r["section"] or "",
+                "deal_round": r.get("deal_round") or 0,
+                "board": r["board"],
+                "ns_pair": r["ns_pair"],
+                "ew_pair": r["ew_pair"],
+                "__award_ns": int(ns * TEAMS_DEN),
+                "__award_ew": int(ew * TEAMS_DEN),
+            }
+        )
+    keys = ["event_id", "session", "deal_round", "board", "ns_pair", "ew_pair"]
+    frame = pl.DataFrame(found, orient="row").with_columns(
+        pl.col("session").cast(pl.Int32),
+        pl.col("deal_round").cast(pl.Int32),
+        pl.col("board").cast(pl.Int32),
+        pl.col("__award_ns").cast(pl.Int64),
+        pl.col("__award_ew").cast(pl.Int64),
+    )
+    hit = (
+        rows.select("__row", "section", *keys)
+        .join(frame, on=keys)
+        .filter((pl.col("__rsec") == "") | (pl.col("__rsec") == pl.col("section")))
+        .unique("__row", keep="last", maintain_order=True)
+        .select("__row", *AWARD_COLUMNS)
+    )
+    return rows.join(hit, on="__row", how="left")
 
 
 def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
@@ -248,6 +310,60 @@ def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     return out.with_columns(factoring.alias("factoring")).drop("__k")
 
 
+def _with_awards(view: pl.DataFrame, rows: pl.DataFrame, mboard: list[str]) -> pl.DataFrame:
+    """An IMP award (:func:`with_imp_awards`) replaces each team's IMPs on its match board,
+    whatever the tables' results (the board then has a result: not missing)."""
+    if "__award_ns" not in rows.columns:
+        return view
+    named = rows.filter(pl.col("__award_ns").is_not_null())
+    if named.height == 0:
+        return view
+    per_team = pl.concat(
+        [
+            named.select(
+                *mboard, pl.col("ns_pair").alias("team"), pl.col("__award_ns").alias("__aw")
+            ),
+            named.select(
+                *mboard, pl.col("ew_pair").alias("team"), pl.col("__award_ew").alias("__aw")
+            ),
+        ]
+    ).unique([*mboard, "team"], keep="last", maintain_order=True)
+    return (
+        view.join(per_team, on=[*mboard, "team"], how="left")
+        .with_columns(
+            pl.coalesce("__aw", "__v").alias("__v"),
+            (pl.col("__missing") & pl.col("__aw").is_null()).alias("__missing"),
+        )
+        .drop("__aw")
+    )
+
+
+def _cancelled_award(prof: profiles.Profile) -> pl.Expr:
+    """A team's artificial score on a match board both of whose tables received one (2017
+    Law 86B2; 2007 86D): the vectorised :func:`pipelines.laws.teams.cancelled_board`, over
+    :data:`TEAMS_DEN`. ``__fault`` is the team's least favourable code (0 none, 1 partly,
+    2 directly at fault), null when it got no artificial score (its own ``__art`` stays:
+    none); the opponents' is the board's sum less the team's own (two teams a board)."""
+    mine = pl.col("__fault")
+    theirs = mine.fill_null(0).sum().over("match_id", "board") - mine.fill_null(0)
+    award = (
+        pl.when(mine == 0)
+        .then(prof.imp_average_plus)
+        .when(theirs == 0)
+        .then(-prof.imp_average_plus)
+        .when(mine == 1)
+        .then(prof.imp_average)
+        .otherwise(prof.imp_average_minus)
+        .cast(pl.Int64)
+        * TEAMS_DEN
+    )
+    return (
+        pl.when(pl.col("__cancelled").fill_null(False) & mine.is_not_null())
+        .then(award)
+        .otherwise(pl.col("__art"))
+    )
+
+
 def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     """Teams: each team's IMPs on each match board (see the module docstring)."""
     lo = pl.min_horizontal("ns_pair", "ew_pair")
@@ -297,9 +413,19 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     played_view = pairs.group_by(*mboard, "team").agg(pl.col("__v").sum())
     art = (
         c.filter(pl.col("art").is_not_null())
-        .with_columns((_art_imps(pl.col("art"), prof) * pl.col("weight") * 200).alias("__v"))
+        .with_columns(
+            (_art_imps(pl.col("art"), prof) * pl.col("weight") * 200).alias("__v"),
+            pl.col("art").replace_strict(FAULT, default=None, return_dtype=pl.Int8).alias("__f"),
+        )
         .group_by(*mboard, "team")
-        .agg(pl.col("__v").sum())
+        .agg(pl.col("__v").sum(), pl.col("__f").max().alias("__fault"))
+    )
+    # Law 86B2 (2017; 2007 86D): artificial scores at both tables of the match board
+    # cancel it: each team one artificial score for the board (laws.teams.cancelled_board)
+    both_tables = rows.group_by(mboard).agg(
+        ((pl.col("ns_art").is_not_null() | pl.col("ew_art").is_not_null()).sum() >= 2).alias(
+            "__cancelled"
+        )
     )
     teams_of_board = pl.concat(
         [
@@ -316,6 +442,8 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
         teams_of_board.join(art.rename({"__v": "__art"}), on=[*mboard, "team"], how="left")
         .join(played_view, on=[*mboard, "team"], how="left")
         .join(fouled, on=mboard, how="left")
+        .join(both_tables, on=mboard, how="left")
+        .with_columns(_cancelled_award(prof).alias("__art"))
         .with_columns(
             pl.when(pl.col("__fouled")).then(None).otherwise("__art").alias("__art"),
             pl.when(pl.col("__fouled")).then(None).otherwise("__v").alias("__v"),
@@ -325,6 +453,7 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
             (pl.col("__art").is_null() & pl.col("__v").is_null()).alias("__missing"),
         )
     )
+    view = _with_awards(view, rows, mboard)
     missing_value = prof.imp_average if prof.missing_board == "average" else prof.imp_average_minus
     view = view.with_columns(
         pl.when(pl.col("__missing"))
@@ -358,4 +487,4 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     return out.with_columns(
         pl.lit(TEAMS_DEN, pl.Int64).alias("imps_den"),
         (pl.col("__mn").fill_null(True) | pl.col("__me").fill_null(True)).alias("missing_result"),
-    ).drop("__lo", "__hi", "__mn", "__me")
+    ).drop("__lo", "__hi", "__mn", "__me", *AWARD_COLUMNS, strict=False)

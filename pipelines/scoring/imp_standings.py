@@ -18,8 +18,13 @@
   ``winner`` is the team ahead on the running total. Standings give each team's net IMPs.
 * **Penalties** (Law 90): at pairs IMPs are deducted from the total; at teams an ``IMP``
   penalty comes off the penalised team's net IMPs in its match (the round the ruling names,
-  else every match of the session it played that round is not known: its first match) before
-  the VP look-up, and a ``VP`` penalty off its VP total. Other teams' figures never change.
+  else its first match of the session) **in full**, before the VP look-up, and a ``VP``
+  penalty off its VP total. Other teams' figures never change. In a knockout the match
+  margin is worked out from the board IMPs (which balance there, Law 86C 2017 / 86B 2007),
+  then each team's IMP penalties come off its own side in full: a 3-IMP penalty turns a
+  2-IMP lead into a 1-IMP deficit, never into a 0.5-IMP lead. There are no VPs in a
+  knockout, so a VP penalty there is refused when the ruling is validated
+  (:mod:`pipelines.scoring.rulings`).
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ MATCH_SCHEMA: dict[str, pl.DataType] = {
     "away_imps": pl.Float64,
     "home_net": pl.Float64,  # net IMPs of the match, penalties deducted (decides the VPs)
     "away_net": pl.Float64,
+    "home_penalties": pl.Float64,  # IMP penalties deducted from the team's side (Law 90)
+    "away_penalties": pl.Float64,
     "home_carry_over": pl.Float64,  # knockout: net IMPs brought from earlier segments
     "away_carry_over": pl.Float64,
     "home_vp": pl.Float64,
@@ -105,11 +112,14 @@ def pair_session_totals(scored: pl.DataFrame, penalties: pl.DataFrame | None) ->
             pl.col("profile").first(),
         ],
     ).rename({"num": "score_num", "den": "score_den"})
-    return _deduct(totals.with_columns(pl.lit("IMP").alias("unit")), penalties, "IMP")
+    totals = totals.with_columns(pl.lit("IMP").alias("unit"), pl.lit("IMP").alias("penalty_unit"))
+    return _deduct(totals, penalties, "IMP")
 
 
-def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str) -> pl.DataFrame:
-    """Deduct the penalties in ``unit`` from each penalised contestant's score (exactly)."""
+def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str | None) -> pl.DataFrame:
+    """Deduct the penalties in ``unit`` from each penalised contestant's score (exactly);
+    ``penalty_num/den`` are what was deducted. With ``unit`` ``None`` nothing is deducted
+    and only the sanctions (Law 91) are attached."""
     zero = totals.with_columns(
         pl.lit(0, pl.Int64).alias("penalty_num"),
         pl.lit(1, pl.Int64).alias("penalty_den"),
@@ -119,7 +129,7 @@ def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str) -> 
         return zero
     keys = ["event_id", "session", "section", "contestant", "direction"]
     p = penalties.with_columns(pl.col("session").cast(pl.Int32))
-    amounts = p.filter(pl.col("unit") == unit)
+    amounts = p.filter(pl.col("unit") == unit) if unit else p.clear()
     sanctions = (
         p.filter(pl.col("sanction").is_not_null())
         .with_columns((pl.col("sanction") == "disqualified").alias("__dq"))
@@ -198,11 +208,13 @@ def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.D
     away = per.filter(pl.col("team") == pl.col("away")).select(
         "match_id",
         pl.col("net").alias("away_net"),
+        pl.col("board_net").alias("away_board_net"),
+        pl.col("pen").alias("away_pen"),
         pl.col("gross").alias("away_gross"),
         pl.col("missing").alias("away_missing"),
     )
     m = home.join(away, on="match_id", how="left").rename(
-        {"net": "home_net", "gross": "home_gross"}
+        {"net": "home_net", "board_net": "home_board_net", "pen": "home_pen", "gross": "home_gross"}
     )
     m = _carry_over(m)
     records = []
@@ -238,6 +250,8 @@ def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.D
         (pl.col("away_gross") / f).alias("away_imps"),
         (pl.col("home_net") / f).alias("home_net"),
         (pl.col("away_net") / f).alias("away_net"),
+        (pl.col("home_pen") / f).alias("home_penalties"),
+        (pl.col("away_pen").fill_null(0) / f).alias("away_penalties"),
         (pl.col("home_co") / f).alias("home_carry_over"),
         (-pl.col("home_co") / f).alias("away_carry_over"),
         pl.max_horizontal("missing", pl.col("away_missing").fill_null(0)).alias("missing_boards"),
@@ -248,7 +262,11 @@ def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.D
 
 
 def _imp_penalties(per: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.DataFrame:
-    """Deduct IMP penalties from the penalised team's net IMPs in its match (Law 90)."""
+    """Deduct IMP penalties from the penalised team's net IMPs in its match, in full (Law 90).
+
+    ``board_net`` keeps the IMPs of the boards, ``pen`` the IMPs deducted (over
+    :data:`TEAMS_DEN`) and ``net`` is their difference; the other team is not touched."""
+    per = per.with_columns(pl.col("net").alias("board_net"), pl.lit(0, pl.Int64).alias("pen"))
     if penalties is None or penalties.height == 0 or "unit" not in penalties.columns:
         return per
     p = penalties.filter(pl.col("unit") == "IMP")
@@ -270,24 +288,42 @@ def _imp_penalties(per: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.Data
         .group_by("event_id", "session", "section", "team", "round")
         .agg(pl.col("__deduct").sum())
     )
-    per = per.join(p, on=["event_id", "session", "section", "team", "round"], how="left")
-    return per.with_columns((pl.col("net") - pl.col("__deduct").fill_null(0)).alias("net")).drop(
-        "__deduct"
+    per = per.drop("pen").join(
+        p, on=["event_id", "session", "section", "team", "round"], how="left"
+    )
+    return (
+        per.with_columns(pl.col("__deduct").fill_null(0).cast(pl.Int64).alias("pen"))
+        .with_columns((pl.col("board_net") - pl.col("pen")).alias("net"))
+        .drop("__deduct")
     )
 
 
+def _margin() -> pl.Expr:
+    """The home team's margin on a segment (over :data:`TEAMS_DEN`): the board IMPs' margin,
+    then each team's IMP penalties off its own side **in full** (Law 90).
+
+    A knockout board balances (Law 86C 2017 / 86B 2007: a non-balancing score is averaged),
+    so the boards' margin is ``(home − away) / 2`` = the home team's board IMPs; each team's
+    figure is even over :data:`TEAMS_DEN`, so the halving is exact. Only then do the
+    penalties come off: ``margin = boards − home penalty + away penalty`` (never the half
+    of a penalty)."""
+    boards = (pl.col("home_board_net") - pl.col("away_board_net").fill_null(0)) // 2
+    return boards - pl.col("home_pen") + pl.col("away_pen").fill_null(0)
+
+
 def _carry_over(m: pl.DataFrame) -> pl.DataFrame:
-    """Knockout segments: the net IMPs (home's view) carried from the earlier sessions of the
-    same match (same event, round and teams); ``home_total`` the running total after it."""
+    """Knockout segments: the margin (home's view, :func:`_margin`) carried from the earlier
+    sessions of the same match (same event, round and teams); ``home_total`` the running
+    total after it, which decides the ``winner``."""
     key = ["event_id", "round", "__pair"]
     m = m.with_columns(
         pl.concat_str(
             pl.min_horizontal("home", "away"), pl.max_horizontal("home", "away"), separator="\x1f"
         ).alias("__pair"),
-        # home's net in home's view, from the pair's first-named team for carrying
+        # the segment's margin in the view of the pair's first-named team, for carrying
         pl.when(pl.col("home") <= pl.col("away"))
-        .then((pl.col("home_net") - pl.col("away_net").fill_null(0)) // 2)
-        .otherwise((pl.col("away_net").fill_null(0) - pl.col("home_net")) // 2)
+        .then(_margin())
+        .otherwise(-_margin())
         .alias("__seg"),
     ).sort("session")
     m = m.with_columns(
@@ -302,16 +338,15 @@ def _carry_over(m: pl.DataFrame) -> pl.DataFrame:
         .otherwise(0)
         .alias("home_co")
     )
-    return m.with_columns(
-        (pl.col("home_co") + (pl.col("home_net") - pl.col("away_net").fill_null(0)) // 2).alias(
-            "home_total"
-        )
-    ).drop("__pair", "__seg", "__before")
+    return m.with_columns((pl.col("home_co") + _margin()).alias("home_total")).drop(
+        "__pair", "__seg", "__before"
+    )
 
 
 def team_sides(ms: pl.DataFrame) -> pl.DataFrame:
     """Each match twice, once from each team's side: ``contestant``, ``opponent``, its
-    ``vp``, ``net`` IMPs, IMPs ``won`` and ``lost`` and the match's ``boards``."""
+    ``vp``, ``net`` IMPs, IMPs ``won`` and ``lost``, the ``imp_penalties`` deducted from its
+    side and the match's ``boards``."""
     keep = ["event_id", "session", "section", "session_date", "profile", "stage", "boards"]
     sides = []
     for me, other in (("home", "away"), ("away", "home")):
@@ -324,6 +359,7 @@ def team_sides(ms: pl.DataFrame) -> pl.DataFrame:
                 pl.col(f"{me}_net").alias("net"),
                 pl.col(f"{me}_imps").alias("won"),
                 pl.col(f"{other}_imps").alias("lost"),
+                pl.col(f"{me}_penalties").fill_null(0).alias("imp_penalties"),
             )
         )
     return pl.concat(sides)
@@ -332,7 +368,12 @@ def team_sides(ms: pl.DataFrame) -> pl.DataFrame:
 def team_session_totals(
     scored: pl.DataFrame, penalties: pl.DataFrame | None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(team session totals, matches): VPs (IMPs in a knockout) per team per session."""
+    """(team session totals, matches): VPs (IMPs in a knockout) per team per session.
+
+    The ``penalties`` column of a team's row holds its IMP penalties in IMPs
+    (``penalty_unit`` ``IMP``: they came off its match margins, so at a VP event they are
+    already inside its VPs); a VP penalty, deducted from the VP score, is in
+    ``vp_penalties`` (null in a knockout, which has no VPs)."""
     ms = matches(scored, penalties)
     if ms.height == 0:
         return pl.DataFrame(), ms
@@ -355,6 +396,7 @@ def team_session_totals(
         pl.col("boards").sum(),
         (pl.col("won") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__won"),
         (pl.col("lost") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__lost"),
+        (pl.col("imp_penalties") * TEAMS_DEN).round(0).cast(pl.Int64).sum().alias("__imp_pen"),
         pl.col("session_date").first(),
         pl.col("profile").first(),
     )
@@ -363,12 +405,27 @@ def team_session_totals(
         pl.lit("").alias("dir_key"),
         pl.lit("teams").alias("movement"),
     )
-    vp_pen = _deduct(totals.filter(pl.col("unit") == "VP"), penalties, "VP")
-    imp_rest = totals.filter(pl.col("unit") == "IMP")
-    parts = [vp_pen]
-    if imp_rest.height:
-        parts.append(_deduct(imp_rest, None, "IMP"))
-    return pl.concat(parts, how="diagonal_relaxed"), ms
+    parts = []
+    at_vps = totals.filter(pl.col("unit") == "VP")
+    if at_vps.height:
+        vp = _deduct(at_vps, penalties, "VP")
+        parts.append(vp.rename({"penalty_num": "vp_penalty_num", "penalty_den": "vp_penalty_den"}))
+    knockout_rows = totals.filter(pl.col("unit") == "IMP")
+    if knockout_rows.height:
+        # IMP penalties are already in the net IMPs: only the sanctions are looked up here
+        ko = _deduct(knockout_rows, penalties, None).drop("penalty_num", "penalty_den")
+        parts.append(
+            ko.with_columns(
+                pl.lit(None, pl.Int64).alias("vp_penalty_num"),
+                pl.lit(None, pl.Int64).alias("vp_penalty_den"),
+            )
+        )
+    out = pl.concat(parts, how="diagonal_relaxed").with_columns(
+        pl.col("__imp_pen").alias("penalty_num"),
+        pl.lit(TEAMS_DEN, pl.Int64).alias("penalty_den"),
+        pl.lit("IMP").alias("penalty_unit"),
+    )
+    return reduce(out.drop("__imp_pen"), "penalty_num", "penalty_den"), ms
 
 
 # ---------------------------------------------------------------------------------- ranking
@@ -403,6 +460,11 @@ def rank_by_score(
         pl.lit(None, pl.Float64).alias("percentage"),
         pl.lit(None, pl.Float64).alias("percentage_display"),
         to_float(pl.col("penalty_num"), pl.col("penalty_den")).alias("penalties"),
+        *(
+            [to_float(pl.col("vp_penalty_num"), pl.col("vp_penalty_den")).alias("vp_penalties")]
+            if "vp_penalty_num" in t.columns
+            else []
+        ),
     )
 
 

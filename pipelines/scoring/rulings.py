@@ -8,7 +8,9 @@ check). Per ruling:
 * a ruling about a board (every kind but the penalties) names the board and the table
   by its two pairs, and that table must have a result on that board in the session
   (otherwise: "unknown table or board"); in a session of several sections where the
-  two pairs met in more than one, it names the section;
+  two pairs met in more than one, it names the section; where every round plays its own
+  deals (teams, or pairs under ``boards.redealt_per_round``) and the two met on that board
+  number in several rounds, it gives the round (otherwise: "give the round");
 * its results are legal notation (:func:`pipelines.laws.adjustments.parse_side_result`):
   ``assigned`` and ``score_correction`` give a contract result or a score (an empty
   ``ew_result`` means the same as ``ns_result``: a balanced score; two different ones
@@ -16,7 +18,9 @@ check). Per ruling:
   fractions such as ``1/3``) sum to exactly 100 %, ``artificial`` gives an artificial
   score to each side, ``director_error`` (Law 82C) gives artificial or assigned results
   and defaults to ``A+``/``A+``, a ``fouled_board`` names the ``board_version`` the table
-  played; an artificial score under any other kind is refused;
+  played; an artificial score under any other kind is refused; an ``imp_award`` (2007 Law
+  86D, 2017 86B1) belongs to a team event and gives the IMPs of the team seated NS at the
+  named table (``+9 IMP``; ``ew_result`` the other team's, empty: the negation);
 * Law 12C2(a): a side at fault (``offending``) receives at most average (50 %): average-plus
   (or a fixed score above 50 %) to an offending side is refused; Law 82C treats both sides
   as non-offending, so a ``director_error`` ruling names no offending side and gives no
@@ -26,7 +30,8 @@ check). Per ruling:
 * a penalty (``procedural_penalty`` Law 90, ``disciplinary_penalty`` Law 91) names the
   ``penalized`` contestant of the session (and its section where the number is used in
   several) and a legal ``penalty`` (empty: the profile's standard amount); suspension and
-  disqualification are disciplinary only; IMPs and VPs cannot be deducted at matchpoints;
+  disqualification are disciplinary only; IMPs and VPs cannot be deducted at matchpoints,
+  nor VPs in a knockout (no VPs there);
 * times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
   is ``approved`` (Law 79C).
 
@@ -58,6 +63,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 import polars as pl
 
@@ -74,6 +80,7 @@ from pipelines.laws.adjustments import (
 )
 from pipelines.laws.corrections import correction_applies, correction_deadline
 from pipelines.laws.penalties import PenaltyError, parse_penalty
+from pipelines.laws.teams import imp_award_text, parse_imp_award
 from pipelines.scoring.events import DEFAULTS
 
 KINDS: tuple[str, ...] = (
@@ -86,6 +93,7 @@ KINDS: tuple[str, ...] = (
     "procedural_penalty",
     "disciplinary_penalty",
     "score_correction",
+    "imp_award",
 )
 BOARD_KINDS = frozenset(KINDS) - {"procedural_penalty", "disciplinary_penalty"}
 PENALTY_KINDS = frozenset({"procedural_penalty", "disciplinary_penalty"})
@@ -102,6 +110,7 @@ RULINGS_SCHEMA: dict[str, pl.DataType] = {
     "section": pl.Utf8,
     "board": pl.Int32,
     "round": pl.Utf8,
+    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
     "table": pl.Utf8,
     "ns_pair": pl.Utf8,
     "ew_pair": pl.Utf8,
@@ -219,19 +228,23 @@ class _Problems:
 def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
     """The tables and the contestants of every session, by section.
 
-    ``tables``: {(event, session, board, ns_pair, ew_pair): {sections}} (a section is ``""``
-    in a single-section session); ``people``: {(event, session): {(contestant, direction
-    or None, section)}} — a pair number names a different contestant in each section, and
-    in each direction of a Mitchell."""
+    ``tables``: {(event, session, board, ns_pair, ew_pair): {(section, deal_round)}} (a
+    section is ``""`` in a single-section session; ``deal_round`` the round whose deal the
+    board is where every round plays its own deals, else 0); ``people``: {(event, session):
+    {(contestant, direction or None, section)}} — a pair number names a different
+    contestant in each section, and in each direction of a Mitchell."""
     if "form" not in results.columns:
         results = results.with_columns(
             pl.lit("pairs").alias("form"),
             *(pl.lit(None, pl.Utf8).alias(s) for s in ("north", "south", "east", "west")),
         )
+    if "deal_round" not in results.columns:
+        results = results.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
     keys = results.select(
         "event_id",
         "session",
         "section",
+        "deal_round",
         "board",
         "ns_pair",
         "ew_pair",
@@ -242,11 +255,11 @@ def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
         "east",
         "west",
     ).unique()
-    tables: dict[tuple, set[str]] = {}
+    tables: dict[tuple, set[tuple[str, int]]] = {}
     people: dict[tuple[str, int], set[tuple[str, str | None, str]]] = {}
-    for ev, s, sec, b, ns, ew, mv, form, *players in keys.iter_rows():
+    for ev, s, sec, dr, b, ns, ew, mv, form, *players in keys.iter_rows():
         sec = sec or ""
-        tables.setdefault((ev, s, b, ns, ew), set()).add(sec)
+        tables.setdefault((ev, s, b, ns, ew), set()).add((sec, dr or 0))
         p = people.setdefault((ev, s), set())
         if form == "individual":  # the contestants are the players (Law 89)
             p.update((player, None, sec) for player in players)
@@ -370,6 +383,7 @@ def _ruling(
     sides: tuple[SideResult | None, SideResult | None] = (None, None)
     ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
     penalized, penalized_dir = rec.get("penalized"), None
+    deal_round = None
     if kind in BOARD_KINDS:
         if board is None:
             bad(
@@ -381,24 +395,40 @@ def _ruling(
             bad("ns_pair", "a ruling about a board names the table by its ns_pair and ew_pair")
         elif tables is not None and info is not None:
             found = tables.get((rec.get("event_id"), session, board, ns_pair, ew_pair), set())
-            if section is not None and section not in found:
-                found = set()
+            if section is not None:
+                found = {f for f in found if f[0] == section}
+            rnd = _int(rec.get("round"))
+            if rnd is not None:  # where boards are re-dealt per round, the round named
+                found = {f for f in found if f[1] in (0, rnd)}
+            sections = sorted({f[0] for f in found})
+            rounds = sorted({f[1] for f in found})
             if not found:
                 bad(
                     "board",
                     f"no result for board {board} between NS {ns_pair} and EW {ew_pair} "
                     f"in event {rec.get('event_id')} session {session}"
-                    f"{' section ' + section if section else ''}: unknown table or board",
+                    f"{' section ' + section if section else ''}"
+                    f"{f' round {rnd}' if rnd is not None else ''}: unknown table or board",
                 )
-            elif section is None and len(found) > 1:
+            elif section is None and len(sections) > 1:
                 bad(
                     "section",
                     f"NS {ns_pair} and EW {ew_pair} played board {board} in sections "
-                    f"{', '.join(sorted(found))} of this session: give the section",
+                    f"{', '.join(sections)} of this session: give the section",
                 )
-            elif section is None:
-                section = next(iter(found)) or None
-        if board is not None:
+            elif len(rounds) > 1:
+                bad(
+                    "round",
+                    f"NS {ns_pair} and EW {ew_pair} played a board {board} in rounds "
+                    f"{', '.join(map(str, rounds))} of this session, each round with its own "
+                    "deals: give the round",
+                )
+            else:
+                section = section or sections[0] or None
+                deal_round = rounds[0]
+        if board is not None and kind == "imp_award":
+            sides = _imp_award(info, ns_text, ew_text, bad)
+        elif board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
             _check_artificial(kind, offending, sides, prof, scoring, bad)
         if kind == "director_error" and offending != "none":
@@ -440,6 +470,12 @@ def _ruling(
                 bad("penalty", "a penalty in VP belongs to a team event")
             if p.status == "suspended" and rec.get("round") and not _int(rec.get("round")):
                 bad("round", "a suspension from a round names the round as a whole number")
+            if p.unit == "VP" and no_vps(info):
+                bad(
+                    "penalty",
+                    f"'{rec.get('penalty') or standard}': a knockout is decided on IMPs and "
+                    "has no victory points (Law 90: give the penalty in IMP, e.g. '3 IMP')",
+                )
         except PenaltyError as e:
             bad("penalty", str(e))
         for col in ("ns_result", "ew_result"):
@@ -493,6 +529,7 @@ def _ruling(
         "section": section or "",
         "board": board if kind in BOARD_KINDS else None,
         "round": rec.get("round"),
+        "deal_round": deal_round,
         "table": rec.get("table"),
         "ns_pair": ns_pair,
         "ew_pair": ew_pair,
@@ -588,6 +625,13 @@ def periods(info: dict) -> tuple[int, int]:
     )
 
 
+def no_vps(info: dict | None) -> bool:
+    """Whether the event session scores no victory points: a knockout (``stage``
+    ``knockout``) or ``vp_scale`` ``none``; a VP penalty is meaningless there."""
+    info = info or {}
+    return info.get("stage") == "knockout" or info.get("vp_scale") == "none"
+
+
 def published_at(info: dict, session_date: str | None) -> datetime:
     """When the session's official scores were made available: the event's ``published_at``,
     else the end of the session's day (23:59)."""
@@ -602,8 +646,10 @@ def _iso(t: datetime | None) -> str | None:
     return t.strftime("%Y-%m-%d %H:%M:%S") if t else None
 
 
-def _text(side: SideResult) -> str:
-    """Canonical text of a parsed side result."""
+def _text(side: SideResult | Fraction) -> str:
+    """Canonical text of a parsed side result (an IMP award's IMPs: ``+9 IMP``)."""
+    if isinstance(side, Fraction):
+        return imp_award_text(side)
     if isinstance(side, Artificial):
         return {"+": "A+", "=": "A", "-": "A-"}.get(side.code, f"A{side.code}")
     if len(side) == 1:
@@ -664,6 +710,40 @@ def _is_weighted(text: str, board: int) -> bool:
     except ResultError:
         return True  # reported as it is parsed
     return not isinstance(side, Artificial) and len(side) > 1
+
+
+def _imp_award(
+    info: dict | None, ns_text: str | None, ew_text: str | None, bad
+) -> tuple[Fraction | None, Fraction | None]:
+    """The IMPs of an ``imp_award`` ruling (2007 Law 86D: an adjusted score in IMPs for a
+    board of a team match; 2017 Law 86B1): a teams event only; ``ns_result`` the IMPs of
+    the team seated NS at the named table (``+9 IMP``), ``ew_result`` the other team's
+    (empty: the negation, a balanced award)."""
+    if info is not None and info.get("form") != "teams":
+        bad(
+            "kind",
+            f"an imp_award adjusts a board of a team match (Law 86B1; 2007 Law 86D), "
+            f"and this is a {info.get('form') or 'pairs'} event: give an assigned or "
+            "artificial score",
+        )
+    if not ns_text:
+        bad(
+            "ns_result",
+            "an imp_award gives the IMPs awarded to the team seated NS at the named table, "
+            "e.g. '+9 IMP'",
+        )
+        return None, None
+    out: list[Fraction | None] = []
+    for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
+        if not text:
+            out.append(None)
+            continue
+        try:
+            out.append(parse_imp_award(text))
+        except ValueError as e:
+            bad(col, str(e))
+            out.append(None)
+    return out[0], out[1]
 
 
 def _penalized(

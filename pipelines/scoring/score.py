@@ -33,8 +33,34 @@ from pipelines import profiles
 from pipelines.laws.exact import column, column_codes, dense_ids, group_ids, pack
 from pipelines.laws.rounding import round_expr, shown
 
-BOARD = ["event_id", "session", "section", "board"]
+#: A board of a session: its event, session, section, the round whose deal it is
+#: (``deal_round``, :func:`deal_round_expr`; 0 when every round plays the same deals) and
+#: its number.
+BOARD = ["event_id", "session", "section", "deal_round", "board"]
 SECTION = ["event_id", "session", "section"]
+
+
+def deal_round_expr(redealt_profiles: list[str]) -> pl.Expr:
+    """The round whose deal a result's board is: a board is identified by its number, and
+    also by its round where every round plays its own deals numbered 1..N — a team match
+    (its board is event, session, round, board: Law 86's "board of a match"), or pairs and
+    individuals under a profile with ``boards.redealt_per_round`` when the round is given.
+    0 elsewhere (every round plays the session's one set of deals). Needs ``form``,
+    ``profile`` and ``round``."""
+    per_round = (pl.col("form") == "teams") | pl.col("profile").is_in(redealt_profiles)
+    return (
+        pl.when(per_round & pl.col("round").is_not_null())
+        .then(pl.col("round"))
+        .otherwise(0)
+        .cast(pl.Int32)
+        .alias("deal_round")
+    )
+
+
+def redealt_profiles(names: list[str]) -> list[str]:
+    """Those of the profiles ``names`` whose boards are re-dealt per round."""
+    return [n for n in names if profiles.load(n).redealt_per_round]
+
 
 #: Columns added by scoring, after the validated columns.
 SCORED_COLUMNS: dict[str, pl.DataType] = {
@@ -295,7 +321,13 @@ def section_and_board_ids(df: pl.DataFrame) -> tuple[np.ndarray, int, np.ndarray
     else:
         section, n_sections = dense_ids(packed[0], overwrite=True)
     del packed
-    packed = pack([(section, n_sections), column_codes(column(df, "board"))])
+    packed = pack(
+        [
+            (section, n_sections),
+            column_codes(column(df, "deal_round")),
+            column_codes(column(df, "board")),
+        ]
+    )
     if packed is None:
         board, n_boards = group_ids(df, BOARD)
     else:

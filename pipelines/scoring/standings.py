@@ -73,9 +73,13 @@ STANDINGS_SCHEMA: dict[str, pl.DataType] = {
     "top_den": pl.Int64,
     "percentage": pl.Float64,
     "unit": pl.Utf8,
-    "penalties": pl.Float64,
+    "penalties": pl.Float64,  # in penalty_unit
     "penalty_num": pl.Int64,
     "penalty_den": pl.Int64,
+    "penalty_unit": pl.Utf8,  # MP, or IMP at IMP forms (teams: off the match margins)
+    "vp_penalties": pl.Float64,  # teams scored in VPs: VP penalties off the VP score
+    "vp_penalty_num": pl.Int64,
+    "vp_penalty_den": pl.Int64,
     "sanction": pl.Utf8,
     "rank": pl.Int32,
     "tied": pl.Boolean,
@@ -173,7 +177,9 @@ def session_standings(
         )
         part = _session(rows, prof, _in_unit(penalties, "MP"))
         if part is not None:
-            parts.append(part.with_columns(pl.lit("MP").alias("unit")))
+            parts.append(
+                part.with_columns(pl.lit("MP").alias("unit"), pl.lit("MP").alias("penalty_unit"))
+            )
     if not parts:
         return pl.DataFrame(schema=STANDINGS_SCHEMA)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
@@ -203,6 +209,7 @@ def _imp_sessions(scored: pl.DataFrame, penalties: pl.DataFrame | None) -> list[
 #: Columns of the scored results that standings read.
 _INPUT = [
     *_SIDE_COLS,
+    "deal_round",
     "ns_pair",
     "ew_pair",
     "kind",
@@ -262,6 +269,18 @@ def individual_sides(scored: pl.DataFrame) -> pl.DataFrame:
         )
         for a, b in (("north", "east"), ("south", "west"))
     ]
+    # Where the session-percentage rule gave the south and west players figures of their
+    # own (Law 12C2(c): each player's percentage on his other boards), they count for them.
+    own = [
+        (f"{side}_{c}", f"{seat}_{c}")
+        for side, seat in (("ns", "south"), ("ew", "west"))
+        for c in ("mp_num", "mp", "imps_num", "imps")
+    ]
+    halves[1] = halves[1].with_columns(
+        pl.coalesce(mine, side).alias(side)
+        for side, mine in own
+        if mine in ind.columns and side in ind.columns
+    )
     return pl.concat([scored.filter(pl.col("form") != "individual"), *halves])
 
 
@@ -558,7 +577,11 @@ def event_standings(
             sc = scored.filter(pl.col("event_id").is_in(events))
             return contestant_rows(sc, prof) if sc.height else None
 
-        parts.append(_tiebreak(ranked, long, group, prof).with_columns(pl.lit("MP").alias("unit")))
+        parts.append(
+            _tiebreak(ranked, long, group, prof).with_columns(
+                pl.lit("MP").alias("unit"), pl.lit("MP").alias("penalty_unit")
+            )
+        )
     if imp_part is not None:
         parts.append(imp_part)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
@@ -608,6 +631,7 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
             pl.col("movement").first(),
             pl.col("profile").first(),
             pl.col("unit").first(),
+            pl.col("penalty_unit").first(),
             event_sanction(),
         ],
     )
@@ -615,6 +639,11 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
     totals = totals.join(pens, on=keys, how="left").with_columns(
         pl.lit("event").alias("scope"), pl.lit(None, pl.Int32).alias("session")
     )
+    if "vp_penalty_num" in s.columns:
+        vp = s.filter(pl.col("vp_penalty_num").is_not_null())
+        if vp.height:
+            vps = sum_by(vp, "vp_penalty_num", "vp_penalty_den", keys, group)
+            totals = totals.join(vps, on=keys, how="left")
     ms = None
     teams = scored.filter(pl.col("form") == "teams") if "form" in scored.columns else None
     if teams is not None and teams.height:
@@ -819,6 +848,14 @@ def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
     for col, value in (("penalty_num", 0), ("penalty_den", 1)):
         if col not in df.columns:
             df = df.with_columns(pl.lit(value, pl.Int64).alias(col))
+    if "penalty_unit" not in df.columns:
+        df = df.with_columns(pl.col("unit").alias("penalty_unit"))
+    for col in ("vp_penalty_num", "vp_penalty_den"):
+        if col not in df.columns:
+            df = df.with_columns(pl.lit(None, pl.Int64).alias(col))
+    df = df.with_columns(
+        to_float(pl.col("vp_penalty_num"), pl.col("vp_penalty_den")).alias("vp_penalties")
+    )
     if "sanction" not in df.columns:
         df = df.with_columns(pl.lit(None, pl.Utf8).alias("sanction"))
     if contestants is not None and contestants.height:

@@ -11,7 +11,11 @@ with the field and a reason a club scorer understands. Checks:
 * an artificial score or ``NP`` does not also carry a contract;
 * the event's form and scoring are ones this version scores;
 * one result per pair per board: a second result for the same pair on the
-  same board is rejected, naming where the first one is.
+  same board is rejected, naming where the first one is. A board is identified by
+  its number and, where every round plays its own deals 1..N, its round
+  (``deal_round``, :func:`pipelines.scoring.score.deal_round_expr`): always at
+  teams (a match board is event, session, round, board), and for pairs and
+  individuals under a profile whose ``boards.redealt_per_round`` is set.
 
 Law 77 check: for a played result, the score computed from the contract,
 declarer, tricks and the Law 2 vulnerability of the board is compared with the
@@ -31,6 +35,7 @@ from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, RESULT_CSV_H
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
 from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.scoring.score import deal_round_expr, redealt_profiles
 
 #: Artificial score codes: ``A<ns>/<ew>``, each side a fixed percentage or a variable average.
 ARTIFICIAL_RE = r"^A(60|50|40|\+|=|-)/(60|50|40|\+|=|-)$"
@@ -58,6 +63,7 @@ VALIDATED_SCHEMA: dict[str, pl.DataType] = {
     "session": pl.Int32,
     "section": pl.Utf8,
     "round": pl.Int32,
+    "deal_round": pl.Int32,  # the round whose deal the board is; 0: same deals all session
     "table": pl.Int32,
     "board": pl.Int32,
     "ns_pair": pl.Utf8,
@@ -300,6 +306,8 @@ def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFr
         rejected = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
     typed = _type(df, codes)
     del df
+    names = typed["profile"].unique().drop_nulls().to_list()
+    typed = typed.with_columns(deal_round_expr(redealt_profiles(names)))
     typed, dup_rejected = _reject_duplicates(typed, codes)
     del codes
     if dup_rejected.height:
@@ -647,7 +655,7 @@ def _reject_duplicates(df: pl.DataFrame, codes: _Codes) -> tuple[pl.DataFrame, p
     packed = pack(
         [
             (e_codes, len(e_values)),
-            *(column_codes(column(df, c)) for c in ("session", "section", "board")),
+            *(column_codes(column(df, c)) for c in ("session", "section", "deal_round", "board")),
         ]
     )
     if packed is None:
@@ -697,7 +705,7 @@ def _ordered(df: pl.DataFrame) -> pl.DataFrame:
 
 def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The rule of :func:`_reject_duplicates` on rows with an ``__order``: ``(kept, rejected)``."""
-    board = ["event_id", "session", "section", "board"]
+    board = ["event_id", "session", "section", "deal_round", "board"]
     mitchell = _sided()
     # Only small columns go into the two-sided frame: an integer board id, the pair, and
     # the direction that makes a contestant in a Mitchell (0 in a Howell).
@@ -744,10 +752,11 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         "location",
         pl.lit("board").alias("field"),
         pl.format(
-            "pair {} already has a result on board {} of this session (at {}); "
+            "pair {} already has a result on board {}{} of this session (at {}); "
             "a pair plays each board once",
             "pair",
             "board",
+            _of_round(),
             "__where",
         ).alias("reason"),
         pl.concat_str(
@@ -774,13 +783,22 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return df.join(dups.select("__order"), on="__order", how="anti"), rejected
 
 
+def _of_round() -> pl.Expr:
+    """`` of round R`` where a board is identified by its round (``deal_round``), else ''."""
+    return (
+        pl.when(pl.col("deal_round") > 0)
+        .then(pl.format(" of round {}", "deal_round"))
+        .otherwise(pl.lit(""))
+    )
+
+
 def _reject_player_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """In an individual event a player plays each board once: a later row with the same
     player on the same board is rejected, naming the first (individual rows only)."""
     empty = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
     if "form" not in df.columns or not (df["form"] == "individual").any():
         return df, empty
-    board = ["event_id", "session", "section", "board"]
+    board = ["event_id", "session", "section", "deal_round", "board"]
     ind = df.with_row_index("__i").filter(pl.col("form") == "individual")
     seats = pl.concat(
         [ind.select("__i", *board, "file", "location", pl.col(s).alias("player")) for s in SEATS]
@@ -797,10 +815,11 @@ def _reject_player_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFr
         "location",
         pl.lit("board").alias("field"),
         pl.format(
-            "player {} already has a result on board {} of this session (at {}); a "
+            "player {} already has a result on board {}{} of this session (at {}); a "
             "player plays each board once",
             "player",
             "board",
+            _of_round(),
             "__where",
         ).alias("reason"),
         pl.lit(None, pl.Utf8).alias("raw"),

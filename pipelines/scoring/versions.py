@@ -30,6 +30,7 @@ from pipelines import profiles
 from pipelines.laws.corrections import standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
+from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
 from pipelines.scoring.rulings import PENALTY_KINDS, decide, periods, published_at
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
@@ -70,6 +71,7 @@ ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
     "appeal_id": pl.Utf8,
     "laws": pl.Utf8,
     "kind": pl.Utf8,
+    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
     "board": pl.Int32,
     "contestant": pl.Utf8,
     "direction": pl.Utf8,
@@ -241,7 +243,8 @@ def score_state(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Scored results and session standings with the rulings ``in_effect`` applied."""
     rows, comps = apply_rulings(validated, in_effect)
-    scored = apply_session_rule(score_with_rulings(rows, comps))
+    rows = with_imp_awards(rows, in_effect)  # Law 86D (2007) / 86B1: IMPs for a match board
+    scored = apply_session_rule(score_with_rulings(rows, comps)).drop(AWARD_COLUMNS, strict=False)
     penalties = penalties_frame(in_effect, scored)
     return scored, session_standings(scored, contestants, penalties)
 
@@ -464,7 +467,7 @@ def _adjustments(
     del contestants
     if in_effect.height == 0:
         return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
-    side_cols = ["event_id", "session", "section", "board"]
+    side_cols = ["event_id", "session", "section", "deal_round", "board"]
 
     def sides(df: pl.DataFrame) -> pl.DataFrame:
         """One row per contestant per board: the pair, or in an individual each player."""
@@ -524,6 +527,7 @@ def _adjustments(
             (pl.col("event_id") == r["event_id"])
             & (pl.col("session") == r["session"])
             & (pl.col("board") == r["board"])
+            & (pl.col("deal_round") == (r.get("deal_round") or 0))
             & ((pl.col("section") == r["section"]) if r["section"] else pl.lit(True))
         )
         at_table = (pl.col("ns_pair") == r["ns_pair"]) & (pl.col("ew_pair") == r["ew_pair"])
@@ -537,6 +541,7 @@ def _adjustments(
                 {
                     **_common(r),
                     "board": r["board"],
+                    "deal_round": h["deal_round"],
                     "section": h["section"],
                     "session_date": h["session_date"],
                     "contestant": h["contestant"],
@@ -552,6 +557,7 @@ def _adjustments(
             {
                 **_common(r),
                 "board": None,
+                "deal_round": None,
                 "section": r["section"] or "",
                 "session_date": r["session_date"],
                 "contestant": r["penalized"],
@@ -574,6 +580,7 @@ def _adjustments(
             "laws": pl.Utf8,
             "kind": pl.Utf8,
             "board": pl.Int32,
+            "deal_round": pl.Int32,
             "section": pl.Utf8,
             "session_date": pl.Utf8,
             "contestant": pl.Utf8,

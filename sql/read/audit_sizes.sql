@@ -2,7 +2,7 @@
 -- of the board's top at matchpoints or in IMPs at IMP forms (adjusted scores), and what a
 -- penalty deducted (matchpoints and percentage points, or IMPs, or VPs).
 WITH tops AS (
-    SELECT event_id, session, section, board, max(top) AS top
+    SELECT event_id, session, section, deal_round, board, max(top) AS top
     FROM scored_results
     WHERE top > 0
     GROUP BY ALL
@@ -20,6 +20,7 @@ SELECT a.ruling_id,
 FROM adjustments a
 LEFT JOIN tops t
   ON t.event_id = a.event_id AND t.session = a.session
- AND t.section IS NOT DISTINCT FROM a.section AND t.board = a.board
+ AND t.section IS NOT DISTINCT FROM a.section AND t.deal_round = a.deal_round
+ AND t.board = a.board
 GROUP BY a.ruling_id
 ORDER BY a.ruling_id;

@@ -8,6 +8,7 @@ CREATE TABLE IF NOT EXISTS adjustments (
     appeal_id         VARCHAR,             -- the appeal that last changed the ruling, if any
     laws              VARCHAR,
     kind              VARCHAR NOT NULL,
+    deal_round        INTEGER,             -- the round whose deal the board is (0: same deals all session)
     board             INTEGER,             -- null for a penalty
     contestant        VARCHAR NOT NULL,
     direction         VARCHAR,

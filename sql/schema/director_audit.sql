@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS director_audit (
     procedural_penalty      BIGINT NOT NULL,
     disciplinary_penalty    BIGINT NOT NULL,
     score_correction        BIGINT NOT NULL,
+    imp_award               BIGINT NOT NULL,   -- teams: IMP awards (Law 86B1; 2007 86D)
     appeals_against         BIGINT NOT NULL,
     appeals_decided         BIGINT NOT NULL,
     mean_adjustment_pct     DOUBLE,            -- mean size of his adjusted scores, % of a top (MP)

@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS matches (
     away_imps        DOUBLE,
     home_net         DOUBLE NOT NULL,    -- net IMPs of the match, penalties deducted
     away_net         DOUBLE,
+    home_penalties   DOUBLE,             -- IMP penalties off the team's side, in full (Law 90)
+    away_penalties   DOUBLE,
     home_carry_over  DOUBLE,             -- knockout: net IMPs brought from earlier segments
     away_carry_over  DOUBLE,
     home_vp          DOUBLE,             -- null in a knockout

@@ -8,6 +8,7 @@ CREATE TABLE IF NOT EXISTS rulings (
     section             VARCHAR NOT NULL,
     board               INTEGER,            -- null for a penalty
     round               VARCHAR,
+    deal_round          INTEGER,            -- the round whose deal the board is (0: same deals all session)
     "table"             VARCHAR,
     ns_pair             VARCHAR,
     ew_pair             VARCHAR,

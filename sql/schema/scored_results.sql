@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS scored_results (
     session          INTEGER NOT NULL,
     section          VARCHAR NOT NULL,
     round            INTEGER,
+    deal_round       INTEGER NOT NULL,  -- the round whose deal the board is; 0: same deals all session
     "table"          INTEGER,
     board            INTEGER NOT NULL,
     ns_pair          VARCHAR NOT NULL,
@@ -69,5 +70,21 @@ CREATE TABLE IF NOT EXISTS scored_results (
     match_id         VARCHAR,           -- teams: the match this board belongs to
     home             VARCHAR,
     away             VARCHAR,
-    missing_result   BOOLEAN            -- teams: the board had no comparable result
+    missing_result   BOOLEAN,           -- teams: the board had no comparable result
+    -- Individuals (Law 89): the south and west players' own figures where the session-
+    -- percentage rule (Law 12C2(c)) gave them another than their partner's; null elsewhere
+    south_mp_num     BIGINT,            -- over mp_den
+    south_mp         DOUBLE,
+    south_mp_display DOUBLE,
+    south_pct        DOUBLE,
+    south_imps_num   BIGINT,            -- over imps_den
+    south_imps       DOUBLE,
+    south_imps_display DOUBLE,
+    west_mp_num      BIGINT,
+    west_mp          DOUBLE,
+    west_mp_display  DOUBLE,
+    west_pct         DOUBLE,
+    west_imps_num    BIGINT,
+    west_imps        DOUBLE,
+    west_imps_display DOUBLE
 );

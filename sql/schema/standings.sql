@@ -17,9 +17,13 @@ CREATE TABLE IF NOT EXISTS standings (
     top_den            BIGINT,
     percentage         DOUBLE,             -- score / top (null at IMPs and VPs)
     unit               VARCHAR,            -- MP | IMP (Butler, cross-IMPs, knockouts) | VP (teams)
-    penalties          DOUBLE NOT NULL,    -- matchpoints deducted (Laws 90, 91)
+    penalties          DOUBLE NOT NULL,    -- penalties deducted (Laws 90, 91), in penalty_unit
     penalty_num        BIGINT NOT NULL,
     penalty_den        BIGINT NOT NULL,
+    penalty_unit       VARCHAR,            -- MP | IMP (IMP forms; teams: off the match margins)
+    vp_penalties       DOUBLE,             -- teams scored in VPs: VP penalties off the VP score
+    vp_penalty_num     BIGINT,
+    vp_penalty_den     BIGINT,
     sanction           VARCHAR,            -- suspended | disqualified (Law 91): no place
     rank               INTEGER,            -- place; equal percentages share it
     tied               BOOLEAN NOT NULL,

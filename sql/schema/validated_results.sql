@@ -5,6 +5,8 @@ CREATE TABLE IF NOT EXISTS validated_results (
     session          INTEGER NOT NULL,
     section          VARCHAR NOT NULL,
     round            INTEGER,
+    deal_round       INTEGER NOT NULL,  -- the round whose deal the board is (teams; pairs whose
+                                        -- profile re-deals per round); 0: same deals all session
     "table"          INTEGER,
     board            INTEGER NOT NULL,
     ns_pair          VARCHAR NOT NULL,

@@ -46,11 +46,14 @@ def test_every_session_board_and_contestant_has_its_page(sample: Sample):
         assert (d / "index.html").is_file()
         boards = q(
             sample,
-            f"SELECT DISTINCT section, board FROM scored_results WHERE event_id='{ev}' "
-            f"AND session={n}",
+            f"SELECT DISTINCT section, board, deal_round FROM scored_results "
+            f"WHERE event_id='{ev}' AND session={n}",
         )
-        for sec, b in boards.iter_rows():
-            assert (d / f"board-{slug(sec)}-{b}.html").is_file()
+        for sec, b, r in boards.iter_rows():
+            # board-<section>-<n>.html; board-<section>-r<round>-<n>.html where every round
+            # plays its own deals (teams)
+            assert (d / board_name(sec, b, r)).is_file()
+            assert board_name(sec, b, r) == f"board-{slug(sec)}-{f'r{r}-' if r else ''}{b}.html"
         st = q(
             sample,
             f"SELECT section, contestant, direction FROM standings WHERE scope='session' "
@@ -134,7 +137,7 @@ def _board_page(sample: Sample, r: dict) -> str:
     path = (
         sample.site
         / session_dir(r["event_id"], r["session"])
-        / board_name(r["section"], r["board"])
+        / board_name(r["section"], r["board"], r.get("deal_round"))
     )
     return visible(text(path))
 
