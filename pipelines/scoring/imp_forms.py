@@ -33,8 +33,9 @@ mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
 * A match board with no comparable result (a table missing, ``NP``) gives each team the
   profile's ``missing_board`` score and is counted in ``missing_boards`` of the match.
 
-All figures are exact: ``ns_imps_num / imps_den`` (weights are whole percentages, so a
-weighted figure is an integer over 100, a teams figure over 20,000 with the knockout
+All figures are exact: ``ns_imps_num / imps_den`` (weights are integers over ``W``, 100 for
+whole percentages, so a weighted figure is an integer over ``W``; at teams weights are whole
+percentages and a teams figure is an integer over 20,000 with the knockout
 average); ``ns_imps``/``ew_imps`` are their floats, ``*_display`` as the profile shows them.
 """
 
@@ -153,17 +154,22 @@ def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame
     figures null) and :data:`IMP_COLUMNS`, in ``__row`` order. A team event's ``stage``
     column says whether it is a knockout (non-balancing boards averaged, Law 86C).
     """
-    from pipelines.scoring.adjust import side_components
+    from pipelines.scoring.adjust import side_components, weight_den
 
     comps = side_components(rows, components)
+    w = weight_den(components)
     parts = []
     for (name, scoring), sub in rows.group_by(["profile", "scoring"], maintain_order=True):
         prof = profiles.load(name)
         mine = comps.join(sub.select("__row"), on="__row", how="semi")
         if scoring == "butler":
-            part = _butler(sub, mine, prof)
+            part = _butler(sub, mine, prof, w)
         elif scoring == "cross_imps":
-            part = _cross(sub, mine, prof)
+            part = _cross(sub, mine, prof, w)
+        elif w != 100:
+            # a team figure is an integer over TEAMS_DEN (weights 100 x 100): refused at
+            # validation, so only a frame holding other forms' weights comes here
+            part = _teams(sub, _percent_weights(mine, w), prof)
         else:
             part = _teams(sub, mine, prof)
         parts.append(_finish(part, prof))
@@ -222,7 +228,14 @@ def _side_sums(rows: pl.DataFrame, per_comp: pl.DataFrame, den: int | pl.Expr) -
     )
 
 
-def _butler(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+def _percent_weights(comps: pl.DataFrame, w: int) -> pl.DataFrame:
+    """Weights over ``w`` as whole percentages (exact when each one is one)."""
+    return comps.with_columns((pl.col("weight") * 100 // w).alias("weight"))
+
+
+def _butler(
+    rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile, w: int = 100
+) -> pl.DataFrame:
     """Butler IMPs: each side's result against the field's datum (see module docstring)."""
     from pipelines.laws.imp_pairs import BUTLER_CONVENTIONS, butler_frame
 
@@ -250,10 +263,12 @@ def _butler(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> 
         (_art_imps(pl.col("art"), prof) * pl.col("weight")).alias("__v")
     )
     per = pl.concat([real.select("__row", "side", "__v"), art.select("__row", "side", "__v")])
-    return _side_sums(rows, per, 100).with_columns(pl.lit("none").alias("factoring"))
+    return _side_sums(rows, per, w).with_columns(pl.lit("none").alias("factoring"))
 
 
-def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
+def _cross(
+    rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile, w: int = 100
+) -> pl.DataFrame:
     """Cross-IMPs: each side's result against every other played result of the field."""
     rows = _field_counts(rows)
     others = rows.filter(pl.col("kind") == "played").select(
@@ -280,23 +295,23 @@ def _cross(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
     full = (pl.col("expected") - 1).cast(pl.Int64)
     if prof.cross_imps == "average":
         art_mult = pl.lit(1, pl.Int64)
-        den = 100 * pl.max_horizontal(pl.col("__k"), pl.lit(1))
+        den = w * pl.max_horizontal(pl.col("__k"), pl.lit(1))
         scale = pl.lit(1, pl.Int64)
     else:
         art_mult = full
         # a field short of results is factored to the full field: x (N-1)/(g-1)
         short = (pl.col("__k") > 0) & (pl.col("__k") < full)
-        den = pl.when(short).then(100 * pl.col("__k")).otherwise(100)
+        den = pl.when(short).then(w * pl.col("__k")).otherwise(w)
         scale = pl.when(short).then(full).otherwise(1)
     art = c.filter(pl.col("art").is_not_null()).with_columns(
         (_art_imps(pl.col("art"), prof) * pl.col("weight") * art_mult).alias("__v")
     )
-    # artificial rows keep a denominator of 100 (their figure is already a whole board's)
+    # artificial rows keep a denominator of w (their figure is already a whole board's)
     per_real = real.select("__row", "side", "__v")
     out = _side_sums(rows, pl.concat([per_real, art.select("__row", "side", "__v")]), den)
     is_art = pl.col("kind") == "artificial"
     out = out.with_columns(
-        pl.when(is_art).then(100).otherwise(pl.col("imps_den")).cast(pl.Int64).alias("imps_den"),
+        pl.when(is_art).then(w).otherwise(pl.col("imps_den")).cast(pl.Int64).alias("imps_den"),
         *(
             pl.when(is_art).then(pl.col(c)).otherwise(pl.col(c) * scale).alias(c)
             for c in ("ns_imps_num", "ew_imps_num")

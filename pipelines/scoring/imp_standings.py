@@ -86,8 +86,11 @@ def pair_session_totals(scored: pl.DataFrame, penalties: pl.DataFrame | None) ->
     mitchell = pl.col("movement") == "mitchell"
     sides = []
     for me, num, d in (("ns_pair", "ns_imps_num", "NS"), ("ew_pair", "ew_imps_num", "EW")):
+        # Law 91A: a contestant suspended from a round on keeps only its earlier results
+        out = f"__{d.lower()}_out"
+        mine = rows.filter(~pl.col(out).fill_null(False)) if out in rows.columns else rows
         sides.append(
-            rows.select(
+            mine.select(
                 *_SIDE,
                 pl.col(me).alias("contestant"),
                 pl.when(mitchell).then(pl.lit(d)).alias("direction"),

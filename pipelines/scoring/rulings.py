@@ -431,6 +431,8 @@ def _ruling(
         elif board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
             _check_artificial(kind, offending, sides, prof, scoring, bad)
+            if (info or {}).get("form") == "teams":
+                _whole_percentages(sides, bad)
         if kind == "director_error" and offending != "none":
             bad(
                 "offending",
@@ -611,6 +613,16 @@ def _check_artificial(
                 "Law 82C treats both sides as non-offending: each artificial score is at "
                 f"least average-plus, not {_text(res)}",
             )
+
+
+def _whole_percentages(sides: tuple, bad) -> None:
+    """At teams a weighted score's weights are whole percentages: a team's figure on a
+    board is exact over a fixed denominator (:data:`pipelines.scoring.imp_forms.TEAMS_DEN`)."""
+    for i, (res, col) in enumerate(zip(sides, ("ns_result", "ew_result"), strict=True)):
+        if i and res is sides[0]:  # one result for both sides: said once
+            continue
+        if isinstance(res, tuple) and any((c.weight * 100).denominator != 1 for c in res):
+            bad(col, "at teams the weights of a weighted score are whole percentages (60%, 40%)")
 
 
 def periods(info: dict) -> tuple[int, int]:
@@ -858,8 +870,11 @@ def _appeal(
         for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
             if text and not is_stands(text):
                 try:
-                    parse_side_result(text, ruling["board"])
-                except ResultError as e:
+                    if ruling["kind"] == "imp_award":  # an award changed: new IMPs
+                        parse_imp_award(text)
+                    else:
+                        parse_side_result(text, ruling["board"])
+                except (ResultError, ValueError) as e:
                     bad(col, str(e))
         if pen_text:
             bad("penalty", "an appeal about a board ruling gives results, not a penalty")
@@ -929,8 +944,8 @@ def _appeal(
         "heard_by": heard,
         "decided_at": _iso(times.get("decided_at")),
         "outcome": outcome,
-        "ns_result": _canon(ns_text, board),
-        "ew_result": _canon(ew_text, board),
+        "ns_result": _canon(ns_text, board, ruling["kind"]),
+        "ew_result": _canon(ew_text, board, ruling["kind"]),
         "penalty": pen_text,
         "deposit_retained": flags.get("deposit_retained"),
         "without_merit": flags.get("without_merit"),
@@ -944,11 +959,13 @@ def _appeal(
     }
 
 
-def _canon(text: str | None, board: int | None) -> str | None:
+def _canon(text: str | None, board: int | None, kind: str | None = None) -> str | None:
     if not text or board is None:
         return text or None
     if is_stands(text):
         return STANDS
+    if kind == "imp_award":
+        return imp_award_text(parse_imp_award(text))
     return _text(parse_side_result(text, board))
 
 
@@ -974,6 +991,8 @@ def result_kind(ns: str | None, ew: str | None, ruled_kind: str, board: int) -> 
     ew = ew or ns
     if is_stands(ns) and is_stands(ew):
         return "score_stands"
+    if ruled_kind == "imp_award":  # an award of IMPs changed on appeal (2007 Law 86D)
+        return "imp_award"
     parsed = [None if is_stands(t) else parse_side_result(t, board) for t in (ns, ew)]
     if ruled_kind == "director_error":
         return "director_error"
@@ -1005,7 +1024,9 @@ def decide(ruling: dict, appeals: list[dict]) -> Effective:
                 in_effect = False
             continue
         a_ns, a_ew = a["ns_result"], a["ew_result"]
-        if a["outcome"] == "changed":  # one result given: the same for both sides
+        if a["outcome"] == "changed" and ruling["kind"] == "imp_award":
+            ns, ew = a_ns or ns, a_ew  # an award's other side is its negation unless given
+        elif a["outcome"] == "changed":  # one result given: the same for both sides
             ns, ew = a_ns or a_ew, a_ew or a_ns
         else:  # one side changed, the other keeps what it had (the table result, if nothing)
             ns, ew = a_ns or ns or STANDS, a_ew or ew or STANDS
