@@ -86,7 +86,8 @@ def artificial_phrase(code: str | None, pct: float | None, decimals: int = 1) ->
 
     A variable code (``+ = -``) reads "average-plus 60 %"; when the session-percentage rule
     (Law 12C2(c); 2007 Law 88) gave another percentage it reads "average-plus 63.2 %
-    (session percentage, Law 12C2(c))". A fixed code reads "60 %".
+    (session percentage, Law 12C2(c))". A fixed code reads "average-minus 40 %" for the
+    fixed averages 60/50/40, and "55 %" for any other percentage (Law 12C2(d)).
     """
     shown = "" if pct is None or math.isnan(pct) else f"{pct:.{decimals}f}".rstrip("0").rstrip(".")
     if code in AVERAGE_WORDS:
@@ -94,6 +95,8 @@ def artificial_phrase(code: str | None, pct: float | None, decimals: int = 1) ->
         if pct is not None and not math.isnan(pct) and abs(pct - NOMINAL[code]) > 1e-9:
             return f"{words} {shown} % (session percentage, Law 12C2(c))"
         return f"{words} {shown or int(NOMINAL[code])} %"
+    if code in FIXED_WORDS:
+        return f"{FIXED_WORDS[code]} {shown or code} %"
     return f"{shown or code} %"
 
 

@@ -138,11 +138,11 @@ def test_a_scorecard_shows_the_figures(browser, sample: Sample):
         sample,
         f"""SELECT board, 'NS' AS side, ns_mp_display AS mp FROM scored_results
             WHERE event_id = '{st["event_id"]}' AND session = {st["session"]}
-              AND ns_pair = '{c}' {ns_dir}
+              AND section = '{st["section"]}' AND ns_pair = '{c}' {ns_dir}
             UNION ALL
             SELECT board, 'EW', ew_mp_display FROM scored_results
             WHERE event_id = '{st["event_id"]}' AND session = {st["session"]}
-              AND ew_pair = '{c}' {ew_dir}
+              AND section = '{st["section"]}' AND ew_pair = '{c}' {ew_dir}
             ORDER BY board""",
     )
     dec = Decimals.of(st["profile"])

@@ -215,9 +215,10 @@ def test_status_provisional_with_deadline_or_final_and_changes_explained(sample:
     changes = q(
         sample,
         """SELECT DISTINCT c.event_id, c.session, c.version, c.cause, c.cause_id, c.ruling_id,
-                  a.heard_by, a.outcome
+                  a.heard_by, a.outcome, r.board
            FROM standings_changes c LEFT JOIN appeals a
              ON c.cause = 'appeal' AND a.appeal_id = c.cause_id AND a.event_id = c.event_id
+           LEFT JOIN rulings r ON r.ruling_id = c.ruling_id AND r.event_id = c.event_id
            WHERE c.scope = 'session'""",
     ).to_dicts()
     assert {c["cause"] for c in changes} == {"appeal", "correction"}
@@ -226,8 +227,10 @@ def test_status_provisional_with_deadline_or_final_and_changes_explained(sample:
         assert f"Version {c['version']}" in page
         if c["cause"] == "appeal":
             heard = c["heard_by"].replace("_", " ")
+            # a penalty (Laws 90, 91) is on no board: "against ruling R7: heard by ..."
+            where = " on board " if c["board"] is not None else ": heard by"
             assert (
-                f"Appeal {c['cause_id']} against ruling {c['ruling_id']} on board "
+                f"Appeal {c['cause_id']} against ruling {c['ruling_id']}{where}"
             ) in page and f"heard by the {heard}, ruling {c['outcome']}" in page
         else:
             assert f"Score correction {c['cause_id']} on board " in page
@@ -302,7 +305,8 @@ def test_explain(row, words):
 def test_explain_helpers():
     assert laws_text("87A") == "Law 87A" and laws_text(None) == ""
     assert artificial_phrase("+", 60.0) == "average-plus 60 %"
-    assert artificial_phrase("60", 60.0) == "60 %"
+    assert artificial_phrase("60", 60.0) == "average-plus 60 %"
+    assert artificial_phrase("55", 55.0) == "55 %"
     assert place_text(2, True) == "2=" and place_text(3, False) == "3"
     assert place_text(None, False, "disqualified") == "disqualified"
     assert explain({"kind": "played", "board_version": "B"}, versions=2) == (
