@@ -53,7 +53,8 @@ Fields (section.key):
   ``imp_session_average``: Law 12C2(c) at IMPs — ``false`` (the default: Av+/Av− are the
   fixed IMPs above, Law 12C2(b)) or ``true`` (a non-offending contestant's Av+ is the better
   of those IMPs and its average IMPs per board on its other boards of the session; under the
-  2017 Laws an offending one's Av− the worse of them).
+  2017 Laws an offending one's Av− the worse of them; at teams the team's average over the
+  session's matches, rounded as ``imp_decimals``/``imp_rounding`` show IMPs).
 * ``boards.redealt_per_round``: pairs and individuals whose every round plays its own deals
   numbered 1..N (a board is then identified by its round and number; a result row must give
   the round). Teams always identify a match board by its round.

@@ -783,7 +783,8 @@ def _contestant_boards(scored: pl.DataFrame, num: str, den: str) -> pl.DataFrame
 
 def _imp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     """The IMP part of :func:`apply_session_rule`: Butler and cross-IMP pairs and individuals
-    under a profile with ``imp_session_average`` (teams: :mod:`pipelines.scoring.imp_forms`)."""
+    under a profile with ``imp_session_average`` (teams:
+    :func:`pipelines.scoring.imp_forms._team_session_rule`)."""
     if "scoring" not in scored.columns or "ns_imps_num" not in scored.columns:
         return scored
     at = _variable_sides() & _scoring(scored).is_in(["butler", "cross_imps"])

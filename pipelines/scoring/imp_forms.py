@@ -27,6 +27,8 @@ mean score). The rules themselves are in :mod:`pipelines.laws.imps`,
   artificial score for it, by fault (:func:`pipelines.laws.teams.cancelled_board`): Av+ to
   a team in no way at fault, the complement −Av+ to the only team at fault, Av−/Av to each
   when both are — never the sum of two tables (A+ at both tables is +3 IMPs, not +6).
+  Under a profile with ``imps.imp_session_average`` Av+/Av− follow the IMP equivalent of
+  Law 12C2(c) (:func:`_team_session_rule`).
 * An **IMP award** (ruling kind ``imp_award``; 2007 Law 86D, 2017 86B1) gives the board of
   the match the IMPs the Director awarded, to each team, whatever the tables' results
   (:func:`with_imp_awards`); a non-balancing award is averaged in a knockout like any other.
@@ -379,6 +381,83 @@ def _cancelled_award(prof: profiles.Profile) -> pl.Expr:
     )
 
 
+def _variable_code(prof: profiles.Profile) -> pl.Expr:
+    """The variable artificial code (``+`` / ``-``) a team's figure on a match board stands
+    for, null when it is none (a played board, a fixed code, a weighted mixture, ``=``).
+
+    A board cancelled under Law 86B2 gives Av+ to a team in no way at fault (``+``) and Av−
+    to one directly at fault when the opponents are at fault too (``-``); the complement of
+    Av+ (86B2(b)) and Av are not session-average codes."""
+    mine = pl.col("__fault")
+    theirs = mine.fill_null(0).sum().over("match_id", "board") - mine.fill_null(0)
+    cancelled = pl.col("__cancelled").fill_null(False) & mine.is_not_null()
+    single = (pl.col("__codes").list.len() == 1) & (pl.col("__weight") == 100)
+    code = pl.col("__codes").list.first()
+    return (
+        pl.when(cancelled & (mine == 0))
+        .then(pl.lit("+"))
+        .when(cancelled & (mine == 2) & (theirs != 0))
+        .then(pl.lit("-"))
+        .when(~cancelled & single & code.is_in(["+", "-"]))
+        .then(code)
+        .otherwise(pl.lit(None, pl.Utf8))
+    )
+
+
+def _team_session_rule(view: pl.DataFrame, rows: pl.DataFrame, prof: profiles.Profile):
+    """Law 12C2(c) "or the IMP equivalent" at teams (2007 Law 88), under a profile with
+    ``imps.imp_session_average``: a team given average-plus on a match board gets the better
+    of the profile's Av+ (+3 IMPs, Law 12C2(b)) and its average IMPs per board on its other
+    boards of the session (every match of the session; boards with an artificial score or
+    without a comparable result left out); under the 2017 Laws a team given average-minus
+    the worse of Av− and that average (the 2007 Law 88 gives only the first rule).
+
+    The average is rounded as the profile shows IMPs (``imp_decimals``, ``imp_rounding``):
+    the award is a figure the Director can state, and stays exact over
+    :data:`TEAMS_DEN`. A team with no other board keeps the fixed IMPs."""
+    keys = ["event_id", "session", "team"]
+    info = rows.select(
+        "match_id",
+        "event_id",
+        "session",
+        (pl.col("laws").cast(pl.Utf8) if "laws" in rows.columns else pl.lit("2017")).alias(
+            "__laws"
+        ),
+    ).unique("match_id")
+    view = view.join(info, on="match_id", how="left").with_columns(
+        _variable_code(prof).alias("__code")
+    )
+    other = view.filter(
+        pl.col("__art").is_null() & ~pl.col("__missing") & pl.col("__v").is_not_null()
+    )
+    avg = other.group_by(keys).agg(pl.col("__v").sum().alias("__sum"), pl.len().alias("__n"))
+    # TEAMS_DEN = 2 x 10**4: a figure rounded to at most 4 decimals stays on its grid
+    decimals = min(prof.imp_decimals, 4)
+    step = TEAMS_DEN // 10**decimals
+    rounded = round_expr(
+        pl.col("__sum"),
+        pl.col("__n") * TEAMS_DEN,
+        decimals,
+        prof.imp_rounding,
+        average=pl.lit(0.0),  # IMPs average 0: half_toward_average rounds a half toward 0
+    )
+    view = view.join(avg, on=keys, how="left").with_columns((rounded * step).alias("__avg"))
+    plus = pl.lit(prof.imp_average_plus * TEAMS_DEN, pl.Int64)
+    minus = pl.lit(prof.imp_average_minus * TEAMS_DEN, pl.Int64)
+    has = pl.col("__avg").is_not_null()
+    laws2017 = pl.col("__laws").fill_null("2017") != "2007"
+    value = (
+        pl.when(has & (pl.col("__code") == "+"))
+        .then(pl.max_horizontal(plus, "__avg"))
+        .when(has & (pl.col("__code") == "-") & laws2017)
+        .then(pl.min_horizontal(minus, "__avg"))
+        .otherwise(pl.col("__v"))
+    )
+    return view.with_columns(value.cast(pl.Int64).alias("__v")).drop(
+        "event_id", "session", "__laws", "__code", "__sum", "__n", "__avg"
+    )
+
+
 def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     """Teams: each team's IMPs on each match board (see the module docstring)."""
     lo = pl.min_horizontal("ns_pair", "ew_pair")
@@ -433,7 +512,12 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
             pl.col("art").replace_strict(FAULT, default=None, return_dtype=pl.Int8).alias("__f"),
         )
         .group_by(*mboard, "team")
-        .agg(pl.col("__v").sum(), pl.col("__f").max().alias("__fault"))
+        .agg(
+            pl.col("__v").sum(),
+            pl.col("__f").max().alias("__fault"),
+            pl.col("art").unique().alias("__codes"),
+            pl.col("weight").sum().alias("__weight"),
+        )
     )
     # Law 86B2 (2017; 2007 86D): artificial scores at both tables of the match board
     # cancel it: each team one artificial score for the board (laws.teams.cancelled_board)
@@ -469,6 +553,8 @@ def _teams(rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile) -> p
         )
     )
     view = _with_awards(view, rows, mboard)
+    if prof.imp_session_average:
+        view = _team_session_rule(view, rows, prof)
     missing_value = prof.imp_average if prof.missing_board == "average" else prof.imp_average_minus
     view = view.with_columns(
         pl.when(pl.col("__missing"))
