@@ -82,6 +82,21 @@ def audit_counts_reconcile(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=ok, metadata={"differences": table(bad)})
 
 
+@dg.asset(
+    deps=["standings", "source_standings"],
+    group_name="audit",
+    kinds={"duckdb", "polars"},
+)
+def reconciliation(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    """Every official figure of the files (the exporting program's traveller figures,
+    totals, percentages, places) that Traveller does not reproduce, with both values and
+    the reason; one summary row per file (pipelines/scoring/reconcile.py)."""
+    s = stages.reconcile(warehouse.get())
+    return dg.MaterializeResult(
+        metadata={"dagster/row_count": s.written.get("reconciliation", 0), **s.figures}
+    )
+
+
 def _reports_dir(warehouse: WarehouseResource) -> Path:
     """Reports are written beside the warehouse file, in ``reports/``."""
     return Path(warehouse.path).resolve().parent / "reports"

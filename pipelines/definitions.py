@@ -25,6 +25,7 @@ defs = dg.Definitions(
         results.scored_results,
         standings.standings,
         audit.audit_marts,
+        audit.reconciliation,
         audit.audit_report,
         audit.transparency_report,
         publish.publication,

@@ -19,6 +19,7 @@ standings         standings, standings_changes                    the date's ses
                                                                   events with a session that day
 audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
                   ruling_discrepancies
+reconcile         reconciliation, reconciliation_files            whole tables (all files)
 """
 
 from __future__ import annotations
@@ -429,3 +430,29 @@ def check_audit_counts(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
     with wh.connect() as conn:
         rows = query(conn, "checks/audit_counts_reconcile")
     return rows.height == 0, rows
+
+
+def reconcile(wh: Warehouse) -> Summary:
+    """Every official figure of every file (the exporting program's) against Traveller's
+    newest scores and standings: ``reconciliation`` and ``reconciliation_files``, whole
+    (:mod:`pipelines.scoring.reconcile`)."""
+    from pipelines.scoring.reconcile import reconcile as compare
+
+    with wh.connect() as conn:
+        scored = query(conn, "read/reconcile_scored")
+        standings = query(conn, "read/reconcile_standings")
+        official = query(conn, "read/source_standings")
+    diffs, files = compare(scored, standings, official)
+    with wh.connect() as conn:
+        written = write(
+            conn, [Write("reconciliation", diffs), Write("reconciliation_files", files)]
+        )
+    return Summary(
+        written,
+        {
+            "files": files.height,
+            "compared": int(files["compared"].sum()) if files.height else 0,
+            "reproduced": int(files["reproduced"].sum()) if files.height else 0,
+            "unexplained": int(files["unexplained"].sum()) if files.height else 0,
+        },
+    )

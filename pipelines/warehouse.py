@@ -53,6 +53,9 @@ TABLES: tuple[str, ...] = (
     "appeal_stats",
     "director_audit",
     "ruling_discrepancies",
+    # the official figures of the files against ours (pipelines/scoring/reconcile.py)
+    "reconciliation",
+    "reconciliation_files",
 )
 
 #: Default warehouse file, relative to the working directory.

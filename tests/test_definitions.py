@@ -31,6 +31,7 @@ def test_definitions_load():
         "appeal_stats",
         "director_audit",
         "ruling_discrepancies",
+        "reconciliation",
         "audit_report",
         "transparency_report",
         "publication",

@@ -41,8 +41,11 @@ Fields (section.key):
 * ``[imps]`` (IMP forms: Butler and cross-IMP pairs, teams; Law 78B, 12C2(b), 86):
   ``imp_average_plus|imp_average|imp_average_minus``: artificial scores in IMPs (+3, 0,
   -3 by Law 12C2(b); a tournament organiser may vary them); ``butler``: the datum
-  convention (``acbl``: drop 5 % of the results at each end, mean rounded to 10, a final
-  5 to even; ``compscore``: as the ABF's Compscore computes it); ``cross_imps``:
+  convention (``acbl``: drop 5 % of the results at each end, mean rounded to 10;
+  ``compscore``: drop the single top and bottom result); ``datum_rounding``: how a trimmed
+  mean ending in an exact 5 is rounded to the ten (``half_even``: 425 -> 420, the ACBLscore
+  manual; ``half_away``: away from zero, -445 -> -450 and 125 -> 130, Compscore3 as the
+  ABF's published Butler files show it); ``cross_imps``:
   ``average`` (IMPs against each other result divided by their number) or ``total``;
   ``imp_decimals``/``imp_rounding``: how IMPs are shown; ``fractional_margin``: how a
   fractional IMP margin is looked up on a VP scale; ``missing_board``: what each team
@@ -65,6 +68,11 @@ Fields (section.key):
   official scores are made available (Law 79C1: 30 minutes unless the organiser sets
   otherwise); ``appeal_minutes``, the time to appeal a ruling (Law 92B: 30 minutes). An
   event's ``correction_minutes`` / ``appeal_minutes`` in ``events.csv`` override them.
+* ``reconciliation.on_difference``: what happens to a session whose file's official figures
+  (the exporting program's) Traveller does not reproduce for a reason other than an adjusted
+  score it knows about: ``report`` (published, the differences listed in ``reconciliation``)
+  or ``hold`` (listed, and the session's standings held back as provisional). The decision
+  is the federation's, not the engine's.
 * ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
   ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
   is ``unranked`` (shown without a place) or ``excluded`` from the standings.
@@ -96,6 +104,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "small_groups": ("neuberg", "ebu", "acbl"),
     "sanctioned": ("unranked", "excluded"),
     "butler": ("acbl", "compscore"),
+    "datum_rounding": ("half_even", "half_away"),
+    "on_difference": ("report", "hold"),
     "cross_imps": ("average", "total"),
     "imp_rounding": MODES,
     "fractional_margin": ("round_half_up", "round_half_even", "interpolate"),
@@ -130,6 +140,7 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
         "imp_average",
         "imp_average_minus",
         "butler",
+        "datum_rounding",
         "cross_imps",
         "imp_decimals",
         "imp_rounding",
@@ -140,6 +151,7 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
         "imp_session_average",
     ),
     "boards": ("redealt_per_round",),
+    "reconciliation": ("on_difference",),
 }
 
 
@@ -180,6 +192,7 @@ class Profile:
     imp_average: int
     imp_average_minus: int
     butler: str
+    datum_rounding: str
     cross_imps: str
     imp_decimals: int
     imp_rounding: str
@@ -189,6 +202,13 @@ class Profile:
     standard_imps: str
     imp_session_average: bool
     redealt_per_round: bool
+    on_difference: str
+
+    @property
+    def datum_half(self) -> str:
+        """How :func:`pipelines.laws.imp_pairs.butler_datum` rounds a trimmed mean ending in an
+        exact 5 (``imps.datum_rounding``): ``even`` or ``away`` from zero."""
+        return {"half_even": "even", "half_away": "away"}[self.datum_rounding]
 
     @property
     def standard_penalty(self) -> str:

@@ -246,7 +246,11 @@ def _butler(
         "__row", *FIELD, pl.col("computed_score").alias("ns_score")
     )
     datum = (
-        butler_frame(played, group=FIELD, convention=BUTLER_CONVENTIONS[prof.butler])
+        butler_frame(
+            played,
+            group=FIELD,
+            convention={**BUTLER_CONVENTIONS[prof.butler], "half": prof.datum_half},
+        )
         .select(*FIELD, "datum")
         .unique(FIELD)
     )

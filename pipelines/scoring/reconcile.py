@@ -1,0 +1,546 @@
+"""A second opinion on every club file: the exporting program's official figures against ours.
+
+A file that a scoring program already scored carries its figures (Compscore's USEBIO: each
+traveller line's matchpoints or Butler / cross-IMPs and each pair's ``TOTAL_SCORE``,
+``PERCENTAGE``, ``PLACE``; Magic Contest's PBN: ``ScoreTable`` and ``TotalScoreTable``;
+RealBridge's PBN: ``ScoreIMP``). :func:`reconcile` compares every such figure with Traveller's
+as published (after the profile's display rounding, ``display.*`` and ``imps.imp_decimals``)
+and lists, one row per figure not reproduced, both values and a reason a scorer understands.
+
+The reasons are general rules, tried in this order; none names a file or a program:
+
+Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
+
+* ``ruling_after_export`` — a ruling of the director's log changed the result after the
+  program exported it (Traveller's line carries the adjustment);
+* ``artificial_not_on_top`` — the program's figures for an artificial score do not share
+  the board's top as the profile's percentages do (Law 12C2(a): 60/50/40 % of the top);
+* ``average_over_played_score`` — the program gave exactly average (half the top each) to a
+  line that shows a played score: an average entered without the score being changed;
+* ``swapped`` — the program's figures are Traveller's NS and EW figures exchanged, while
+  equal scores earn equal matchpoints (Law 78A);
+* ``no_other_table`` — teams: the match board has no comparable result at the other table,
+  so Traveller scores it by ``imps.missing_board`` and the program's figure has nothing to
+  be compared with;
+* ``datum_rounding`` — Butler: the program's IMPs are those against the datum rounded to the
+  next ten the other way (a trimmed mean ending in an exact 5: ``imps.datum_rounding``);
+* ``follows_line`` — another line of the board differs for one of the reasons above, and the
+  board's other results were factored around it;
+* ``unknown`` — none of these: a figure edited by hand, or a rule Traveller does not know.
+
+Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place``):
+
+* ``running_totals`` — the official totals cover sessions not in this file (the total over
+  the percentage implies a top larger than the session's): compared with the event's
+  standings instead, and not comparable where those differ;
+* ``total_on_boards_played`` / ``total_scaled`` — a contestant who missed boards: the
+  program's total is its matchpoints on the boards it played where Traveller's is scaled to
+  the full session, or the other way round (``totals.sitout``);
+* ``totals_before_adjustment`` — the contestant played a board whose official lines differ
+  from ours or carry an artificial score: the program's totals do not follow the traveller
+  as exported (the adjusted score was entered after the totals were computed);
+* ``follows_total`` — a percentage or place that follows from a total which differs (the
+  contestant's own, or for a place another's in the same ranking);
+* ``unknown`` as above.
+
+A summary row per file counts the figures compared, reproduced, differing (explained and
+unexplained) and not comparable, and says whether the file's sessions are held under the
+profile's ``reconciliation.on_difference``: ``hold`` holds a session with a difference
+other than ``ruling_after_export`` (an adjusted score Traveller knows about).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+import polars as pl
+
+from pipelines import profiles
+
+RECONCILIATION_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "event_id",
+    "session",
+    "section",
+    "board",
+    "contestant",
+    "direction",
+    "what",
+    "official",
+    "traveller",
+    "code",
+    "explanation",
+)
+
+SUMMARY_COLUMNS: tuple[str, ...] = (
+    "file",
+    "event_id",
+    "profile",
+    "compared",
+    "reproduced",
+    "differing",
+    "unexplained",
+    "not_comparable",
+    "running_totals",
+    "on_difference",
+    "held",
+)
+
+EXPLANATIONS: dict[str, str] = {
+    "ruling_after_export": "adjusted score entered after export (a ruling of the director's "
+    "log changed this result)",
+    "artificial_not_on_top": "the program's artificial score does not share the board's top "
+    "as 60/50/40 % of it (Law 12C2(a))",
+    "average_over_played_score": "the program gave average to a played score: an average "
+    "entered without the score being changed",
+    "swapped": "the program's NS and EW figures are exchanged; equal scores earn equal "
+    "matchpoints (Law 78A)",
+    "datum_rounding": "program rounds the datum's exact half the other way (profile "
+    "imps.datum_rounding)",
+    "no_other_table": "the match board has no result at the other table: Traveller gives each "
+    "team the profile's imps.missing_board (Law 86); the program's figure has no comparison",
+    "follows_line": "follows from another line of this board that differs: the board's other "
+    "results were factored around it",
+    "running_totals": "official totals cover sessions not in this file (event running totals)",
+    "total_on_boards_played": "the program's total is the matchpoints on the boards played; "
+    "Traveller scales it to the full session (profile totals.sitout)",
+    "total_scaled": "the program scales the total to the full session; Traveller counts the "
+    "boards played (profile totals.sitout)",
+    "totals_before_adjustment": "the program's totals were computed before an adjusted score "
+    "on a board this contestant played was entered",
+    "follows_total": "follows from a total that differs",
+    "unknown": "hand-edited figure or a rule Traveller does not know — unexplained",
+}
+
+KNOWN_ADJUSTMENT = {"ruling_after_export"}
+_EPS = 1e-9
+
+
+def empty() -> pl.DataFrame:
+    """An empty reconciliation frame."""
+    return pl.DataFrame({c: pl.Series([], dtype=pl.Utf8) for c in RECONCILIATION_COLUMNS})
+
+
+def empty_summary() -> pl.DataFrame:
+    """An empty per-file summary."""
+    types = {c: pl.Int64 for c in SUMMARY_COLUMNS} | {
+        c: pl.Utf8 for c in ("file", "event_id", "profile", "on_difference")
+    }
+    types["running_totals"] = pl.Boolean
+    types["held"] = pl.Boolean
+    return pl.DataFrame(schema=types)
+
+
+def round_as_shown(x: float, decimals: int) -> float:
+    """``x`` to ``decimals`` places, exact halves to even (how a figure is compared)."""
+    q = Decimal(1).scaleb(-decimals)
+    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_EVEN))
+
+
+def _num(v: Any) -> float | None:
+    try:
+        return None if v is None or str(v).strip() in ("", "-") else float(str(v).strip())
+    except ValueError:
+        return None
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and abs(a - b) < 1e-6
+
+
+def _fmt(ns: Any, ew: Any) -> str:
+    def one(v: Any) -> str:
+        return "-" if v is None else f"{float(v):g}"
+
+    return f"{one(ns)}/{one(ew)}"
+
+
+def _line_reason(r: dict, imp: bool, butler_alt: dict | None) -> str:
+    """The reason for one differing traveller line (see the module docstring)."""
+    on, oe = r["source_ns_mp"], r["source_ew_mp"]
+    tn, te = r["__ns"], r["__ew"]
+    top = r.get("top_display")
+    if r.get("adjustment") is not None:
+        return "ruling_after_export"
+    if r.get("missing_result"):
+        return "no_other_table"
+    if not imp and r["kind"] == "artificial" and on is not None and oe is not None and top:
+        if not _same(on + oe, top) and not (_same(tn, on) or _same(te, oe)):
+            return "artificial_not_on_top"
+    if not imp and r["kind"] == "played" and top and _same(on, top / 2) and _same(oe, top / 2):
+        return "average_over_played_score"
+    if _same(on, te) and _same(oe, tn):
+        return "swapped"
+    if butler_alt is not None and _same(on, butler_alt["ns"]) and _same(oe, butler_alt["ew"]):
+        return "datum_rounding"
+    return "unknown"
+
+
+def _butler_alternative(r: dict) -> dict | None:
+    """Butler IMPs against the datum one ten up or down (the other rounding of a half)."""
+    from pipelines.laws.imps import imps
+
+    if r.get("scoring") != "butler" or r["kind"] != "played" or r.get("datum") is None:
+        return None
+    for d in (r["datum"] + 10, r["datum"] - 10):
+        v = imps(int(r["ns_score"]) - int(d))
+        if _same(r["source_ns_mp"], float(v)):
+            return {"ns": float(v), "ew": float(-v)}
+    return None
+
+
+def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each traveller line with official figures: ``(compared, differing)``.
+
+    ``compared`` has one row per line (file, event, board, pairs); ``differing`` the rows of
+    :data:`RECONCILIATION_COLUMNS` for the lines not reproduced as shown."""
+    if scored.height == 0 or "source_ns_mp" not in scored.columns:
+        return scored.clear(), empty()
+    x = scored.filter(pl.col("source_ns_mp").is_not_null() | pl.col("source_ew_mp").is_not_null())
+    if x.height == 0:
+        return x, empty()
+    x = (
+        x.with_columns(
+            pl.lit(None, pl.Float64).alias(c)
+            for c in ("ns_imps_display", "ew_imps_display", "datum", "top_display", "ns_score")
+            if c not in x.columns
+        )
+        .with_columns(pl.lit(None, pl.Utf8).alias(c) for c in ("adjustment",) if c not in x.columns)
+        .with_columns(
+            pl.lit(None, pl.Boolean).alias(c) for c in ("missing_result",) if c not in x.columns
+        )
+    )
+    imp = pl.col("scoring").is_in(["butler", "cross_imps", "imps"])
+    x = x.with_columns(
+        pl.when(imp)
+        .then(pl.col("ns_imps_display"))
+        .otherwise(pl.col("ns_mp_display"))
+        .alias("__ns"),
+        pl.when(imp)
+        .then(pl.col("ew_imps_display"))
+        .otherwise(pl.col("ew_mp_display"))
+        .alias("__ew"),
+        imp.alias("__imp"),
+    )
+    ok = lambda o, t: (o.is_null()) | ((o - t).abs() < 1e-6)  # noqa: E731
+    x = x.with_columns(
+        (
+            ok(pl.col("source_ns_mp"), pl.col("__ns")) & ok(pl.col("source_ew_mp"), pl.col("__ew"))
+        ).alias("__ok")
+    )
+    bad = x.filter(~pl.col("__ok"))
+    rows: list[dict] = []
+    for r in bad.iter_rows(named=True):
+        alt = _butler_alternative(r)
+        code = _line_reason(r, r["__imp"], alt)
+        rows.append({**r, "__code": code})
+    # a board with a line explained by a program's own entry: its other lines follow from it
+    cause = {
+        (r["file"], r["event_id"], r["session"], r["section"], r["deal_round"], r["board"])
+        for r in rows
+        if r["__code"] in ("average_over_played_score", "artificial_not_on_top", "swapped")
+    }
+    out = []
+    for r in rows:
+        key = (r["file"], r["event_id"], r["session"], r["section"], r["deal_round"], r["board"])
+        code = r["__code"]
+        if code == "unknown" and key in cause:
+            code = "follows_line"
+        out.append(
+            {
+                "file": r["file"],
+                "location": r["location"],
+                "event_id": r["event_id"],
+                "session": str(r["session"]),
+                "section": r["section"],
+                "board": str(r["board"]),
+                "contestant": f"{r['ns_pair']}-{r['ew_pair']}",
+                "direction": None,
+                "what": "imps" if r["__imp"] else "line",
+                "official": _fmt(r["source_ns_mp"], r["source_ew_mp"]),
+                "traveller": _fmt(r["__ns"], r["__ew"]),
+                "code": code,
+                "explanation": EXPLANATIONS[code],
+            }
+        )
+    frame = pl.DataFrame(out, schema=dict.fromkeys(RECONCILIATION_COLUMNS, pl.Utf8))
+    return x, frame if out else empty()
+
+
+def _profile(name: str | None) -> profiles.Profile:
+    return profiles.load(name or None)
+
+
+def compare_standings(
+    official: pl.DataFrame,
+    sessions: pl.DataFrame,
+    events: pl.DataFrame,
+    scored: pl.DataFrame,
+    line_diffs: pl.DataFrame,
+) -> tuple[list[dict], dict[str, dict[str, int]], set[tuple[str, str]]]:
+    """Official totals, percentages and places against the newest session standings (or the
+    event's standings where the file carries running totals).
+
+    Returns the difference rows, per-file counts ``{file: {compared, not_comparable}}`` and the
+    (file, event) pairs recognised as running totals."""
+    rows: list[dict] = []
+    counts: dict[str, dict[str, int]] = {}
+    running: set[tuple[str, str]] = set()
+    if official.height == 0:
+        return rows, counts, running
+    # boards each contestant played on which the official lines differ or a score is artificial
+    touched: dict[tuple[str, str], set[str]] = {}
+    if scored.height:
+        marked = scored.filter(pl.col("kind") != "played").select(
+            "file", "session", "section", "board"
+        )
+        if line_diffs.height:
+            marked = pl.concat(
+                [
+                    marked.with_columns(
+                        pl.col("session").cast(pl.Utf8), pl.col("board").cast(pl.Utf8)
+                    ),
+                    line_diffs.select("file", "session", "section", "board"),
+                ]
+            )
+        else:
+            marked = marked.with_columns(
+                pl.col("session").cast(pl.Utf8), pl.col("board").cast(pl.Utf8)
+            )
+        boards = {tuple(r) for r in marked.unique().iter_rows()}
+        for r in scored.select(
+            "file", "session", "section", "board", "ns_pair", "ew_pair"
+        ).iter_rows():
+            f, s, sec, b, ns, ew = r
+            if (f, str(s), sec, str(b)) in boards:
+                for c in (ns, ew):
+                    touched.setdefault((f, c), set()).add(str(b))
+    for file, off in official.group_by("file", maintain_order=True):
+        file = file[0]
+        c = counts.setdefault(file, {"compared": 0, "not_comparable": 0})
+        for (event_id, session), o in off.group_by("event_id", "session", maintain_order=True):
+            ours = sessions.filter(
+                (pl.col("event_id") == event_id) & (pl.col("session").cast(pl.Utf8) == str(session))
+            )
+            ev = events.filter(pl.col("event_id") == event_id)
+            prof = _profile(ours["profile"][0] if ours.height else None)
+            mine = _join(o, ours)
+            if _is_running(mine):
+                running.add((file, event_id))
+                mine = _join(o, ev)
+                scope_words = " (the event's standings)"
+                if not all(
+                    r["__ours"] is not None
+                    and _same(_num(r["total"]), r["__ours"]["score_display"])
+                    for r in mine
+                ):
+                    # the event's standings in the warehouse do not cover those sessions
+                    c["not_comparable"] += sum(
+                        v is not None
+                        for r in mine
+                        for v in (r["total"], r["percentage"], r["place"])
+                    )
+                    continue
+            else:
+                scope_words = ""
+            group_bad: set[str] = set()
+            pending: list[dict] = []
+            for r in mine:
+                if r["__ours"] is None:
+                    c["not_comparable"] += sum(
+                        v is not None for v in (r["total"], r["percentage"], r["place"])
+                    )
+                    continue
+                t = r["__ours"]
+                bad_total = False
+                for what, ov, tv in (
+                    ("total", _num(r["total"]), t["score_display"]),
+                    ("percentage", _num(r["percentage"]), t["percentage_display"]),
+                    ("place", _num(r["place"]), t["rank"]),
+                ):
+                    if ov is None:
+                        continue
+                    if tv is None:
+                        c["not_comparable"] += 1
+                        continue
+                    c["compared"] += 1
+                    if _same(ov, float(tv)):
+                        continue
+                    if (file, event_id) in running:
+                        c["compared"] -= 1
+                        c["not_comparable"] += 1
+                        continue
+                    code = "unknown"
+                    if what == "total":
+                        bad_total = True
+                        code = _total_reason(r, t, ov, prof, touched.get((file, r["contestant"])))
+                    pending.append(
+                        {
+                            "file": file,
+                            "location": r["location"],
+                            "event_id": event_id,
+                            "session": str(session),
+                            "section": r["section"],
+                            "board": None,
+                            "contestant": r["contestant"],
+                            "direction": r["direction"],
+                            "what": what,
+                            "official": str(r[what]).strip(),
+                            "traveller": f"{float(tv):g}" + scope_words,
+                            "code": code,
+                            "__bad_total": bad_total,
+                        }
+                    )
+                if bad_total:
+                    group_bad.add(r["contestant"])
+            for p in pending:
+                if p["what"] == "percentage" and p["__bad_total"]:
+                    p["code"] = "follows_total"
+                if p["what"] == "place" and group_bad:
+                    p["code"] = "follows_total"
+                if p["what"] == "percentage" and not p["__bad_total"]:
+                    # no total in the file (percentage only): a sit-out or an adjustment
+                    if touched.get((file, p["contestant"])):
+                        p["code"] = "totals_before_adjustment"
+                p.pop("__bad_total")
+                p["explanation"] = EXPLANATIONS[p["code"]]
+                rows.append(p)
+    return rows, counts, running
+
+
+def _join(off: pl.DataFrame, ours: pl.DataFrame) -> list[dict]:
+    """Each official row with its contestant's standing (direction where ours has one)."""
+    idx: dict[tuple, dict] = {}
+    for r in ours.iter_rows(named=True):
+        idx[(str(r["section"]), str(r["contestant"]), r["direction"])] = r
+        idx.setdefault((str(r["section"]), str(r["contestant"]), "*"), r)
+    out = []
+    for r in off.iter_rows(named=True):
+        sec = str(r["section"]) if r["section"] is not None else None
+        cands = [s for s in {str(k[0]) for k in idx}] if sec is None else [sec]
+        hit = None
+        for s in cands:
+            hit = idx.get((s, str(r["contestant"]), r["direction"])) or idx.get(
+                (s, str(r["contestant"]), None)
+            )
+            if hit is None and r["direction"] is not None:
+                hit = idx.get((s, str(r["contestant"]), "*"))
+                if hit is not None and hit["direction"] is not None:
+                    hit = None
+            if hit:
+                break
+        out.append({**r, "__ours": hit})
+    return out
+
+
+def _is_running(mine: list[dict]) -> bool:
+    """The official totals are event running totals: a total above the session's top, or a
+    total over its percentage implying a top larger than the session's (a session's total
+    cannot exceed its top)."""
+    tops = [r["__ours"]["top"] for r in mine if r["__ours"] and r["__ours"].get("top")]
+    top = max(tops) if tops else None
+    for r in mine:
+        t, p, ours = _num(r["total"]), _num(r["percentage"]), r["__ours"]
+        if t is None or ours is None:
+            continue
+        if top and t > top * (1 + 1e-6):
+            return True
+        if top and p and p > 0 and t / (p / 100) > top * 1.05:
+            return True
+    return False
+
+
+def _total_reason(
+    r: dict, t: dict, official: float, prof: profiles.Profile, touched: set[str] | None
+) -> str:
+    """Why a contestant's official total differs (see the module docstring)."""
+    full, boards = t.get("__full"), t.get("boards")
+    score = t["score"]
+    if full and boards and boards < full and t.get("unit") == "MP":
+        d = prof.total_decimals
+        if prof.sitout == "scale_to_full" and _same(
+            official, round_as_shown(score * boards / full, d)
+        ):
+            return "total_on_boards_played"
+        if prof.sitout == "none" and _same(official, round_as_shown(score * full / boards, d)):
+            return "total_scaled"
+    # the program computed total and percentage together on another traveller: both differ
+    pct, ours_pct = _num(r["percentage"]), t.get("percentage_display")
+    consistent = pct is None or ours_pct is None or not _same(pct, ours_pct)
+    top = t.get("top")
+    if pct is not None and top:
+        # or the program's own total and percentage agree with each other (the percentage as
+        # shown, i.e. rounded to its decimals)
+        d = len(str(r["percentage"]).strip().partition(".")[2])
+        consistent = consistent or _same(round_as_shown(official / top * 100, d), pct)
+    if touched and consistent:
+        return "totals_before_adjustment"
+    return "unknown"
+
+
+def reconcile(
+    scored: pl.DataFrame,
+    standings: pl.DataFrame,
+    source_standings: pl.DataFrame,
+    files: list[str] | None = None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Every official figure of every file against Traveller's: ``(differences, summary)``.
+
+    ``scored``: the newest scored results (with the program's ``source_ns_mp``/``source_ew_mp``);
+    ``standings``: the standings (session and event scope, newest versions);
+    ``source_standings``: the program's totals, percentages and places as read.
+    """
+    newest = standings.filter(pl.col("status") != "superseded") if standings.height else standings
+    sessions = newest.filter(pl.col("scope") == "session") if newest.height else newest
+    events = newest.filter(pl.col("scope") == "event") if newest.height else newest
+    if sessions.height:
+        full = sessions.group_by("event_id", "session", "section").agg(
+            pl.col("boards").max().alias("__full")
+        )
+        sessions = sessions.join(full, on=["event_id", "session", "section"], how="left")
+    compared, line_rows = compare_lines(scored)
+    st_rows, counts, running = compare_standings(
+        source_standings, sessions, events, scored, line_rows
+    )
+    diffs = pl.concat(
+        [line_rows, pl.DataFrame(st_rows, schema=dict.fromkeys(RECONCILIATION_COLUMNS, pl.Utf8))]
+    )
+    summary = []
+    names = set(compared["file"].to_list()) if compared.height else set()
+    names |= set(source_standings["file"].to_list()) if source_standings.height else set()
+    for f in sorted(names):
+        lines = compared.filter(pl.col("file") == f) if compared.height else compared
+        d = diffs.filter(pl.col("file") == f)
+        c = counts.get(f, {"compared": 0, "not_comparable": 0})
+        n = lines.height + c["compared"]
+        ev = (
+            lines["event_id"][0]
+            if lines.height
+            else source_standings.filter(pl.col("file") == f)["event_id"][0]
+        )
+        prof_name = lines["profile"][0] if lines.height and "profile" in lines.columns else None
+        if prof_name is None and sessions.height:
+            p = sessions.filter(pl.col("event_id") == ev)["profile"]
+            prof_name = p[0] if p.len() else None
+        prof = _profile(prof_name)
+        holding = d.filter(~pl.col("code").is_in(list(KNOWN_ADJUSTMENT))).height > 0
+        summary.append(
+            {
+                "file": f,
+                "event_id": ev,
+                "profile": prof.name,
+                "compared": n,
+                "reproduced": n - d.height,
+                "differing": d.height,
+                "unexplained": d.filter(pl.col("code") == "unknown").height,
+                "not_comparable": c["not_comparable"],
+                "running_totals": any(k[0] == f for k in running),
+                "on_difference": prof.on_difference,
+                "held": holding and prof.on_difference == "hold",
+            }
+        )
+    return diffs, pl.DataFrame(
+        summary, schema=empty_summary().schema
+    ) if summary else empty_summary()

@@ -1,0 +1,2 @@
+-- Per file: official figures compared, reproduced, differing, unexplained, not comparable.
+SELECT * FROM reconciliation_files ORDER BY file;

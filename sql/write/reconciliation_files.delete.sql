@@ -1,0 +1,2 @@
+-- The whole table is recomputed each run.
+DELETE FROM reconciliation_files;

@@ -1,0 +1,197 @@
+"""The second opinion on the real club files (``reconciliation``): every official figure of
+every file in ../shared/realdata is either reproduced or listed with a specific reason, and
+a figure edited by hand in a copy of a real file is listed, alone, as unexplained.
+
+Figures asserted are the files' own (SOURCES.md): the Mitchell's board 1 line 1NS-1EW shows
+110 with 20/20, board 3's A5050 shows 23/11, board 4's 1NS-21EW -650 shows 21/19 where every
+other -650 shows 19/21; RealBridge's lone board-20 record shows ScoreIMP -1 with no other
+table. No names are printed: they are real people.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.inbox import scan
+from pipelines.scoring.reconcile import reconcile
+from pipelines.scoring.rulings import validate_rulings
+from pipelines.scoring.validate import validate_results
+from pipelines.scoring.versions import results_for_date
+from tests.conftest import REALDATA, shared_file
+
+FILES = (
+    "compscore_usebio_butler_mitchell_14p.xml",
+    "compscore_usebio_cross_imp_howell_9p.xml",
+    "compscore_usebio_mp_howell_12p.xml",
+    "compscore_usebio_mp_mitchell_42p_adjusted.xml",
+    "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn",
+    "realbridge_teams_imp_30teams_10b.pbn",
+)
+HOWELL = "compscore_usebio_mp_howell_12p.xml"
+MITCHELL = "compscore_usebio_mp_mitchell_42p_adjusted.xml"
+FFB = "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn"
+
+
+def _reconcile(inbox: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    snap = scan(inbox)
+    v, rejected = validate_results(snap.results, snap.events)
+    assert rejected.height == 0
+    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    res = results_for_date(
+        v, checked.rulings, checked.appeals, snap.events, snap.contestants, datetime(2026, 11, 30)
+    )
+    return reconcile(res.scored, res.standings, snap.source_standings)
+
+
+def _copy(tmp: Path, names, edit=None) -> Path:
+    inbox = tmp / "inbox"
+    inbox.mkdir()
+    for name in names:
+        src = shared_file(REALDATA / name)
+        if edit and name in edit:
+            raw = src.read_bytes().decode("latin-1")
+            (inbox / name).write_bytes(edit[name](raw).encode("latin-1"))
+        else:
+            shutil.copy(src, inbox / name)
+    return inbox
+
+
+@pytest.fixture(scope="module")
+def every_file(tmp_path_factory):
+    return _reconcile(_copy(tmp_path_factory.mktemp("reconcile"), FILES))
+
+
+def test_every_official_figure_reproduced_or_explained(every_file):
+    diffs, files = every_file
+    assert sorted(files["file"].to_list()) == sorted(FILES)
+    assert diffs.filter(pl.col("code") == "unknown").height == 0
+    assert files["unexplained"].sum() == 0
+    by = {r["file"]: r for r in files.iter_rows(named=True)}
+    # reproduced in full: every line and every total, percentage and place
+    for name in (*FILES[:3], FFB):
+        assert by[name]["differing"] == 0 and by[name]["compared"] > 0, name
+    # the Butler file: 245 lines (244 played + the A5050) and 14 totals and places
+    assert by[FILES[0]]["compared"] == 245 + 14 * 2
+    assert by[FFB]["compared"] == 660 + 44 * 3
+    assert not any(files["held"].to_list())
+
+
+def _line(diffs: pl.DataFrame, file: str, board: str, pairs: str) -> dict:
+    hit = diffs.filter(
+        (pl.col("file") == file) & (pl.col("board") == board) & (pl.col("contestant") == pairs)
+    )
+    assert hit.height == 1, hit
+    return hit.row(0, named=True)
+
+
+def test_mitchell_oddities_each_with_its_reason(every_file):
+    diffs, _ = every_file
+    b1 = _line(diffs, MITCHELL, "1", "1-1")
+    assert (b1["official"], b1["code"]) == ("20/20", "average_over_played_score")
+    b3 = _line(diffs, MITCHELL, "3", "1-1")
+    assert (b3["official"], b3["traveller"], b3["code"]) == (
+        "23/11",
+        "20/20",
+        "artificial_not_on_top",
+    )
+    b4 = _line(diffs, MITCHELL, "4", "1-21")
+    assert (b4["official"], b4["traveller"], b4["code"]) == ("21/19", "19/21", "swapped")
+    lines = diffs.filter((pl.col("file") == MITCHELL) & (pl.col("what") == "line"))
+    # board 1's other 20 results are factored around the inserted average
+    assert set(lines.filter(pl.col("board") == "1")["code"]) == {
+        "average_over_played_score",
+        "follows_line",
+    }
+    assert set(lines["board"]) == {"1", "3", "4"}
+    totals = diffs.filter((pl.col("file") == MITCHELL) & (pl.col("what") == "total"))
+    assert set(totals["code"]) == {"totals_before_adjustment"}
+
+
+def test_teams_board_without_other_table(every_file):
+    diffs, _ = every_file
+    r = diffs.filter(pl.col("file") == "realbridge_teams_imp_30teams_10b.pbn").row(0, named=True)
+    assert (r["board"], r["official"], r["traveller"], r["code"]) == (
+        "20",
+        "-1/1",
+        "0/0",
+        "no_other_table",
+    )
+
+
+def _edit_first(tag: str, board_line: int, new: str):
+    """Replace the ``board_line``-th ``<tag>`` value of a USEBIO file with ``new``."""
+
+    def edit(text: str) -> str:
+        hits = list(re.finditer(rf"<{tag}>([^<]*)</{tag}>", text))
+        m = hits[board_line]
+        return text[: m.start(1)] + new + text[m.end(1) :]
+
+    return edit
+
+
+def test_hand_edited_line_is_the_one_unexplained_row(tmp_path):
+    # the 40th traveller line's NS matchpoints changed by hand in a copy of the real file
+    text = shared_file(REALDATA / HOWELL).read_text(encoding="latin-1")
+    old = re.findall(r"<NS_MATCH_POINTS>([^<]*)</NS_MATCH_POINTS>", text)[40]
+    new = "3.5" if old != "3.5" else "4.5"
+    inbox = _copy(tmp_path, [HOWELL], {HOWELL: _edit_first("NS_MATCH_POINTS", 40, new)})
+    diffs, files = _reconcile(inbox)
+    assert diffs.height == 1, diffs
+    r = diffs.row(0, named=True)
+    assert r["code"] == "unknown" and r["what"] == "line"
+    assert r["official"].split("/")[0] == new and r["traveller"].split("/")[0] == f"{float(old):g}"
+    assert files.row(0, named=True)["unexplained"] == 1
+
+
+def test_hand_edited_total_is_the_one_unexplained_row(tmp_path):
+    text = shared_file(REALDATA / HOWELL).read_text(encoding="latin-1")
+    old = re.findall(r"<TOTAL_SCORE>([^<]*)</TOTAL_SCORE>", text)[1]
+    assert old == "156.80"  # pair 2 (SOURCES.md's file; see test_compscore_howell)
+    inbox = _copy(tmp_path, [HOWELL], {HOWELL: _edit_first("TOTAL_SCORE", 1, "158.80")})
+    diffs, _ = _reconcile(inbox)
+    assert diffs.height == 1, diffs
+    r = diffs.row(0, named=True)
+    assert (r["what"], r["contestant"], r["official"], r["traveller"], r["code"]) == (
+        "total",
+        "2",
+        "158.80",
+        "156.8",
+        "unknown",
+    )
+
+
+def _running_totals(text: str) -> str:
+    """The session's TotalScoreTable as a second session's running totals would show it: a
+    first session of 30 boards at exactly 50 % (630 MP of 1260) added, percentages over 60
+    boards (top 2520), NrBoards 60."""
+    out, inside = [], False
+    for line in text.split("\n"):
+        if line.startswith("[TotalScoreTable"):
+            inside = True
+        elif line.startswith("["):
+            inside = False
+        elif inside and line.strip():
+            m = re.match(r"^(\s*\d+\s+\d+\s+\d+\s+\"[^\"]*\"\s+)([\d.]+)(\s+)([\d.]+)(.*)$", line)
+            if m:
+                total = float(m.group(2)) + 630
+                pct = f"{total / 2520 * 100:.2f}"
+                rest = re.sub(r"(\"\s+)30(\s)", r"\g<1>60\2", m.group(5), count=1)
+                line = f"{m.group(1)}{total:.1f}{m.group(3)}{pct}{rest}"
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_running_totals_recognised_not_reported(tmp_path):
+    inbox = _copy(tmp_path, [FFB], {FFB: _running_totals})
+    diffs, files = _reconcile(inbox)
+    f = files.row(0, named=True)
+    assert f["running_totals"] is True
+    assert diffs.filter(pl.col("what").is_in(["total", "percentage", "place"])).height == 0
+    assert f["not_comparable"] == 44 * 3
+    assert f["compared"] == 660 and f["differing"] == 0

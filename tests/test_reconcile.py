@@ -1,0 +1,95 @@
+"""Reconciliation rules on constructed cases: the Butler datum's exact half under
+``imps.datum_rounding``, and a sit-out pair's total under ``totals.sitout``."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipelines.laws.imp_pairs import BUTLER_CONVENTIONS, butler_datum
+from pipelines.profiles import load
+from pipelines.scoring.reconcile import reconcile
+
+
+def _datum(scores: list[int], profile: str) -> int:
+    conv = {**BUTLER_CONVENTIONS[load(profile).butler], "half": load(profile).datum_half}
+    return int(butler_datum(scores, **conv))
+
+
+def test_datum_half_away_from_zero_under_abf():
+    # trimmed mean (top and bottom dropped) of -420, -470 is -445; of 110, 140 is 125
+    assert load("abf").datum_rounding == "half_away"
+    assert _datum([-100, -420, -470, -990], "abf") == -450
+    assert _datum([0, 110, 140, 500], "abf") == 130
+    # the ACBLscore rule: a final 5 to the even ten
+    assert load("acbl").datum_rounding == "half_even"
+    assert _datum([-420, -470], "acbl") == -440
+
+
+def _standing(contestant: str, boards: int, score: float, top: float, profile: str) -> dict:
+    return {
+        "event_id": "E",
+        "scope": "session",
+        "session": 1,
+        "section": "A",
+        "contestant": contestant,
+        "direction": None,
+        "boards": boards,
+        "score": score,
+        "score_display": score,
+        "top": top,
+        "percentage_display": round(100 * score / top, 2),
+        "rank": 1 if contestant == "1" else 2,
+        "unit": "MP",
+        "profile": profile,
+        "status": "final",
+    }
+
+
+def _official(total: str, pct: str, place: str) -> pl.DataFrame:
+    return pl.DataFrame(
+        [
+            {
+                "file": "club.xml",
+                "location": "EVENT/PARTICIPANTS/PAIR[1]",
+                "event_id": "E",
+                "session": "1",
+                "section": "A",
+                "contestant": "1",
+                "direction": None,
+                "total": total,
+                "percentage": pct,
+                "place": place,
+                "tiebreak": None,
+            }
+        ]
+    )
+
+
+def test_sitout_total_on_boards_played_explained():
+    # a Howell of 3 boards with top 4 each; pair 1 sat out one board and scored 3 + 2 = 5 of
+    # 8 (62.5 %). Scaled to the session (abf: totals.sitout = scale_to_full) that is
+    # 5 x 3/2 = 7.5 over a top of 12; a program counting the boards played shows 5.00.
+    ours = pl.DataFrame([_standing("1", 2, 7.5, 12.0, "abf"), _standing("2", 3, 6.0, 12.0, "abf")])
+    diffs, files = reconcile(pl.DataFrame(), ours, _official("5.00", "62.50", "1"))
+    assert diffs.height == 1
+    r = diffs.row(0, named=True)
+    assert (r["what"], r["official"], r["traveller"], r["code"]) == (
+        "total",
+        "5.00",
+        "7.5",
+        "total_on_boards_played",
+    )
+    assert files.row(0, named=True)["unexplained"] == 0
+
+
+def test_sitout_total_reproduced_when_the_profile_counts_boards_played():
+    # totals.sitout = none: the same pair's total is its 5 MP on the 2 boards it played
+    assert load("ebu").sitout == "none"
+    ours = pl.DataFrame([_standing("1", 2, 5.0, 8.0, "ebu"), _standing("2", 3, 6.0, 12.0, "ebu")])
+    diffs, files = reconcile(pl.DataFrame(), ours, _official("5.00", "62.50", "1"))
+    assert diffs.height == 0
+    assert files.row(0, named=True)["reproduced"] == 3
+
+
+def test_hold_is_a_profile_choice():
+    assert {load(p).on_difference for p in ("abf", "acbl", "ebu", "ffb", "wbf")} == {"report"}
