@@ -50,6 +50,28 @@ def _echo_problems(lines: list[str]) -> None:
         typer.echo(f"... and {len(lines) - SHOW} more")
 
 
+def _echo_reconciliation(files: pl.DataFrame) -> None:
+    """The run summary's line on the files' official figures (``reconciliation_files``)."""
+    if not files.height:
+        return
+    typer.echo(
+        f"official   figures reproduced {int(files['reproduced'].sum())} of "
+        f"{int(files['compared'].sum())} ({files.height} files); "
+        f"{int(files['unexplained'].sum())} unexplained; differences listed in reconciliation "
+        "(traveller report reconciliation)"
+    )
+    _echo_problems(
+        [
+            f"  {r['file']}: {r['differing']} of {r['compared']} differ"
+            + (f", {r['unexplained']} unexplained" if r["unexplained"] else "")
+            + (", official totals are running totals" if r["running_totals"] else "")
+            + (" - HELD (reconciliation.on_difference = hold)" if r["held"] else "")
+            for r in files.iter_rows(named=True)
+            if r["differing"] or r["running_totals"]
+        ]
+    )
+
+
 @app.command()
 def run(
     inbox: Annotated[
@@ -110,6 +132,7 @@ def run(
     typer.echo(
         f"audit      reports in {warehouse.parent / 'reports'} (audit.html, transparency.html)"
     )
+    _echo_reconciliation(report.reconciliation)
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
     if report.rejections.height:
         _echo_problems(
@@ -384,6 +407,38 @@ def report_season(
     from pipelines.reports.season import render_season
 
     typer.echo(f"dashboard  {render_season(_existing_warehouse(warehouse), out)}")
+
+
+@report_app.command("reconciliation")
+def report_reconciliation(
+    out: Annotated[Path, typer.Option(help="Folder to write reconciliation.html (or .csv).")],
+    fmt: Annotated[str, typer.Option("--format", help="html or csv.")] = "html",
+    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+) -> None:
+    """Does it match the club's results? Per file, the official figures compared and
+    reproduced, and every difference with both values and the reason."""
+    from pipelines.reports.reconciliation import write as write_reconciliation
+    from pipelines.warehouse import Warehouse
+
+    if fmt not in ("html", "csv"):
+        typer.echo(f"traveller: --format must be html or csv, not {fmt!r}", err=True)
+        raise typer.Exit(2)
+    wh = Warehouse(_existing_warehouse(warehouse))
+    files = wh.query("reports/reconciliation_files")
+    path = write_reconciliation(wh.query("reports/reconciliation"), files, out, fmt)
+    typer.echo(f"wrote {path}")
+    _echo_reconciliation(files)
+
+
+@app.command("profiles")
+def list_profiles() -> None:
+    """The scoring profiles: which federation or program each reproduces, and its sources."""
+    from pipelines import profiles
+
+    for name in profiles.available():
+        p = profiles.load(name)
+        typer.echo(f"{name:6} {p.title}")
+        typer.echo(f"       sources: {p.source}")
 
 
 def main() -> None:  # pragma: no cover - console entry point

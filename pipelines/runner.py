@@ -63,6 +63,7 @@ class RunReport:
     accounting: pl.DataFrame = field(default_factory=pl.DataFrame)
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
     warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
+    reconciliation: pl.DataFrame = field(default_factory=pl.DataFrame)  # one row per file
     published: Path | None = None
 
     @property
@@ -162,4 +163,5 @@ def run_inbox(
     report.rejections = wh.query("reports/rejections")
     report.warnings = wh.query("reports/warnings")
     report.accounting = wh.query("reports/file_accounting")
+    report.reconciliation = wh.query("reports/reconciliation_files")
     return report

@@ -93,3 +93,43 @@ def test_sitout_total_reproduced_when_the_profile_counts_boards_played():
 
 def test_hold_is_a_profile_choice():
     assert {load(p).on_difference for p in ("abf", "acbl", "ebu", "ffb", "wbf")} == {"report"}
+
+
+def test_report_reconciliation_and_profiles_commands(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+    from pipelines.warehouse import Warehouse, Write, write
+
+    ours = pl.DataFrame([_standing("1", 2, 7.5, 12.0, "abf"), _standing("2", 3, 6.0, 12.0, "abf")])
+    diffs, files = reconcile(pl.DataFrame(), ours, _official("5.00", "62.50", "1"))
+    wh = Warehouse(tmp_path / "wh.duckdb")
+    with wh.connect() as conn:
+        write(conn, [Write("reconciliation", diffs), Write("reconciliation_files", files)])
+    r = CliRunner().invoke(
+        app, ["report", "reconciliation", "--out", str(tmp_path), "--warehouse", str(wh.path)]
+    )
+    assert r.exit_code == 0, r.output
+    assert "official   figures reproduced 2 of 3 (1 files); 0 unexplained" in r.output
+    html = (tmp_path / "reconciliation.html").read_text(encoding="utf-8")
+    assert "total_on_boards_played" in html and "5.00" in html
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "reconciliation",
+            "--format",
+            "csv",
+            "--out",
+            str(tmp_path),
+            "--warehouse",
+            str(wh.path),
+        ],
+    )
+    assert r.exit_code == 0
+    assert pl.read_csv(tmp_path / "reconciliation.csv")["code"].to_list() == [
+        "total_on_boards_played"
+    ]
+    r = CliRunner().invoke(app, ["profiles"])
+    assert r.exit_code == 0
+    assert all(name in r.output for name in ("abf", "acbl", "ebu", "ffb", "wbf"))
