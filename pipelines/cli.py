@@ -50,6 +50,17 @@ def _echo_problems(lines: list[str]) -> None:
         typer.echo(f"... and {len(lines) - SHOW} more")
 
 
+def _known_profile(name: str) -> str:
+    """``name`` if it is a shipped profile; otherwise exit 2 with the list (nothing runs)."""
+    from pipelines import profiles
+
+    try:
+        return profiles.load(name).name
+    except profiles.ProfileError as e:
+        typer.echo(f"traveller: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
 def _echo_reconciliation(files: pl.DataFrame) -> None:
     """The run summary's line on the files' official figures (``reconciliation_files``)."""
     if not files.height:
@@ -65,7 +76,11 @@ def _echo_reconciliation(files: pl.DataFrame) -> None:
             f"  {r['file']}: {r['differing']} of {r['compared']} differ"
             + (f", {r['unexplained']} unexplained" if r["unexplained"] else "")
             + (", official totals are running totals" if r["running_totals"] else "")
-            + (" - HELD (reconciliation.on_difference = hold)" if r["held"] else "")
+            + (
+                f" - standings {r['action']} (reconciliation.on_difference)"
+                if r["action"] != "published"
+                else ""
+            )
             for r in files.iter_rows(named=True)
             if r["differing"] or r["running_totals"]
         ]
@@ -84,17 +99,38 @@ def run(
             help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
         ),
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Profile of the events neither events.csv nor their file names "
+            "(traveller profiles lists them)."
+        ),
+    ] = None,
 ) -> None:
     """Materialise every asset for the inbox, in-process, and summarise the run."""
+    import os
+
     from pipelines.resources import default_inbox, default_warehouse
     from pipelines.runner import run_inbox
 
+    if profile is not None:
+        _known_profile(profile)
     inbox = inbox or Path(default_inbox())
     warehouse = warehouse or Path(default_warehouse())
     if not inbox.is_dir():
         typer.echo(f"traveller: inbox folder not found: {inbox}", err=True)
         raise typer.Exit(2)
-    report = run_inbox(inbox, warehouse, progress=lambda msg: typer.echo(msg, err=True))
+    before = os.environ.get("TRAVELLER_PROFILE")
+    if profile is not None:
+        os.environ["TRAVELLER_PROFILE"] = profile
+    try:
+        report = run_inbox(inbox, warehouse, progress=lambda msg: typer.echo(msg, err=True))
+    finally:
+        if profile is not None:
+            if before is None:
+                os.environ.pop("TRAVELLER_PROFILE", None)
+            else:
+                os.environ["TRAVELLER_PROFILE"] = before
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")
@@ -192,9 +228,16 @@ def validate(
         list[Path],
         typer.Argument(help="Files to check (any supported format); a folder means its files."),
     ],
+    profile: Annotated[
+        str | None,
+        typer.Option(help="Profile of the events neither events.csv nor their file names."),
+    ] = None,
 ) -> None:
     """Check files without touching the warehouse; each problem as file:location: field: message."""
     from pipelines.validation_report import problems, warnings
+
+    if profile is not None:
+        _known_profile(profile)
 
     files = [
         f

@@ -14,6 +14,7 @@ The date is the partition key of every downstream asset, so the registry
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -300,9 +301,58 @@ def dated_results_for(
     return dated.filter(pl.col("session_date") == day)
 
 
-def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
-    """Read the whole inbox; see the module docstring."""
+#: How a file in the inbox is named in an ``events.csv`` key (a name with one of these endings).
+FILE_KEY = r"(?i)\.(xml|pbn|bws|csv|jsonl)$"
+
+
+def keyed_by_file(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``events.csv`` rows keyed by a file's own name instead of Traveller's event id.
+
+    A scorer may write the file name (``club-2026-11-02.xml``) in ``event_id`` to say which
+    program / profile that file's events use: the row then applies to every event session
+    the file's header defines (its own identifiers, e.g. Compscore's ``EVENT_IDENTIFIER``,
+    are event ids already). A file-name key naming no file that defines events is rejected
+    with the list of the events known (never a silent new event)."""
+    empty = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    if events.height == 0:
+        return events, empty
+    keyed = (pl.col("priority") == 0) & pl.col("event_id").str.contains(FILE_KEY)
+    by_file = (
+        events.filter(pl.col("priority") == 1)
+        .select(pl.col("file").alias("__key"), pl.col("event_id").alias("__event"), "session")
+        .unique(maintain_order=True)
+    )
+    asked = events.filter(keyed)
+    if asked.height == 0:
+        return events, empty
+    hit = asked.join(
+        by_file.rename({"session": "__session"}), left_on="event_id", right_on="__key", how="inner"
+    ).filter(pl.col("session").is_null() | (pl.col("session") == pl.col("__session")))
+    mapped = hit.with_columns(
+        pl.col("__event").alias("event_id"), pl.col("__session").alias("session")
+    ).drop("__event", "__session")
+    missing = asked.join(by_file, left_on="event_id", right_on="__key", how="anti")
+    known = ", ".join(sorted(set(events.filter(~keyed)["event_id"].drop_nulls().to_list())))
+    rejected = missing.select(
+        "file",
+        "location",
+        pl.lit("event_id").alias("field"),
+        pl.format(
+            "no file named {} defines an event in the inbox; known events: {}",
+            "event_id",
+            pl.lit(known or "none"),
+        ).alias("reason"),
+        pl.col("event_id").alias("raw"),
+    )
+    return pl.concat([events.filter(~keyed), mapped.select(events.columns)]), rejected
+
+
+def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
+    """Read the whole inbox; see the module docstring. ``profile`` (default
+    ``$TRAVELLER_PROFILE``, set by ``traveller run --profile``) is the profile of events
+    that neither ``events.csv`` nor their file names."""
     today = today or date.today()
+    profile = profile or os.environ.get("TRAVELLER_PROFILE") or None
     read = read_all(inbox)
     results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
     rulings, appeals = [], []
@@ -333,8 +383,10 @@ def scan(inbox: Path, today: date | None = None) -> InboxSnapshot:
         [e.select(*EVENT_COLUMNS, "priority") for e in events if e.height]
         or [empty_frame(EVENT_COLUMNS).with_columns(pl.lit(0).alias("priority"))]
     )
+    ev_frame, key_rejected = keyed_by_file(ev_frame)
     resolved, ev_rejected = resolve_events(ev_frame)
-    resolved = with_defaults(resolved)
+    ev_rejected = pl.concat([key_rejected, ev_rejected])
+    resolved = with_defaults(resolved, profile)
     cont, cont_rejected = validate_contestants(_concat(contestants, CONTESTANT_COLUMNS))
     source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
     dated, date_rejected = _date_results(_concat(results, RESULT_COLUMNS), resolved, today)

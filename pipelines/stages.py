@@ -44,7 +44,7 @@ from pipelines.scoring.versions import (
     results_for_date,
     rulings_in_effect,
 )
-from pipelines.warehouse import Warehouse, Write, query, write
+from pipelines.warehouse import Warehouse, Write, query, sql, write
 
 
 @dataclass
@@ -443,10 +443,26 @@ def reconcile(wh: Warehouse) -> Summary:
         standings = query(conn, "read/reconcile_standings")
         official = query(conn, "read/source_standings")
     diffs, files = compare(scored, standings, official)
+    acting = files.filter(pl.col("action") != "published")
+    sessions = pl.concat(
+        [
+            scored.select("file", "event_id", pl.col("session").cast(pl.Int32)),
+            official.select("file", "event_id", pl.col("session").cast(pl.Int32, strict=False)),
+        ]
+    ).unique()
     with wh.connect() as conn:
         written = write(
             conn, [Write("reconciliation", diffs), Write("reconciliation_files", files)]
         )
+        # reconciliation.on_difference: the file's sessions shown provisional, or held back
+        for f in acting.iter_rows(named=True):
+            for event_id, session in (
+                sessions.filter(pl.col("file") == f["file"]).select("event_id", "session").rows()
+            ):
+                conn.execute(
+                    sql("write/standings_reconciled"),
+                    {"event_id": event_id, "session": session, "status": f["action"]},
+                )
     return Summary(
         written,
         {

@@ -70,9 +70,9 @@ Fields (section.key):
   event's ``correction_minutes`` / ``appeal_minutes`` in ``events.csv`` override them.
 * ``reconciliation.on_difference``: what happens to a session whose file's official figures
   (the exporting program's) Traveller does not reproduce for a reason other than an adjusted
-  score it knows about: ``report`` (published, the differences listed in ``reconciliation``)
-  or ``hold`` (listed, and the session's standings held back as provisional). The decision
-  is the federation's, not the engine's.
+  score it knows about: ``report`` (published as usual, the differences listed in
+  ``reconciliation``), ``provisional`` (published, never shown final) or ``hold`` (not
+  published until the file is corrected). The decision is the federation's, not the engine's.
 * ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
   ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
   is ``unranked`` (shown without a place) or ``excluded`` from the standings.
@@ -105,7 +105,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "sanctioned": ("unranked", "excluded"),
     "butler": ("acbl", "compscore"),
     "datum_rounding": ("half_even", "half_away"),
-    "on_difference": ("report", "hold"),
+    "on_difference": ("report", "provisional", "hold"),
     "cross_imps": ("average", "total"),
     "imp_rounding": MODES,
     "fractional_margin": ("round_half_up", "round_half_even", "interpolate"),

@@ -229,12 +229,19 @@ def club_from_event_id(event_id: pl.Expr) -> pl.Expr:
     return event_id.str.extract(r"^([^-_ ]+)", 1)
 
 
-def with_defaults(df: pl.DataFrame) -> pl.DataFrame:
+def with_defaults(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
     """Fill every missing event detail with :data:`DEFAULTS`; a missing ``club`` with the
     event id's prefix (:func:`club_from_event_id`); a missing correction period (Law 79C) or
-    appeal period (Law 92B) with the event's profile's ``[periods]``."""
+    appeal period (Law 92B) with the event's profile's ``[periods]``.
+
+    ``profile`` (``traveller run --profile``) is the profile of events that neither
+    ``events.csv`` nor their file's header names; an unknown name raises
+    :class:`~pipelines.profiles.ProfileError` (never a silent fallback)."""
+    defaults = dict(DEFAULTS)
+    if profile is not None:
+        defaults["profile"] = profiles.load(profile).name
     df = df.with_columns(
-        *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in DEFAULTS.items()),
+        *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in defaults.items()),
         pl.col("club").fill_null(club_from_event_id(pl.col("event_id"))),
     )
     periods = {

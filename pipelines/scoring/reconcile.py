@@ -45,8 +45,9 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 
 A summary row per file counts the figures compared, reproduced, differing (explained and
 unexplained) and not comparable, and says whether the file's sessions are held under the
-profile's ``reconciliation.on_difference``: ``hold`` holds a session with a difference
-other than ``ruling_after_export`` (an adjusted score Traveller knows about).
+profile's ``reconciliation.on_difference`` (``action``): ``provisional`` or ``held`` for a
+file with a difference other than ``ruling_after_export`` (an adjusted score Traveller
+knows about) under ``provisional`` / ``hold``, else ``published``.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "not_comparable",
     "running_totals",
     "on_difference",
-    "held",
+    "action",
 )
 
 EXPLANATIONS: dict[str, str] = {
@@ -129,7 +130,7 @@ def empty_summary() -> pl.DataFrame:
         c: pl.Utf8 for c in ("file", "event_id", "profile", "on_difference")
     }
     types["running_totals"] = pl.Boolean
-    types["held"] = pl.Boolean
+    types["action"] = pl.Utf8
     return pl.DataFrame(schema=types)
 
 
@@ -538,7 +539,11 @@ def reconcile(
                 "not_comparable": c["not_comparable"],
                 "running_totals": any(k[0] == f for k in running),
                 "on_difference": prof.on_difference,
-                "held": holding and prof.on_difference == "hold",
+                "action": {"report": "published", "provisional": "provisional", "hold": "held"}[
+                    prof.on_difference
+                ]
+                if holding
+                else "published",
             }
         )
     return diffs, pl.DataFrame(

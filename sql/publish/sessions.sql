@@ -6,7 +6,7 @@ WITH newest AS (
            min(session_date) AS session_date, min(movement) AS st_movement,
            min(profile) AS st_profile
     FROM standings
-    WHERE scope = 'session' AND status <> 'superseded'
+    WHERE scope = 'session' AND status NOT IN ('superseded', 'held')
     GROUP BY ALL
 )
 SELECT

@@ -10,6 +10,6 @@ CREATE TABLE IF NOT EXISTS reconciliation_files (
     unexplained    BIGINT NOT NULL,
     not_comparable BIGINT NOT NULL,
     running_totals BOOLEAN NOT NULL,  -- the official totals are the event's running totals
-    on_difference  VARCHAR,           -- report | hold
-    held           BOOLEAN NOT NULL
+    on_difference  VARCHAR,           -- report | provisional | hold (the profile's setting)
+    action         VARCHAR NOT NULL   -- published | provisional | held (its sessions' standings)
 );

@@ -79,7 +79,7 @@ def test_every_official_figure_reproduced_or_explained(every_file):
     # the Butler file: 245 lines (244 played + the A5050) and 14 totals and places
     assert by[FILES[0]]["compared"] == 245 + 14 * 2
     assert by[FFB]["compared"] == 660 + 44 * 3
-    assert not any(files["held"].to_list())
+    assert set(files["action"]) == {"published"}
 
 
 def _line(diffs: pl.DataFrame, file: str, board: str, pairs: str) -> dict:
@@ -195,3 +195,63 @@ def test_running_totals_recognised_not_reported(tmp_path):
     assert diffs.filter(pl.col("what").is_in(["total", "percentage", "place"])).height == 0
     assert f["not_comparable"] == 44 * 3
     assert f["compared"] == 660 and f["differing"] == 0
+
+
+def test_events_csv_keyed_by_file_name_and_the_profile_option(tmp_path):
+    """A scorer names a file in events.csv to choose its profile; --profile gives events
+    that nothing names theirs; a file-name key matching no file is rejected, with the
+    events known."""
+    inbox = _copy(tmp_path, [HOWELL, "realbridge_teams_imp_30teams_10b.pbn"])
+    (inbox / "events.csv").write_text(
+        f"event_id,session,profile\n{HOWELL},,ebu\nnot-in-the-inbox.xml,,ebu\n",
+        encoding="utf-8",
+    )
+    snap = scan(inbox, profile="acbl")
+    profile = dict(snap.events.select("file", "profile").iter_rows())
+    assert profile["events.csv"] == "ebu"  # the Compscore Howell, keyed by its file name
+    assert profile["realbridge_teams_imp_30teams_10b.pbn"] == "acbl"  # says nothing itself
+    (bad,) = snap.rejected.filter(pl.col("file") == "events.csv").to_dicts()
+    assert bad["raw"] == "not-in-the-inbox.xml"
+    assert "known events:" in bad["reason"] and "2074-3226" in bad["reason"]
+
+
+def test_unknown_profile_is_an_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+    from pipelines.profiles import ProfileError
+
+    inbox = _copy(tmp_path, [HOWELL])
+    with pytest.raises(ProfileError, match="unknown profile 'nope'"):
+        scan(inbox, profile="nope")
+    r = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--inbox",
+            str(inbox),
+            "--warehouse",
+            str(tmp_path / "w.duckdb"),
+            "--profile",
+            "nope",
+        ],
+    )
+    assert r.exit_code == 2 and not (tmp_path / "w.duckdb").exists()
+
+
+@pytest.mark.parametrize(("setting", "action"), [("provisional", "provisional"), ("hold", "held")])
+def test_on_difference_is_the_federations_choice(tmp_path, monkeypatch, setting, action):
+    import dataclasses
+
+    from pipelines import profiles
+
+    real = profiles.load
+    monkeypatch.setattr(
+        profiles,
+        "load",
+        lambda name=None: dataclasses.replace(real(name), on_difference=setting),
+    )
+    _, files = _reconcile(_copy(tmp_path, [MITCHELL, HOWELL]))
+    by = dict(files.select("file", "action").iter_rows())
+    assert by[MITCHELL] == action  # differs (for reasons other than a known ruling)
+    assert by[HOWELL] == "published"  # every figure reproduced
