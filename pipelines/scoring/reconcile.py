@@ -183,7 +183,13 @@ def _butler_alternative(r: dict) -> dict | None:
     """Butler IMPs against the datum one ten up or down (the other rounding of a half)."""
     from pipelines.laws.imps import imps
 
-    if r.get("scoring") != "butler" or r["kind"] != "played" or r.get("datum") is None:
+    if (
+        r.get("scoring") != "butler"
+        or r["kind"] != "played"
+        or r.get("datum") is None
+        or r.get("ns_score") is None
+        or r.get("source_ns_mp") is None
+    ):
         return None
     for d in (r["datum"] + 10, r["datum"] - 10):
         v = imps(int(r["ns_score"]) - int(d))
