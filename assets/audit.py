@@ -91,7 +91,7 @@ def reconciliation(warehouse: WarehouseResource) -> dg.MaterializeResult:
     """Every official figure of the files (the exporting program's traveller figures,
     totals, percentages, places) that Traveller does not reproduce, with both values and
     the reason; one summary row per file (pipelines/scoring/reconcile.py)."""
-    s = stages.reconcile(warehouse.get())
+    s = stages.reconcile(warehouse.get(), _reports_dir(warehouse))
     return dg.MaterializeResult(
         metadata={"dagster/row_count": s.written.get("reconciliation", 0), **s.figures}
     )

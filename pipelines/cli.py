@@ -69,11 +69,11 @@ def _echo_reconciliation(files: pl.DataFrame) -> None:
         f"official   figures reproduced {int(files['reproduced'].sum())} of "
         f"{int(files['compared'].sum())} ({files.height} files); "
         f"{int(files['unexplained'].sum())} unexplained; differences listed in reconciliation "
-        "(traveller report reconciliation)"
+        "(reports/reconciliation.html)"
     )
     _echo_problems(
         [
-            f"  {r['file']}: {r['differing']} of {r['compared']} differ"
+            f"  {r['file']} (profile {r['profile']}): {r['differing']} of {r['compared']} differ"
             + (f", {r['unexplained']} unexplained" if r["unexplained"] else "")
             + (", official totals are running totals" if r["running_totals"] else "")
             + (
@@ -166,7 +166,8 @@ def run(
             f"published  {out / 'site' / 'index.html'}, {out / 'exports'}, {out / 'season.html'}"
         )
     typer.echo(
-        f"audit      reports in {warehouse.parent / 'reports'} (audit.html, transparency.html)"
+        f"audit      reports in {warehouse.parent / 'reports'} (audit.html, transparency.html, "
+        "reconciliation.html)"
     )
     _echo_reconciliation(report.reconciliation)
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")

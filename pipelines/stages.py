@@ -432,10 +432,12 @@ def check_audit_counts(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
     return rows.height == 0, rows
 
 
-def reconcile(wh: Warehouse) -> Summary:
+def reconcile(wh: Warehouse, reports_dir: Path | None = None) -> Summary:
     """Every official figure of every file (the exporting program's) against Traveller's
     newest scores and standings: ``reconciliation`` and ``reconciliation_files``, whole
-    (:mod:`pipelines.scoring.reconcile`)."""
+    (:mod:`pipelines.scoring.reconcile`); the report ``reports_dir/reconciliation.html``
+    when a folder is given."""
+    from pipelines.reports.reconciliation import write as write_report
     from pipelines.scoring.reconcile import reconcile as compare
 
     with wh.connect() as conn:
@@ -463,6 +465,8 @@ def reconcile(wh: Warehouse) -> Summary:
                     sql("write/standings_reconciled"),
                     {"event_id": event_id, "session": session, "status": f["action"]},
                 )
+    if reports_dir is not None:
+        write_report(diffs, files, reports_dir)
     return Summary(
         written,
         {

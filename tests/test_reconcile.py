@@ -133,3 +133,85 @@ def test_report_reconciliation_and_profiles_commands(tmp_path):
     r = CliRunner().invoke(app, ["profiles"])
     assert r.exit_code == 0
     assert all(name in r.output for name in ("abf", "acbl", "ebu", "ffb", "wbf"))
+
+
+def test_held_sessions_are_not_published_provisional_ones_are(tmp_path):
+    """reconciliation.on_difference acts on the stored standings: 'held' never reaches the
+    publication queries, 'provisional' does (never shown final); another session is left."""
+    from pipelines.warehouse import Warehouse, Write, query, sql, write
+
+    def row(event_id: str, session: int) -> dict:
+        return {
+            "event_id": event_id,
+            "scope": "session",
+            "session": session,
+            "section": "A",
+            "contestant": "1",
+            "boards": 3,
+            "score": 6.0,
+            "score_num": 6,
+            "score_den": 1,
+            "penalties": 0.0,
+            "penalty_num": 0,
+            "penalty_den": 1,
+            "tied": False,
+            "status": "final",
+            "version": 1,
+        }
+
+    wh = Warehouse(tmp_path / "wh.duckdb")
+    frame = pl.DataFrame([row("E", 1), row("E", 2), row("F", 1)])
+    with wh.connect() as conn:
+        write(conn, [Write("standings", frame, {"session_date": None, "event_ids": []})])
+        update = sql("write/standings_reconciled")
+        conn.execute(update, {"event_id": "E", "session": 1, "status": "held"})
+        conn.execute(update, {"event_id": "F", "session": 1, "status": "provisional"})
+        published = query(conn, "publish/standings")
+    got = {(r["event_id"], r["session"]): r["status"] for r in published.iter_rows(named=True)}
+    assert got == {("E", 2): "final", ("F", 1): "provisional"}
+
+
+def test_split_score_recognised_and_its_board_follows():
+    """Law 12C1(e): a split score gives NS and EW results apart, so the two figures of the
+    line may add up to more than the top (here 3 + 3 on a top of 4); the board's other
+    lines, whose field changed with it, follow from it. A line elsewhere that differs
+    with nothing to explain it stays unexplained."""
+
+    def line(board: int, ns: str, ew: str, ours: tuple, official: tuple) -> dict:
+        return {
+            "file": "club.xml",
+            "location": f"BOARD[{board}]/LINE[{ns}]",
+            "event_id": "E",
+            "session": 1,
+            "section": "A",
+            "deal_round": 0,
+            "board": board,
+            "ns_pair": ns,
+            "ew_pair": ew,
+            "kind": "played",
+            "scoring": "matchpoints",
+            "profile": "wbf",
+            "top_display": 4.0,
+            "ns_mp_display": ours[0],
+            "ew_mp_display": ours[1],
+            "source_ns_mp": official[0],
+            "source_ew_mp": official[1],
+        }
+
+    scored = pl.DataFrame(
+        [
+            line(1, "1", "2", (2.0, 2.0), (3.0, 3.0)),  # split: 6 > top 4
+            line(1, "3", "4", (4.0, 0.0), (3.5, 0.0)),  # its field changed with it
+            line(1, "5", "6", (0.0, 4.0), (0.0, 4.0)),  # reproduced
+            line(2, "1", "4", (4.0, 0.0), (3.0, 0.0)),  # nothing explains it
+        ]
+    )
+    diffs, files = reconcile(scored, pl.DataFrame(), pl.DataFrame())
+    codes = {(r["board"], r["contestant"]): r["code"] for r in diffs.iter_rows(named=True)}
+    assert codes == {
+        ("1", "1-2"): "split_score",
+        ("1", "3-4"): "follows_line",
+        ("2", "1-4"): "unknown",
+    }
+    f = files.row(0, named=True)
+    assert (f["compared"], f["reproduced"], f["unexplained"]) == (4, 1, 1)

@@ -17,6 +17,9 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   the board's top as the profile's percentages do (Law 12C2(a): 60/50/40 % of the top);
 * ``average_over_played_score`` — the program gave exactly average (half the top each) to a
   line that shows a played score: an average entered without the score being changed;
+* ``split_score`` — the program's NS and EW figures add up to more than the board's top: a
+  split (non-balancing) adjusted score (Law 12C1(e)) scored NS and EW apart, which the
+  file's single score cannot show;
 * ``swapped`` — the program's figures are Traveller's NS and EW figures exchanged, while
   equal scores earn equal matchpoints (Law 78A);
 * ``no_other_table`` — teams: the match board has no comparable result at the other table,
@@ -96,6 +99,8 @@ EXPLANATIONS: dict[str, str] = {
     "as 60/50/40 % of it (Law 12C2(a))",
     "average_over_played_score": "the program gave average to a played score: an average "
     "entered without the score being changed",
+    "split_score": "the program gave a split (non-balancing) adjusted score, NS and EW scored "
+    "apart (Law 12C1(e)), more than the board's top between them; the file shows one score",
     "swapped": "the program's NS and EW figures are exchanged; equal scores earn equal "
     "matchpoints (Law 78A)",
     "datum_rounding": "program rounds the datum's exact half the other way (profile "
@@ -172,6 +177,8 @@ def _line_reason(r: dict, imp: bool, butler_alt: dict | None) -> str:
             return "artificial_not_on_top"
     if not imp and r["kind"] == "played" and top and _same(on, top / 2) and _same(oe, top / 2):
         return "average_over_played_score"
+    if not imp and top and on is not None and oe is not None and on + oe > top + 1e-6:
+        return "split_score"
     if _same(on, te) and _same(oe, tn):
         return "swapped"
     if butler_alt is not None and _same(on, butler_alt["ns"]) and _same(oe, butler_alt["ew"]):
@@ -247,7 +254,8 @@ def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     cause = {
         (r["file"], r["event_id"], r["session"], r["section"], r["deal_round"], r["board"])
         for r in rows
-        if r["__code"] in ("average_over_played_score", "artificial_not_on_top", "swapped")
+        if r["__code"]
+        in ("average_over_played_score", "artificial_not_on_top", "swapped", "split_score")
     }
     out = []
     for r in rows:
