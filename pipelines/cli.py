@@ -328,8 +328,32 @@ def generate(
 def bench(
     results: Annotated[int, typer.Option(help="Number of table results to generate.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    end_to_end: Annotated[
+        int | None,
+        typer.Option(
+            "--end-to-end",
+            help="Instead of the kernel: generate about N results and time the whole "
+            "`traveller run` (first load, one new date, that date alone, nothing new).",
+        ),
+    ] = None,
+    dates: Annotated[int, typer.Option(help="With --end-to-end: session dates.")] = 20,
 ) -> None:
-    """Generate N results and measure validation, scoring and standings: results/s, peak memory."""
+    """Generate N results and measure validation, scoring and standings: results/s, peak memory.
+
+    With ``--end-to-end N --dates D``: the real run, stage by stage, in its own processes."""
+    if end_to_end is not None:
+        from pipelines.bench_e2e import run_end_to_end
+
+        try:
+            e2e = run_end_to_end(
+                end_to_end, dates, seed, progress=lambda msg: typer.echo(msg, err=True)
+            )
+        except ValueError as exc:
+            typer.echo(f"traveller: {exc}", err=True)
+            raise typer.Exit(2) from None
+        for line in e2e.lines():
+            typer.echo(line)
+        return
     from pipelines.bench import run_bench
 
     report = run_bench(results, seed, progress=lambda msg: typer.echo(msg, err=True))

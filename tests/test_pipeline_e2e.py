@@ -30,6 +30,10 @@ def generated(tmp_path_factory) -> tuple[Path, Path]:
     db = base / "w.duckdb"
     report = run_inbox(base / "inbox", db)
     assert report.failed_checks == []
+    # the run's timings (traveller bench --end-to-end reads them): every group, every asset
+    assert set(report.seconds) == {"inbox", "results", "audit", "publish"}
+    assert {"scored_results", "standings", "publication"} <= set(report.step_seconds)
+    assert all(v >= 0 for v in [*report.seconds.values(), *report.step_seconds.values()])
     return base, db
 
 

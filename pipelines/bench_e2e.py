@@ -1,0 +1,258 @@
+"""The end-to-end benchmark: ``traveller run`` as a user runs it, stage by stage.
+
+:mod:`pipelines.bench` times the scoring kernel alone. This module times the product:
+a generated federation inbox of about ``N`` table results over ``D`` session dates (pairs
+evenings with rulings and appeals, team events, IMP pairs, an individual: the generator of
+:mod:`pipelines.generate`) goes through :func:`pipelines.runner.run_inbox` — reading the
+inbox, validation, rulings, scoring, standings, the audit and the publication — exactly as
+``traveller run`` does. Then:
+
+* **one new date** (one more evening of the same clubs) is added to the inbox and the run is
+  repeated on the warehouse that holds the history: the nightly run;
+* the **same date alone** into an empty warehouse: what the nightly run would cost if only
+  the new date were done;
+* the run is repeated with **nothing new**.
+
+Each run is its own process (``python -m pipelines.bench_e2e run ...``), so its wall time
+counts the start-up as a user sees it and its peak resident memory is its own. Throughput is
+results read per second of the whole process. Timings are measurements of this machine, not
+test assertions: the README says what was measured and on what.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+
+#: Table results per generated club session (pairs evenings with the other forms beside
+#: them), measured on the generator: used only to choose how many sessions to generate.
+RESULTS_PER_SESSION = 190
+
+#: The generator's shared files that a new evening appends to (the rest are results files).
+SHARED = ("events.csv", "contestants.csv", "rulings.csv", "appeals.csv")
+
+
+@dataclass
+class PhaseReport:
+    """One ``traveller run`` process: what it read and how long each part took."""
+
+    name: str
+    results: int = 0
+    dates: int = 0
+    wall: float = 0.0  # the whole process, start-up included
+    seconds: dict[str, float] = field(default_factory=dict)  # per asset group
+    steps: dict[str, float] = field(default_factory=dict)  # per asset / check
+    peak_mb: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.results / self.wall if self.wall else 0.0
+
+
+@dataclass
+class EndToEndReport:
+    """The phases of :func:`run_end_to_end` and the kernel's rate for comparison."""
+
+    requested: int
+    generated: int
+    dates: int
+    phases: list[PhaseReport] = field(default_factory=list)
+    kernel_rate: float = 0.0  # results/s of validation + scoring + standings alone
+
+    def lines(self) -> list[str]:
+        out = [
+            f"results generated    {self.generated:,} over {self.dates} dates "
+            f"(asked for {self.requested:,})",
+        ]
+        for p in self.phases:
+            out.append(
+                f"{p.name:<20} {p.wall:8.1f} s  {p.results:>9,} results  "
+                f"{p.rate:>9,.0f} results/s  peak {p.peak_mb:,.0f} MB"
+            )
+            for k, v in p.seconds.items():
+                out.append(f"  {k:<18} {v:8.2f} s")
+            slow = sorted(p.steps.items(), key=lambda kv: -kv[1])[:5]
+            for k, v in slow:
+                out.append(f"    {k:<40} {v:7.2f} s")
+        if self.kernel_rate:
+            first = self.phases[0] if self.phases else None
+            out.append(f"kernel               {self.kernel_rate:,.0f} results/s (traveller bench)")
+            if first and first.rate:
+                out.append(f"end-to-end / kernel  1 : {self.kernel_rate / first.rate:,.0f}")
+        return out
+
+
+def plan(n: int, dates: int) -> tuple[int, int]:
+    """``(sessions, clubs)`` for about ``n`` results over ``dates`` evenings."""
+    if n < 1 or dates < 1:
+        raise ValueError("the number of results and of dates must be at least 1")
+    clubs = max(1, math.ceil(n / RESULTS_PER_SESSION / dates))
+    return clubs * dates, clubs
+
+
+def _append(shared: Path, extra: Path, prefix: str) -> None:
+    """Append ``extra``'s rows to ``shared`` (same header); ruling and appeal ids get
+    ``prefix`` so that a second generation's ``R0001`` is not the first one's."""
+    with extra.open(newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    for col in ("ruling_id", "appeal_id"):
+        if col in header:
+            i = header.index(col)
+            for r in body:
+                if r[i]:
+                    r[i] = prefix + r[i]
+    if not shared.exists():
+        with shared.open("w", newline="") as f:
+            csv.writer(f).writerow(header)
+    with shared.open(newline="") as f:
+        have = next(csv.reader(f))
+    if have != header:
+        raise ValueError(f"{extra.name}: columns differ from {shared}")
+    with shared.open("a", newline="") as f:
+        csv.writer(f).writerows(body)
+
+
+def add_evening(inbox: Path, day: date, clubs: int, seed: int, work: Path) -> tuple[Path, int]:
+    """Generate one more evening on ``day`` (``clubs`` sessions, pairs) and add it to
+    ``inbox`` as a scorer would: new results files, rows appended to the shared files.
+    Returns the evening's own inbox (for the "alone" run) and its number of results."""
+    from pipelines.generate import generate_inbox
+
+    alone = work / f"evening-{day.isoformat()}"
+    summary = generate_inbox(
+        alone, sessions=clubs, clubs=clubs, seed=seed, start_date=day, other_forms=False
+    )
+    for p in sorted(alone.iterdir()):
+        if p.name in SHARED:
+            _append(inbox / p.name, p, prefix=f"N{day:%m%d}-")
+        else:
+            shutil.copy2(p, inbox / p.name)
+    return alone, summary.results
+
+
+def _run_phase(
+    name: str, inbox: Path, warehouse: Path, publish_to: Path, results: int, dates: int
+) -> PhaseReport:
+    """Run ``python -m pipelines.bench_e2e run`` and read its report."""
+    cmd = [
+        sys.executable, "-m", "pipelines.bench_e2e", "run",
+        "--inbox", str(inbox), "--warehouse", str(warehouse), "--publish", str(publish_to),
+    ]  # fmt: skip
+    env = {**os.environ}
+    env.pop("DAGSTER_HOME", None)  # an ephemeral instance: nothing left behind
+    t = time.perf_counter()
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    if done.returncode != 0:
+        raise RuntimeError(f"the {name} run failed:\n{done.stderr[-4000:]}")
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    return PhaseReport(
+        name=name,
+        results=results,
+        dates=dates,
+        wall=wall,
+        seconds=data["seconds"],
+        steps=data["steps"],
+        peak_mb=data["peak_mb"],
+    )
+
+
+def run_end_to_end(
+    n: int,
+    dates: int,
+    seed: int = 0,
+    work: Path | None = None,
+    kernel: bool = True,
+    progress: Callable[[str], None] = print,
+) -> EndToEndReport:
+    """Generate about ``n`` results over ``dates`` dates and time the real run: the first
+    load, one new date on top of it, that date alone, and a re-run with nothing new."""
+    from pipelines.generate import generate_inbox
+
+    owned = work is None
+    work = Path(tempfile.mkdtemp(prefix="traveller-e2e-")) if work is None else Path(work)
+    try:
+        sessions, clubs = plan(n, dates)
+        start = date(2026, 1, 5)
+        inbox = work / "inbox"
+        progress(f"[1/5] generating {sessions:,} club sessions over {dates} dates")
+        summary = generate_inbox(inbox, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
+        report = EndToEndReport(requested=n, generated=summary.results, dates=dates)
+        wh = work / "warehouse.duckdb"
+        pub = work / "published"
+        progress(f"[2/5] first load: {summary.results:,} results")
+        report.phases.append(_run_phase("first load", inbox, wh, pub, summary.results, dates))
+        # the generator's last evening: a two-session event may run one day past ``dates``
+        last = max(_dates(inbox))
+        day = last + timedelta(days=1)
+        alone, added = add_evening(inbox, day, clubs, seed + 1, work)
+        progress(f"[3/5] one new date ({day}): {added:,} results")
+        report.phases.append(_run_phase("one new date", inbox, wh, pub, added, 1))
+        progress("[4/5] the same date alone into an empty warehouse")
+        report.phases.append(
+            _run_phase("that date alone", alone, work / "alone.duckdb", work / "alone", added, 1)
+        )
+        progress("[5/5] again, nothing new")
+        report.phases.append(_run_phase("nothing new", inbox, wh, pub, 0, 0))
+        if kernel:
+            from pipelines.bench import run_bench
+
+            k = run_bench(summary.results, seed, progress=lambda _m: None)
+            report.kernel_rate = k.rate("validate", "score", "standings")
+        return report
+    finally:
+        if owned:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _dates(inbox: Path) -> list[date]:
+    with (inbox / "events.csv").open(newline="") as f:
+        return [date.fromisoformat(r["date"]) for r in csv.DictReader(f)]
+
+
+def _child(args: argparse.Namespace) -> None:
+    """One ``traveller run`` in this process; the timings as JSON on the last stdout line."""
+    from pipelines.runner import run_inbox
+
+    report = run_inbox(Path(args.inbox), Path(args.warehouse), publish_to=Path(args.publish))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": report.seconds, "steps": report.step_seconds, "peak_mb": peak}))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m pipelines.bench_e2e run --inbox I --warehouse W --publish P`` (one run),
+    or ``python -m pipelines.bench_e2e bench --results N --dates D`` (the whole benchmark)."""
+    parser = argparse.ArgumentParser(prog="python -m pipelines.bench_e2e")
+    sub = parser.add_subparsers(dest="command", required=True)
+    one = sub.add_parser("run")
+    one.add_argument("--inbox", required=True)
+    one.add_argument("--warehouse", required=True)
+    one.add_argument("--publish", required=True)
+    whole = sub.add_parser("bench")
+    whole.add_argument("--results", type=int, default=100_000)
+    whole.add_argument("--dates", type=int, default=20)
+    whole.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        _child(args)
+    else:
+        r = run_end_to_end(args.results, args.dates, args.seed)
+        print(json.dumps(asdict(r)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""The end-to-end benchmark's plumbing: sizing, adding an evening as a scorer would, the report.
+
+The timings themselves are measurements (printed by ``traveller bench --end-to-end``), not
+assertions; a whole run of the benchmark is too slow for the suite.
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+
+import pytest
+
+from pipelines.bench_e2e import EndToEndReport, PhaseReport, add_evening, plan
+from pipelines.generate import generate_inbox
+from pipelines.inbox import scan
+
+
+def rows(path):
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_plan_spreads_the_results_over_the_dates():
+    sessions, clubs = plan(100_000, 20)
+    assert sessions == clubs * 20
+    assert 95_000 <= sessions * 190 <= 105_000 + 190 * 20
+    assert plan(1, 1) == (1, 1)
+    with pytest.raises(ValueError):
+        plan(0, 5)
+
+
+def test_an_added_evening_appends_to_the_shared_files(tmp_path):
+    inbox = tmp_path / "inbox"
+    generate_inbox(inbox, sessions=2, clubs=2, seed=3, other_forms=False)
+    before = {n: rows(inbox / n) for n in ("events.csv", "rulings.csv", "appeals.csv")}
+    alone, added = add_evening(inbox, date(2026, 12, 1), 2, 4, tmp_path)
+    assert added > 0
+    after = {n: rows(inbox / n) for n in before}
+    for name, old in before.items():
+        assert after[name][: len(old)] == old  # appended, nothing rewritten
+    new_events = after["events.csv"][len(before["events.csv"]) :]
+    assert {r["date"] for r in new_events} == {"2026-12-01"}
+    ids = [r["ruling_id"] for r in after["rulings.csv"]]
+    assert len(ids) == len(set(ids))  # the evening's R0001 is not the first R0001
+    appealed = {r["ruling_id"] for r in after["appeals.csv"]}
+    assert appealed <= set(ids)
+    # the inbox reads: every result of the evening dated on it
+    snap = scan(inbox)
+    assert (snap.results["session_date"] == "2026-12-01").sum() == added
+    assert (alone / "events.csv").is_file()
+
+
+def test_report_lines_name_every_phase_and_the_ratio():
+    first = PhaseReport(
+        "first load",
+        results=1000,
+        dates=2,
+        wall=10.0,
+        peak_mb=300,
+        seconds={"inbox": 1.0, "results": 6.0},
+        steps={"standings": 3.0},
+    )
+    r = EndToEndReport(requested=1000, generated=1000, dates=2, phases=[first], kernel_rate=50_000)
+    text = "\n".join(r.lines())
+    assert "first load" in text and "100 results/s" in text and "peak 300 MB" in text
+    assert "1 : 500" in text  # 50,000 / 100
