@@ -215,3 +215,11 @@ def test_split_score_recognised_and_its_board_follows():
     }
     f = files.row(0, named=True)
     assert (f["compared"], f["reproduced"], f["unexplained"]) == (4, 1, 1)
+
+
+def test_fewer_decimals_is_the_same_figure_a_whole_unit_is_not():
+    # 8.14 shown to one decimal is 8.1 (within 0.05); 4 shown as 3.5 is an edit, not rounding
+    from pipelines.scoring.reconcile import _coarser
+
+    assert _coarser(8.1, 8.14) and _coarser(13.9, 13.86) and _coarser(0.1, 0.14)
+    assert not _coarser(3.5, 4.0) and not _coarser(9.0, 8.14) and not _coarser(8.2, 8.14)

@@ -27,6 +27,8 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   be compared with;
 * ``datum_rounding`` — Butler: the program's IMPs are those against the datum rounded to the
   next ten the other way (a trimmed mean ending in an exact 5: ``imps.datum_rounding``);
+* ``display_rounding`` — the official figure is Traveller's shown to the program's fewer
+  decimals (within half a unit of its last place): the profile shows more (``display.*``);
 * ``follows_line`` — another line of the board differs for one of the reasons above, and the
   board's other results were factored around it;
 * ``unknown`` — none of these: a figure edited by hand, or a rule Traveller does not know.
@@ -42,6 +44,7 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 * ``totals_before_adjustment`` — the contestant played a board whose official lines differ
   from ours or carry an artificial score: the program's totals do not follow the traveller
   as exported (the adjusted score was entered after the totals were computed);
+* ``display_rounding`` as above, for a total or a percentage;
 * ``follows_total`` — a percentage or place that follows from a total which differs (the
   contestant's own, or for a place another's in the same ranking);
 * ``unknown`` as above.
@@ -107,6 +110,8 @@ EXPLANATIONS: dict[str, str] = {
     "imps.datum_rounding)",
     "no_other_table": "the match board has no result at the other table: Traveller gives each "
     "team the profile's imps.missing_board (Law 86); the program's figure has no comparison",
+    "display_rounding": "the same figure: the program shows fewer decimals than the profile "
+    "(display.mp_decimals, total_decimals, percentage_decimals, imps.imp_decimals)",
     "follows_line": "follows from another line of this board that differs: the board's other "
     "results were factored around it",
     "running_totals": "official totals cover sessions not in this file (event running totals)",
@@ -183,7 +188,24 @@ def _line_reason(r: dict, imp: bool, butler_alt: dict | None) -> str:
         return "swapped"
     if butler_alt is not None and _same(on, butler_alt["ns"]) and _same(oe, butler_alt["ew"]):
         return "datum_rounding"
+    if _coarser(on, tn) and _coarser(oe, te):
+        return "display_rounding"
     return "unknown"
+
+
+def _decimals(v: float) -> int:
+    """The fewest decimals (0..4) that show ``v`` exactly."""
+    return next((d for d in range(5) if abs(round(v, d) - v) < 1e-9), 5)
+
+
+def _coarser(official: float | None, ours: float | None, shown: int | None = None) -> bool:
+    """``official`` is ``ours`` shown to the program's fewer decimals (``shown``, else as
+    few as ``official`` needs): within half a unit of its last place, and ``ours`` needs
+    more decimals than that."""
+    if official is None or ours is None:
+        return official is None and ours is None
+    d = _decimals(official) if shown is None else shown
+    return _decimals(ours) > d and abs(official - ours) <= 0.5 * 10**-d + 1e-9
 
 
 def _butler_alternative(r: dict) -> dict | None:
@@ -388,7 +410,10 @@ def compare_standings(
                         c["not_comparable"] += 1
                         continue
                     code = "unknown"
-                    if what == "total":
+                    shown = len(str(r[what]).strip().partition(".")[2])
+                    if what != "place" and _coarser(ov, float(tv), shown):
+                        code = "display_rounding"
+                    elif what == "total":
                         bad_total = True
                         code = _total_reason(r, t, ov, prof, touched.get((file, r["contestant"])))
                     pending.append(
@@ -411,11 +436,13 @@ def compare_standings(
                 if bad_total:
                     group_bad.add(r["contestant"])
             for p in pending:
-                if p["what"] == "percentage" and p["__bad_total"]:
+                if p["code"] == "display_rounding":
+                    pass
+                elif p["what"] == "percentage" and p["__bad_total"]:
                     p["code"] = "follows_total"
-                if p["what"] == "place" and group_bad:
+                elif p["what"] == "place" and group_bad:
                     p["code"] = "follows_total"
-                if p["what"] == "percentage" and not p["__bad_total"]:
+                elif p["what"] == "percentage" and not p["__bad_total"]:
                     # no total in the file (percentage only): a sit-out or an adjustment
                     if touched.get((file, p["contestant"])):
                         p["code"] = "totals_before_adjustment"
