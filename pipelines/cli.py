@@ -4,9 +4,10 @@ Exit status of ``traveller run``:
 
 * ``0`` every input was accepted and every date's standings were published;
 * ``3`` some rows or files were rejected (the rest was processed);
-* ``4`` the standings of at least one date are held back by a failed check, for
-  example a stated score that disagrees with its contract (rejections may
-  also exist);
+* ``4`` standings are held back: an event's (a stated score that disagrees with its
+  contract, Law 77, or a ruling or appeal that cannot be applied: that event only, the
+  date's other events are published; see the ``holds`` table), or a whole date's (rows not
+  accounted for, matchpoints not conserved); rejections may also exist;
 * ``1`` an unexpected error; ``2`` a usage error.
 
 ``traveller validate`` exits ``0`` when no problem was found, ``1`` otherwise.
@@ -111,7 +112,7 @@ def run(
     import os
 
     from pipelines.resources import default_inbox, default_warehouse
-    from pipelines.runner import run_inbox
+    from pipelines.runner import HOLDING_CHECKS, run_inbox
 
     if profile is not None:
         _known_profile(profile)
@@ -159,6 +160,7 @@ def run(
     typer.echo(
         f"status     {law.get('sessions_final', 0)} sessions final, "
         f"{law.get('sessions_provisional', 0)} provisional"
+        + (f", {law['sessions_held']} held" if law.get("sessions_held") else "")
     )
     if report.published is not None:
         out = report.published
@@ -195,22 +197,36 @@ def run(
     status = 0
     if report.rejections.height:
         status = EXIT_REJECTED
+    if report.held_events:
+        status = EXIT_BLOCKED
+        typer.echo(
+            f"held       {len(report.held_events)} event(s) not published, the rest of their "
+            "date is: " + ", ".join(f"{e} [{d}]" for d, e in report.held_events)
+        )
+        _echo_problems(
+            [
+                f"held {r['event_id']}: {r['file']}:{r['location']}: {r['field']}: {r['reason']}"
+                for r in report.holds.iter_rows(named=True)
+            ]
+        )
     if report.failed_checks:
         status = EXIT_BLOCKED
-        held = ", ".join(report.blocked_dates) or (
-            "the audit"
-            if all(f.asset in AUDIT_ASSETS for f in report.failed_checks)
-            else "the inbox"
-        )
-        what = (
-            "the audit marts failed their checks"
-            if held == "the audit"
-            else (f"standings withheld for {held}")
-        )
-        typer.echo(f"blocked    {what}")
+        blocking = [f for f in report.failed_checks if f.check not in HOLDING_CHECKS]
+        if blocking:
+            held = ", ".join(report.blocked_dates) or (
+                "the audit" if all(f.asset in AUDIT_ASSETS for f in blocking) else "the inbox"
+            )
+            what = (
+                "the audit marts failed their checks"
+                if held == "the audit"
+                else f"standings withheld for {held}"
+            )
+            typer.echo(f"blocked    {what}")
         for f in report.failed_checks:
             where = f" [{f.session_date}]" if f.session_date else ""
-            typer.echo(f"  check {f.check} failed on {f.asset}{where}")
+            then = " (its events held)" if f.check in HOLDING_CHECKS else ""
+            typer.echo(f"  check {f.check} failed on {f.asset}{where}{then}")
+        # (a date stopped before its standings has no holds: its disagreements are listed here)
         _echo_problems(
             [
                 f"{r['file']}:{r['location']}: score: stated {r['stated_score']} but "

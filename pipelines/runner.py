@@ -3,9 +3,11 @@
 ``traveller run`` and the end-to-end tests use this: first the inbox assets
 (unpartitioned), then every session date found, one partition at a time, with
 their asset checks, then the audit (unpartitioned, over the whole warehouse).
-A blocking check that fails (a score that disagrees with
-its contract, rows not accounted for, matchpoints not conserved) stops that
-date before its standings; the other dates go on.
+A blocking check that fails (rows not accounted for, matchpoints not conserved) stops that
+date before its standings; the other dates go on. A score that disagrees with its contract
+(Law 77) or a ruling that cannot be applied holds back only its own event's standings (the
+``holds`` table; standings kept with status ``held``, never published): every other event of
+the date is published.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from pipelines.warehouse import Warehouse
 # Failed checks are an expected outcome (they hold standings back), so the console logger is
 # kept quiet; an unexpected step failure is reported by RunFailed with Dagster's own message.
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+
+#: Checks whose failure holds back the events concerned (see ``holds``), not the whole date.
+HOLDING_CHECKS = frozenset({"score_contract_agreement", "rulings_applicable"})
 
 
 class RunFailed(RuntimeError):
@@ -65,6 +71,7 @@ class RunReport:
     disagreements: pl.DataFrame = field(default_factory=pl.DataFrame)
     warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
     reconciliation: pl.DataFrame = field(default_factory=pl.DataFrame)  # one row per file
+    holds: pl.DataFrame = field(default_factory=pl.DataFrame)  # events held, one row per reason
     published: Path | None = None
     #: wall-clock seconds per asset group (``inbox``, ``results``, ``audit``, ``publish``)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -73,8 +80,24 @@ class RunReport:
 
     @property
     def blocked_dates(self) -> list[str]:
-        """Dates whose standings were held back by a failed check."""
-        return sorted({f.session_date for f in self.failed_checks if f.session_date})
+        """Dates whose standings were all held back by a failed check (not one that holds
+        only its events, :data:`HOLDING_CHECKS`)."""
+        return sorted(
+            {
+                f.session_date
+                for f in self.failed_checks
+                if f.session_date and f.check not in HOLDING_CHECKS
+            }
+        )
+
+    @property
+    def held_events(self) -> list[tuple[str, str]]:
+        """``(session date, event id)`` of every event whose standings are held back."""
+        if self.holds.height == 0:
+            return []
+        return sorted(
+            {(str(d), e) for d, e in self.holds.select("session_date", "event_id").rows()}
+        )
 
 
 def _instance() -> dg.DagsterInstance:
@@ -172,6 +195,7 @@ def run_inbox(
     if not published.success:
         raise RunFailed(f"publishing failed:\n{_errors(published)}")
     report.published = publish_to
+    # Law 77 lines of the dates stopped before their standings (the others are in ``holds``)
     for day in report.blocked_dates:
         report.disagreements = pl.concat(
             [report.disagreements, wh.query("checks/score_disagreements", {"session_date": day})],
@@ -184,4 +208,5 @@ def run_inbox(
     report.warnings = wh.query("reports/warnings")
     report.accounting = wh.query("reports/file_accounting")
     report.reconciliation = wh.query("reports/reconciliation_files")
+    report.holds = wh.query("reports/holds", {"dates": report.dates})
     return report

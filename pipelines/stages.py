@@ -15,7 +15,7 @@ build_ruling_log  raw_rulings, raw_appeals                        one session da
 validate          validated_results, rejected_inputs (validate)   one session date
 rulings           rulings, appeals, rejected_inputs (rulings)     one session date
 score             scored_results, adjustments                     one session date
-standings         standings, standings_changes                    the date's sessions + the
+standings         standings, standings_changes, holds             the date's sessions + the
                                                                   events with a session that day
 audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
                   ruling_discrepancies
@@ -121,6 +121,7 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
                     _day(session_date),
                     delete="standings_changes_of_date",
                 ),
+                Write("holds", pl.DataFrame(), _day(session_date)),
                 Write("scored_results", pl.DataFrame(), _day(session_date)),
                 Write("adjustments", pl.DataFrame(), _day(session_date)),
                 Write("validated_results", validated, _day(session_date)),
@@ -277,8 +278,13 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
         every_session, decisions(ev_rulings, ev_appeals), all_scored, inputs["contestants"]
     )
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
-    changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
     scope = {"session_date": session_date, "event_ids": events}
+    with wh.connect() as conn:
+        holds = query(conn, "read/holds_for_date", _day(session_date))
+        elsewhere = query(conn, "read/events_held_elsewhere", scope)
+    held_here = holds["event_id"].unique().to_list()
+    rows = hold_events(rows, held_here, [*held_here, *elsewhere["event_id"].to_list()])
+    changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
     # Team matches of the events, every session (knockout segments carry their totals):
     # this date's newest scores with the other dates' as stored.
     team_scored = pl.concat(
@@ -297,6 +303,7 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
                 Write("standings", rows, scope),
                 Write("standings_changes", changes, scope),
                 Write("matches", ms, {"event_ids": events}),
+                Write("holds", holds, _day(session_date)),
             ],
         )
     newest = sessions.filter(pl.col("status") != "superseded")
@@ -305,6 +312,7 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
         {
             "sessions": sessions.select("event_id", "session").unique().height,
             "events": len(events),
+            "events_held": holds["event_id"].n_unique() if holds.height else 0,
             "versions": int(sessions["version"].max() or 0) if sessions.height else 0,
             "final": int(
                 newest.filter(pl.col("status") == "final")
@@ -313,6 +321,33 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
                 .height
             ),
         },
+    )
+
+
+def hold_events(
+    rows: pl.DataFrame, sessions_held: list[str], events_held: list[str] | None = None
+) -> pl.DataFrame:
+    """Hold back the standings of events whose input cannot be trusted as it stands: a stated
+    score that disagrees with the score of its contract (Law 77 — the score is what the
+    contract, tricks and vulnerability give, so one of them is wrong in the file) or a ruling
+    or appeal that cannot be applied as written (Laws 82-93: the director's decision must be
+    applied exactly as given, not guessed).
+
+    Session-scope rows of the ``sessions_held`` events (held on this date) and event-scope rows
+    of the ``events_held`` ones (held on this date or on any other date of the event: its
+    totals include that session; default ``sessions_held``) get status ``held``: kept in the
+    warehouse, never published, never Final. Superseded versions stay as they were. Every
+    other event of the date keeps its own status: one club's mistake holds back that event
+    only."""
+    events_held = sessions_held if events_held is None else events_held
+    if not (sessions_held or events_held) or rows.height == 0:
+        return rows
+    held = (
+        (pl.col("scope") == "session") & pl.col("event_id").is_in(sessions_held)
+        | (pl.col("scope") == "event") & pl.col("event_id").is_in(events_held)
+    ) & (pl.col("status") != "superseded")
+    return rows.with_columns(
+        pl.when(held).then(pl.lit("held")).otherwise(pl.col("status")).alias("status")
     )
 
 

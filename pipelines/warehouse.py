@@ -48,6 +48,7 @@ TABLES: tuple[str, ...] = (
     "standings",
     "standings_changes",
     "matches",
+    "holds",
     # the audit marts (pipelines/audit), recomputed whole after the standings
     "penalty_stats",
     "appeal_stats",

@@ -53,18 +53,22 @@ def test_run_with_rejected_rows_processes_the_rest(tmp_path):
     assert "scored     6 table results" in r.output
 
 
-def test_run_blocks_standings_on_a_score_that_disagrees_with_its_contract(tmp_path):
+def test_run_holds_the_event_of_a_score_that_disagrees_with_its_contract(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     write(inbox, "results-2026-11-20.csv", GOOD.replace("4S,N,10,420", "4S,N,10,450"))
     r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
     assert r.exit_code == EXIT_BLOCKED, r.output
-    assert "standings withheld for 2026-11-20" in r.output
+    assert "held       1 event(s) not published, the rest of their date is: E1 [2026-11-20]" in (
+        r.output
+    )
     assert (
-        "results-2026-11-20.csv:line 2: score: stated 450 but 4S by N taking 10 tricks on "
-        "board 1 scores 420 for NS (Law 77)"
+        "held E1: results-2026-11-20.csv:line 2: score: stated score 450 but 4S by N taking 10 "
+        "tricks on board 1 scores 420 for NS (Law 77)"
     ) in r.output
-    assert "standings  0 session rows" in r.output
+    # kept in the warehouse (6 pairs), not published
+    assert "standings  6 session rows" in r.output
+    assert "0 sessions final, 0 provisional, 1 held" in r.output
 
 
 def test_run_rejects_undated_results(tmp_path):
@@ -168,7 +172,7 @@ def test_run_applies_rulings(tmp_path, monkeypatch):
     assert "status     1 sessions final, 0 provisional" in r.output
 
 
-def test_run_blocks_standings_on_a_ruling_that_cannot_apply(tmp_path):
+def test_run_holds_the_event_of_a_ruling_that_cannot_apply(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     write(inbox, "results-2026-11-20.csv", GOOD)
@@ -176,7 +180,11 @@ def test_run_blocks_standings_on_a_ruling_that_cannot_apply(tmp_path):
     r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
     assert r.exit_code == EXIT_BLOCKED, r.output
     assert "rulings-2026-11-20.csv:line 2: ns_result: '9S N +1' is not a result" in r.output
-    assert "check rulings_applicable failed on rulings [2026-11-20]" in r.output
+    assert "check rulings_applicable failed on rulings [2026-11-20] (its events held)" in r.output
+    assert (
+        "held E1: rulings-2026-11-20.csv:line 2: ns_result: ruling or appeal not applied: "
+        "'9S N +1' is not a result"
+    ) in r.output
 
 
 def test_validate_a_ruling_log_with_and_without_results(tmp_path):

@@ -12,4 +12,6 @@ SELECT
     (SELECT count(*) FROM (SELECT DISTINCT event_id, session FROM standings
         WHERE scope = 'session' AND status = 'final'))                     AS sessions_final,
     (SELECT count(*) FROM (SELECT DISTINCT event_id, session FROM standings
-        WHERE scope = 'session' AND status = 'provisional'))               AS sessions_provisional;
+        WHERE scope = 'session' AND status = 'provisional'))               AS sessions_provisional,
+    (SELECT count(*) FROM (SELECT DISTINCT event_id, session FROM standings
+        WHERE scope = 'session' AND status = 'held'))                      AS sessions_held;

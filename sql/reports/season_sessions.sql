@@ -19,7 +19,7 @@ results AS (
 field AS (
     SELECT event_id, session, count(*) AS contestants
     FROM standings
-    WHERE scope = 'session' AND status <> 'superseded'
+    WHERE scope = 'session' AND status NOT IN ('superseded', 'held')  -- held: not published
     GROUP BY ALL
 ),
 pens AS (
