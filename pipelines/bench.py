@@ -1,7 +1,7 @@
 """``traveller bench``: throughput and peak memory of validation, scoring and standings.
 
 It generates ``N`` table results as many club sessions
-(:func:`pipelines.generate.generate_results_frame`), then times each stage of
+(:func:`pipelines.synth.pairs.generate_results_frame`), then times each stage of
 the engine exactly as the pipeline runs it — no Dagster or DuckDB in the way:
 validation (types, Law 77), scoring (matchpoints, factoring), standings
 (session and event, exact ranks). Throughput is reported for scoring +
@@ -106,11 +106,11 @@ def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> B
 
     ``peak_mb`` is this process's peak resident set size at the end.
     """
-    from pipelines.generate import generate_results_frame
     from pipelines.scoring.events import EVENTS_SCHEMA
     from pipelines.scoring.score import score_results, section_and_board_ids
     from pipelines.scoring.standings import event_standings, session_standings
     from pipelines.scoring.validate import validate_results
+    from pipelines.synth.pairs import generate_results_frame
 
     report = BenchReport(results=n)
     progress(f"[1/4] generating {n:,} table results")

@@ -3,7 +3,7 @@
 :mod:`pipelines.bench` times the scoring kernel alone. This module times the product:
 a generated federation inbox of about ``N`` table results over ``D`` session dates (pairs
 evenings with rulings and appeals, team events, IMP pairs, an individual: the generator of
-:mod:`pipelines.generate`) goes through :func:`pipelines.runner.run_inbox` — reading the
+:mod:`pipelines.synth`) goes through :func:`pipelines.runner.run_inbox` — reading the
 inbox, validation, rulings, scoring, standings, the audit and the publication — exactly as
 ``traveller run`` does. Then:
 
@@ -130,7 +130,7 @@ def add_evening(inbox: Path, day: date, clubs: int, seed: int, work: Path) -> tu
     """Generate one more evening on ``day`` (``clubs`` sessions, pairs) and add it to
     ``inbox`` as a scorer would: new results files, rows appended to the shared files.
     Returns the evening's own inbox (for the "alone" run) and its number of results."""
-    from pipelines.generate import generate_inbox
+    from pipelines.synth.inbox import generate_inbox
 
     alone = work / f"evening-{day.isoformat()}"
     summary = generate_inbox(
@@ -181,7 +181,7 @@ def run_end_to_end(
 ) -> EndToEndReport:
     """Generate about ``n`` results over ``dates`` dates and time the real run: the first
     load, one new date on top of it, that date alone, and a re-run with nothing new."""
-    from pipelines.generate import generate_inbox
+    from pipelines.synth.inbox import generate_inbox
 
     owned = work is None
     work = Path(tempfile.mkdtemp(prefix="traveller-e2e-")) if work is None else Path(work)

@@ -315,7 +315,8 @@ def generate(
     ] = None,
 ) -> None:
     """Write realistic synthetic federation data (invented people) into OUT."""
-    from pipelines.generate import Planted, generate_inbox
+    from pipelines.synth.inbox import generate_inbox
+    from pipelines.synth.pairs import Planted
 
     try:
         start = date.fromisoformat(start_date)

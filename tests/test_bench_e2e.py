@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 
 from pipelines.bench_e2e import EndToEndReport, PhaseReport, add_evening, plan
-from pipelines.generate import generate_inbox
 from pipelines.inbox import scan
+from pipelines.synth.inbox import generate_inbox
 
 
 def rows(path):

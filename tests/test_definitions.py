@@ -8,9 +8,9 @@ import dagster as dg
 
 from assets.automation import inbox_sensor, nightly
 from pipelines.definitions import defs
-from pipelines.generate import generate_inbox
 from pipelines.resources import InboxResource
 from pipelines.runner import HOLDING_CHECKS
+from pipelines.synth.inbox import generate_inbox
 
 
 def test_definitions_load():

@@ -1,4 +1,4 @@
-"""Tests of the synthetic data generator (:mod:`pipelines.generate`)."""
+"""Tests of the synthetic data generator (:mod:`pipelines.synth`)."""
 
 from __future__ import annotations
 
@@ -12,28 +12,27 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines import generate
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
-from pipelines.generate import (
-    APPEAL_HEADER,
-    ARTIFICIAL_CODES,
-    CONTESTANT_HEADER,
-    EVENT_HEADER,
-    RESULT_HEADER,
-    RULING_HEADER,
-    GenerateSummary,
-    generate_inbox,
-    generate_results_frame,
-    howell_schedule,
-    mitchell_max_rounds,
-    mitchell_schedule,
-)
 from pipelines.inbox import scan
 from pipelines.laws.adjustments import Artificial, parse_side_result
 from pipelines.laws.contract import SEATS, ns_score, parse_contract
 from pipelines.laws.penalties import parse_penalty
 from pipelines.scoring.rulings import KINDS, RulingsResult, parse_time, validate_rulings
 from pipelines.scoring.validate import validate_results
+from pipelines.synth import pairs as generate
+from pipelines.synth.inbox import GenerateSummary, generate_inbox
+from pipelines.synth.pairs import (
+    APPEAL_HEADER,
+    ARTIFICIAL_CODES,
+    CONTESTANT_HEADER,
+    EVENT_HEADER,
+    RESULT_HEADER,
+    RULING_HEADER,
+    generate_results_frame,
+    howell_schedule,
+    mitchell_max_rounds,
+    mitchell_schedule,
+)
 
 ARTIFICIAL_RE = re.compile(r"^A(60|50|40|[+=-])/(60|50|40|[+=-])$")
 

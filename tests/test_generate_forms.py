@@ -1,4 +1,4 @@
-"""The generator's other forms (:mod:`pipelines.generate_forms`): team events (round robin,
+"""The generator's other forms (:mod:`pipelines.synth.forms`): team events (round robin,
 Swiss, knockout), Butler and cross-IMP pairs and an individual, with directors' logs."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.generate import generate_inbox
-from pipelines.generate_forms import DECISIVE
 from pipelines.inbox import scan
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import validate_rulings
 from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import results_for_date
+from pipelines.synth.forms import DECISIVE
+from pipelines.synth.inbox import generate_inbox
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.generate import generate_inbox
 from pipelines.inbox import scan
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import validate_rulings
 from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import penalties_frame, results_for_date
+from pipelines.synth.inbox import generate_inbox
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.generate import generate_inbox
 from pipelines.runner import run_inbox
+from pipelines.synth.inbox import generate_inbox
 from tests.conftest import REALDATA, shared_file
 
 

@@ -91,8 +91,8 @@ def test_partition_write_is_one_transaction(tmp_path):
 
 
 def test_player_ids_never_reach_the_standings(tmp_path):
-    from pipelines.generate import generate_inbox
     from pipelines.runner import run_inbox
+    from pipelines.synth.inbox import generate_inbox
 
     generate_inbox(tmp_path / "inbox", sessions=1, clubs=1, seed=5)
     db = tmp_path / "w.duckdb"

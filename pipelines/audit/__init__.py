@@ -6,8 +6,9 @@
 * :mod:`pipelines.audit.marts`: the marts ``penalty_stats``, ``appeal_stats``,
   ``director_audit`` and ``ruling_discrepancies`` as a pure function of the rulings, appeals,
   events, boards played and adjustments.
-* :mod:`pipelines.audit.season`: the inputs of the marts read from a generated inbox (the
-  false-alarm measurement generates only that, many times).
+
+The same inputs read from a generated inbox, for the many-seed tests, are
+:mod:`pipelines.synth.season` (the generator is not the engine).
 
 No rankings or league tables are produced: a director is compared with the target, never
 with another director's place.

@@ -18,8 +18,8 @@ The rules are in :mod:`pipelines.laws.adjustments`; this module applies them to 
   value (2007: Law 88) from each contestant's percentage on the other boards.
 
 All arithmetic is exact: weights are integers over one denominator ``W`` (100 for whole
-percentages, 300 with thirds, :func:`weight_den`), so a weighted table's matchpoints are
-integers over ``W²`` before factoring.
+percentages, 300 with thirds, :func:`~pipelines.scoring.components.weight_den`), so a
+weighted table's matchpoints are integers over ``W²`` before factoring.
 """
 
 from __future__ import annotations
@@ -38,6 +38,13 @@ from pipelines.laws.adjustments import (
 )
 from pipelines.laws.exact import sum_by, to_float
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.scoring.components import (
+    COMPONENT_COLUMNS,
+    components_frame,
+    side_components,
+    weight_den,
+)
+from pipelines.scoring.imp_forms import IMP_SCORINGS, score_imp_rows
 from pipelines.scoring.score import (
     BOARD,
     SCORED_COLUMNS,
@@ -56,18 +63,6 @@ ADJUSTMENT_COLUMNS: dict[str, pl.DataType] = {
     "correction_id": pl.Utf8,
 }
 
-#: Columns of the components of split and weighted scores: one possible result of one side
-#: of a table, its weight an integer over ``weight_den`` (100 when every weight is a whole
-#: percentage).
-_COMPONENTS = {
-    "__row": pl.Int64,
-    "side": pl.Utf8,
-    "ns_score": pl.Int64,
-    "weight": pl.Int64,
-    "art": pl.Utf8,
-    "weight_den": pl.Int64,
-}
-
 #: Ruling kinds whose results replace the table's (an adjusted score, Law 12C).
 ADJUSTING = ("assigned", "weighted", "artificial", "director_error")
 #: Ruling kinds that change a table's result: the adjusting ones and a score correction.
@@ -84,7 +79,7 @@ def apply_rulings(
     Returns the rows (the validated columns, ``kind`` possibly changed to ``artificial`` or
     ``adjusted``, a new ``computed_score`` for a balanced assigned score, plus
     :data:`ADJUSTMENT_COLUMNS` and a ``__row`` index) and the components of the ``adjusted``
-    rows (:data:`_COMPONENTS`).
+    rows (:data:`~pipelines.scoring.components.COMPONENT_COLUMNS`).
 
     Per table and board, in the order the rulings were made:
 
@@ -115,7 +110,7 @@ def apply_rulings(
     )
     board_rulings = rulings.filter(pl.col("board").is_not_null())
     if board_rulings.height == 0:
-        return rows, pl.DataFrame(schema=_COMPONENTS)
+        return rows, pl.DataFrame(schema=COMPONENT_COLUMNS)
     keys = ["event_id", "session", "deal_round", "board", "ns_pair", "ew_pair"]
     targets = (
         rows.select(
@@ -231,7 +226,7 @@ def apply_rulings(
                 pl.when(changed).then(pl.col(f"{col}__new")).otherwise(pl.col(col)).alias(col)
             )
     rows = rows.drop([c for c in rows.columns if c.endswith("__new")])
-    return rows, _components_frame(comps)
+    return rows, components_frame(comps)
 
 
 def _side_result(
@@ -246,22 +241,6 @@ def _side_result(
             return (Component(table_score),)
         return Artificial(art0) if art0 else None
     return parse_side_result(text, board)
-
-
-def _components_frame(
-    comps: list[tuple[int, str, int | None, Fraction, str | None]],
-) -> pl.DataFrame:
-    """The components as integers over one weight denominator: 100 when every weight is a
-    whole percentage (the usual case), else the least common multiple of 100 and the
-    weights' denominators (a third: 300)."""
-    den = 100
-    for *_, w, _art in comps:
-        den = lcm(den, w.denominator)
-    return pl.DataFrame(
-        [(r, side, score, int(w * den), art, den) for r, side, score, w, art in comps],
-        schema=_COMPONENTS,
-        orient="row",
-    )
 
 
 def _irregular_boards(rows: pl.DataFrame) -> pl.Series:
@@ -290,8 +269,6 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
     if rows.height == 0:
         return score_results(rows.drop(extra)).with_columns(rows.select(extra))
     if "scoring" in rows.columns:
-        from pipelines.scoring.imp_forms import IMP_SCORINGS, score_imp_rows
-
         at_imps = pl.col("scoring").is_in(IMP_SCORINGS).fill_null(False)
         imp_rows = rows.filter(at_imps)
         if imp_rows.height:
@@ -314,41 +291,6 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
             parts.append(score_irregular(sub.drop("__irregular"), components, profiles.load(name)))
     out = pl.concat(parts, how="diagonal_relaxed").sort("__row")
     return out
-
-
-def weight_den(components: pl.DataFrame) -> int:
-    """The denominator ``W`` of the components' weights (100 when there are none)."""
-    if components.height == 0 or "weight_den" not in components.columns:
-        return 100
-    return int(components["weight_den"].max())
-
-
-def side_components(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
-    """Every side's possible results: (``__row``, ``side``, ``ns_score``, ``weight``, ``art``).
-
-    A played row is one result of weight ``W`` (:func:`weight_den`: a whole) for each side;
-    an artificial row one code per side; an adjusted (split or weighted) row its components,
-    weights over ``W``."""
-    w = weight_den(components)
-    plain = rows.filter(pl.col("kind").is_in(["played", "artificial"]))
-    base = []
-    for side, art in (("NS", "ns_art"), ("EW", "ew_art")):
-        base.append(
-            plain.select(
-                "__row",
-                pl.lit(side).alias("side"),
-                pl.when(pl.col("kind") == "played")
-                .then(pl.col("computed_score"))
-                .cast(pl.Int64)
-                .alias("ns_score"),
-                pl.lit(w, pl.Int64).alias("weight"),
-                pl.when(pl.col("kind") == "artificial").then(pl.col(art)).alias("art"),
-            )
-        )
-    adjusted = components.join(
-        rows.filter(pl.col("kind") == "adjusted").select("__row"), on="__row", how="semi"
-    )
-    return pl.concat([*base, adjusted.select(list(_COMPONENTS)[:-1])])
 
 
 def score_irregular(

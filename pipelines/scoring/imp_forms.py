@@ -51,6 +51,7 @@ from pipelines.laws.exact import to_float
 from pipelines.laws.imps import imps_array
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.teams import FAULT
+from pipelines.scoring.components import side_components, weight_den
 from pipelines.scoring.score import BOARD, SCORED_COLUMNS
 
 #: Columns IMP scoring adds (besides :data:`~pipelines.scoring.score.SCORED_COLUMNS`).
@@ -156,8 +157,6 @@ def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame
     figures null) and :data:`IMP_COLUMNS`, in ``__row`` order. A team event's ``stage``
     column says whether it is a knockout (non-balancing boards averaged, Law 86C).
     """
-    from pipelines.scoring.adjust import side_components, weight_den
-
     comps = side_components(rows, components)
     w = weight_den(components)
     parts = []

@@ -8,8 +8,9 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
-from pipelines.generate import DIRECTORS, Planted, generate_inbox
 from pipelines.scoring.events import EVENTS_SCHEMA, resolve_events, with_defaults
+from pipelines.synth.inbox import generate_inbox
+from pipelines.synth.pairs import DIRECTORS, Planted
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

@@ -28,7 +28,6 @@ import pytest
 
 from pipelines import profiles
 from pipelines.bench import canonical
-from pipelines.generate import generate_results_frame
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.exact import dense_ids, group_ids, sum_fractions
 from pipelines.laws.matchpoints import artificial, linear, matchpoints, neuberg
@@ -37,6 +36,7 @@ from pipelines.scoring.events import DEFAULTS, EVENTS_SCHEMA, with_defaults
 from pipelines.scoring.score import score_results
 from pipelines.scoring.standings import session_standings
 from pipelines.scoring.validate import _raw, result_checks, validate_results
+from pipelines.synth.pairs import generate_results_frame
 
 SEEDS = [1, 2, 3]
 PROFILES = ["wbf", "ebu", "acbl", "abf", "ffb"]

@@ -3,7 +3,7 @@
 The false-alarm rate of the audit is measured over many generated seasons
 (``tests/audit``); scoring each season through the whole pipeline would take minutes, and the
 marts need only the directors' logs, the events and the number of boards played. This reads
-them from the files :func:`pipelines.generate.generate_inbox` writes (``events.csv``,
+them from the files :func:`pipelines.synth.inbox.generate_inbox` writes (``events.csv``,
 ``rulings.csv``, ``appeals.csv``, the results files) into :class:`~pipelines.audit.marts.
 AuditInputs`. The logs are taken as written (the generator's rulings are all valid, which
 ``tests/test_generate.py`` checks through the Laws engine).

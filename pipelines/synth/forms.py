@@ -1,5 +1,5 @@
 """Synthetic events of the other forms: teams, IMP pairs and an individual (see
-:mod:`pipelines.generate` for the pairs evenings and the directors' logs).
+:mod:`pipelines.synth.pairs` for the pairs evenings and the directors' logs).
 
 Over the generation's dates, on evenings of their own (club numbers after the pairs
 clubs), :func:`plan` lays out:
@@ -25,11 +25,11 @@ knockout final (Law 90, off the penalised team's side in full).
 
 In a team match the home team sits NS at the odd table and EW at the even one, and both
 tables play the same boards. Results are drawn around each board's par exactly as for
-pairs (:func:`pipelines.generate.layout_rows`), so a match has swings. Who wins a knockout
+pairs (:func:`pipelines.synth.pairs.layout_rows`), so a match has swings. Who wins a knockout
 match or leads a Swiss is worked out from the drawn results with the Laws' IMP scale and
 the WBF VP scale (:mod:`pipelines.laws.imps`, :mod:`pipelines.laws.victory_points`), on the
 table results as entered, before the directors' rulings (which are drawn afterwards, see
-:mod:`pipelines.generate`); each semi-final is drawn again until it is won by at least
+:mod:`pipelines.synth.pairs`); each semi-final is drawn again until it is won by at least
 :data:`DECISIVE` IMPs, so that a ruling drawn afterwards does not turn it.
 """
 
@@ -41,16 +41,20 @@ from fractions import Fraction
 
 import numpy as np
 
-from pipelines.generate import (
-    DIRECTORS,
-    _Event,
-    _player_pool,
-    layout_rows,
-)
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.imps import imps
 from pipelines.laws.teams import cancelled_board
 from pipelines.laws.victory_points import victory_points
+from pipelines.synth.pairs import (
+    DIRECTORS,
+    _Event,
+    _in_session,
+    _own,
+    _player_pool,
+    _ruling,
+    howell_schedule,
+    layout_rows,
+)
 
 #: Invented team names (no real team).
 TEAM_NAMES: tuple[str, ...] = (
@@ -341,8 +345,6 @@ def plan(
     team_rows(ev_id, teams)
 
     # --- Butler and cross-IMP pairs: Howells of 8 pairs, 7 rounds of 3 boards
-    from pipelines.generate import howell_schedule
-
     for k, (scoring, title) in enumerate((("butler", "Butler"), ("cross_imps", "Cross-IMP"))):
         club += 1
         d = day[2 + k] if days > 1 else day[0]
@@ -417,11 +419,9 @@ def _match_boards(sess) -> list[list]:
 
 def planned_rulings(rng: np.random.Generator, sessions: list) -> list[dict]:
     """The team events' own cases for the directors' log (see the module docstring), as
-    ruling records of :func:`pipelines.generate._ruling` without ids; the tables they are
+    ruling records of :func:`pipelines.synth.pairs._ruling` without ids; the tables they are
     about are marked as used so that no other ruling is drawn there. ``sessions`` are the
-    timetabled sessions of :func:`pipelines.generate.generate_inbox`."""
-    from pipelines.generate import _in_session, _own, _ruling
-
+    timetabled sessions of :func:`pipelines.synth.inbox.generate_inbox`."""
     out: list[dict] = []
 
     def teams(stage: str) -> list:
