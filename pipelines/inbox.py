@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -35,7 +35,13 @@ from pipelines.formats.model import (
 )
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.scoring.checks import Check, apply_checks, quote
-from pipelines.scoring.events import EVENTS_SCHEMA, resolve_events, with_defaults
+from pipelines.scoring.events import (
+    EVENT_HOLD_COLUMNS,
+    EVENTS_SCHEMA,
+    event_holds,
+    resolve_events,
+    with_defaults,
+)
 
 #: First session date Traveller keeps a partition for.
 FIRST_DATE = date(1990, 1, 1)
@@ -67,7 +73,9 @@ class InboxSnapshot:
     * ``rejected``: rows and files rejected while reading;
     * ``warnings``: things a scorer should look at that reject nothing (e.g. a Bridgemate
       entry superseded by a later one, a table short of results);
-    * ``rulings``, ``appeals``: directors' rulings and appeal decisions, dated.
+    * ``rulings``, ``appeals``: directors' rulings and appeal decisions, dated;
+    * ``event_holds``: event sessions whose details are not known (a rejected ``events.csv``
+      row, an unknown column; :func:`pipelines.scoring.events.event_holds`): held back.
     """
 
     files: pl.DataFrame
@@ -79,6 +87,9 @@ class InboxSnapshot:
     warnings: pl.DataFrame
     rulings: pl.DataFrame
     appeals: pl.DataFrame
+    event_holds: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
+    )
 
     def dates(self) -> list[str]:
         """Sorted session dates found in the inbox."""
@@ -357,7 +368,10 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
     rulings, appeals = [], []
     file_rows = []
+    unknown: dict[str, tuple[str, ...]] = {}
     for path, r in read:
+        if r.unknown_columns:
+            unknown[r.file] = r.unknown_columns
         prio = 0 if r.format == "events_csv" else 1
         events.append(r.events.with_columns(pl.lit(prio).alias("priority")))
         results.append(r.results)
@@ -384,6 +398,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
         or [empty_frame(EVENT_COLUMNS).with_columns(pl.lit(0).alias("priority"))]
     )
     ev_frame, key_rejected = keyed_by_file(ev_frame)
+    held = event_holds(ev_frame, unknown)
     resolved, ev_rejected = resolve_events(ev_frame)
     ev_rejected = pl.concat([key_rejected, ev_rejected])
     resolved = with_defaults(resolved, profile)
@@ -412,6 +427,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
         warnings=all_warnings,
         rulings=dated_rulings,
         appeals=dated_appeals,
+        event_holds=held,
     )
 
 

@@ -9,7 +9,7 @@ Stage             writes                                          slice
 ----------------  ----------------------------------------------  ---------------------------
 ingest            source_files, events, contestants,              whole tables; rejected rows
                   source_standings, rejected_inputs (read),       of stage 'read'
-                  input_warnings
+                  input_warnings, event_holds
 build_raw         raw_results                                     one session date
 build_ruling_log  raw_rulings, raw_appeals                        one session date
 validate          validated_results, rejected_inputs (validate)   one session date
@@ -75,6 +75,7 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("source_standings", snap.source_standings),
                 Write("rejected_inputs", rejected, delete="rejected_inputs_read"),
                 Write("input_warnings", snap.warnings),
+                Write("event_holds", snap.event_holds),
             ],
         )
     return Summary(

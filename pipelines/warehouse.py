@@ -37,6 +37,7 @@ TABLES: tuple[str, ...] = (
     "source_standings",
     "rejected_inputs",
     "input_warnings",
+    "event_holds",
     "raw_results",
     "raw_rulings",
     "raw_appeals",

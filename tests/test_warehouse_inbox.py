@@ -47,7 +47,16 @@ def test_duplicate_event_definitions_are_rejected(tmp_path):
         "event_id,session,date,profile\nE1,1,2026-11-04,ebu\nE1,1,2026-11-05,wbf\nE3,1,x,zzz\n"
     )
     snap = scan(tmp_path, today=date(2026, 11, 30))
-    assert snap.events.select("event_id", "date", "profile").rows() == [("E1", "2026-11-04", "ebu")]
+    # E3's row names its event session but none of its details passes: the event is known,
+    # its details are the defaults, and it is held (never scored on them in silence)
+    assert snap.events.select("event_id", "date", "profile").rows() == [
+        ("E1", "2026-11-04", "ebu"),
+        ("E3", None, "wbf"),
+    ]
+    assert snap.event_holds.select("event_id", "session", "location", "field").rows() == [
+        ("E3", "1", "line 4", "date"),
+        ("E3", "1", "line 4", "profile"),
+    ]
     by_line = snap.rejected.group_by("location").agg(pl.col("field"))
     fields = {r["location"]: sorted(r["field"]) for r in by_line.iter_rows(named=True)}
     assert fields == {"line 3": ["event_id"], "line 4": ["date", "profile"]}

@@ -169,3 +169,6 @@ class ReadResult:
     rulings: pl.DataFrame | None = None  # a ruling log (pipelines.formats.rulings)
     appeals: pl.DataFrame | None = None  # an appeal log
     rows_read: int = 0
+    #: header columns the reader does not know (their values are not read): an events.csv
+    #: holds its events back on one (a renamed header, see pipelines.scoring.events)
+    unknown_columns: tuple[str, ...] = ()

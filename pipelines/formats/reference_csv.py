@@ -61,16 +61,21 @@ def direction_expr(expr: pl.Expr) -> pl.Expr:
 
 def _read(
     path: Path, file: str, fmt: str, required: tuple[str, ...], kind: str, columns: tuple[str, ...]
-) -> tuple[ReadResult, pl.DataFrame | None]:
-    """Load a reference CSV; returns the result shell and the projected frame (or ``None``)."""
+) -> tuple[ReadResult, pl.DataFrame | None, list[str]]:
+    """Load a reference CSV; returns the result shell, the projected frame (or ``None``) and
+    the header's columns."""
     table = load_csv_table(path, file)
     failed = table_failure(file, fmt, table)
     if failed is not None:
-        return failed, None
+        return failed, None, table.header
     missing = missing_columns_failure(file, table, required, kind)
     if missing is not None:
         rej = frame([missing], REJECT_COLUMNS)
-        return ReadResult(file=file, format=fmt, rejected=rej, rows_read=table.rows_read), None
+        return (
+            ReadResult(file=file, format=fmt, rejected=rej, rows_read=table.rows_read),
+            None,
+            table.header,
+        )
     assert table.frame is not None
     df = select_columns(table.frame, columns, {"file": file})
     result = ReadResult(
@@ -79,23 +84,44 @@ def _read(
         rejected=frame(table.rejected, REJECT_COLUMNS),
         rows_read=table.rows_read,
     )
-    return result, df
+    return result, df, table.header
 
 
 def read_events_csv(path: Path, file: str) -> ReadResult:
-    """Read an ``events.csv`` into ``ReadResult.events`` (format ``events_csv``)."""
-    result, df = _read(path, file, "events_csv", EVENT_REQUIRED, "events", EVENT_COLUMNS)
+    """Read an ``events.csv`` into ``ReadResult.events`` (format ``events_csv``).
+
+    A header column that is not an event column (``movment``, ``Profile name``) is named in
+    ``unknown_columns`` and a warning: its values are not read, and the events of the file
+    are held back (:func:`pipelines.scoring.events.event_holds`) rather than scored on
+    defaults."""
+    result, df, header = _read(path, file, "events_csv", EVENT_REQUIRED, "events", EVENT_COLUMNS)
     if df is not None:
         result.events = df.with_columns(
             *(pl.col(c).str.to_lowercase() for c in EVENT_ENUMS),
             date_expr(pl.col("date")).alias("date"),
+        )
+        known = set(EVENT_COLUMNS[2:])
+        result.unknown_columns = tuple(h for h in header if h and h not in known)
+        result.warnings = frame(
+            [
+                {
+                    "file": file,
+                    "location": "line 1",
+                    "field": h,
+                    "reason": f"column '{h}' is not an events.csv column: its values are not "
+                    f"read and the file's events are held (columns: {', '.join(sorted(known))})",
+                    "raw": ",".join(header)[:300],
+                }
+                for h in result.unknown_columns
+            ],
+            REJECT_COLUMNS,
         )
     return result
 
 
 def read_contestants_csv(path: Path, file: str) -> ReadResult:
     """Read a ``contestants*.csv`` into ``ReadResult.contestants`` (format ``contestants_csv``)."""
-    result, df = _read(
+    result, df, _ = _read(
         path, file, "contestants_csv", CONTESTANT_REQUIRED, "contestants", CONTESTANT_COLUMNS
     )
     if df is not None:

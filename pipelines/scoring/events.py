@@ -178,7 +178,8 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         return pl.DataFrame(schema=EVENTS_SCHEMA), pl.DataFrame(
             schema={c: pl.Utf8 for c in REJECT_COLUMNS}
         )
-    ok, rejected = apply_checks(events, event_checks(), _raw())
+    _, rejected = apply_checks(events, event_checks(), _raw())
+    ok = _kept_details(events)
     ok = ok.with_row_index("__order").with_columns(
         pl.col("session").cast(pl.Int32),
         pl.col("correction_minutes").cast(pl.Int32, strict=False),
@@ -221,6 +222,92 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         *(pl.col(c).drop_nulls().first().alias(c) for c in fields)
     )
     return merged.select([pl.col(c).cast(t) for c, t in EVENTS_SCHEMA.items()]), rejected
+
+
+#: The fields that say which event session a row describes (a row failing one of these
+#: describes no event session Traveller can name).
+KEY_FIELDS: tuple[str, ...] = ("event_id", "session")
+
+
+def _kept_details(events: pl.DataFrame) -> pl.DataFrame:
+    """Every row whose event session is named (``event_id``, ``session`` valid), with each
+    detail that fails its check emptied: the row is rejected for that detail (see
+    :func:`resolve_events`) and its event is held (:func:`event_holds`), but what it does
+    say — its date above all, which dates the event's results and rulings — still counts."""
+    checks = event_checks()
+    key_ok = ~pl.any_horizontal(
+        *(c.fails.fill_null(False) for c in checks if c.field in KEY_FIELDS)
+    )
+    details = [c for c in checks if c.field not in KEY_FIELDS]
+    return events.filter(key_ok).with_columns(
+        pl.when(c.fails.fill_null(False)).then(None).otherwise(pl.col(c.field)).alias(c.field)
+        for c in details
+    )
+
+
+#: Columns of an event held back because its details are unknown (the ``event_holds`` table).
+EVENT_HOLD_COLUMNS: tuple[str, ...] = ("event_id", "session", "file", "location", "field", "reason")
+
+
+def event_holds(
+    events: pl.DataFrame, unknown_columns: dict[str, tuple[str, ...]] | None = None
+) -> pl.DataFrame:
+    """The event sessions whose details cannot be trusted, one row per reason: a row of
+    ``events.csv`` (or a file's header) that fails a check, and every row of an
+    ``events.csv`` that has a column Traveller does not know (``unknown_columns``: file →
+    columns; a renamed header, its values never read). Scoring such an event on the
+    defaults (a Mitchell as a Howell, the wrong profile or Laws, an unknown date) would
+    publish wrong standings, so its standings are held until the row is corrected.
+
+    ``session`` is null when the row's session is not a whole number (every session of the
+    event is held); a row without an ``event_id`` names no event and holds nothing (it is
+    rejected). Columns :data:`EVENT_HOLD_COLUMNS`, all text."""
+    empty = pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
+    if events.height == 0:
+        return empty
+    session = (
+        pl.when(pl.col("session").fill_null("").str.contains(_INT))
+        .then(pl.col("session").cast(pl.Int64, strict=False).cast(pl.Utf8))
+        .otherwise(None)
+    )
+    parts = [empty]
+    for c in event_checks():
+        if c.field == "event_id":
+            continue
+        hit = events.filter(c.fails.fill_null(False) & pl.col("event_id").is_not_null())
+        if hit.height:
+            parts.append(
+                hit.select(
+                    "event_id",
+                    session.alias("session"),
+                    "file",
+                    "location",
+                    pl.lit(c.field).alias("field"),
+                    pl.format(
+                        "the event's row was rejected ({}), so its details are not known: "
+                        "correct the row",
+                        c.reason,
+                    ).alias("reason"),
+                )
+            )
+    for file, cols in (unknown_columns or {}).items():
+        hit = events.filter((pl.col("file") == file) & pl.col("event_id").is_not_null())
+        for col in cols:
+            parts.append(
+                hit.select(
+                    "event_id",
+                    session.alias("session"),
+                    "file",
+                    "location",
+                    pl.lit(col).alias("field"),
+                    pl.lit(
+                        f"the file has a column '{col}' that is not an events.csv column (a "
+                        "renamed header?): its values were not read, so the event's details "
+                        "are not known; name it as the README lists the columns"
+                    ).alias("reason"),
+                )
+            )
+    return pl.concat(parts).unique(maintain_order=True)
 
 
 def club_from_event_id(event_id: pl.Expr) -> pl.Expr:

@@ -1,9 +1,19 @@
 -- Why events of one date are held back (one row per reason):
 -- * a stated score that differs from the score of its contract (Law 77), held for its event;
 -- * a ruling or appeal that could not be applied, held for the event it names (one that names
---   no event it can be placed in holds every event of the date: it cannot be placed).
+--   no event it can be placed in holds every event of the date: it cannot be placed);
+-- * an event session whose details are not known (a rejected events.csv row, an unknown
+--   column: event_holds), held for that session (every session when the row named none).
 WITH day_events AS (
     SELECT DISTINCT event_id FROM validated_results WHERE session_date = $session_date
+), day_sessions AS (
+    SELECT DISTINCT event_id, session FROM validated_results WHERE session_date = $session_date
+), details AS (
+    SELECT DISTINCT h.event_id, h.file, h.location, h.field, h.reason
+    FROM event_holds AS h
+    JOIN day_sessions AS d
+      ON d.event_id = h.event_id
+     AND (h.session IS NULL OR CAST(d.session AS VARCHAR) = h.session)
 ), disagreements AS (
     SELECT event_id, file, location, 'score' AS field,
            'stated score ' || stated_score || ' but ' || contract || ' by '
@@ -31,5 +41,6 @@ WITH day_events AS (
 SELECT CAST($session_date AS DATE) AS session_date, * FROM (
     SELECT * FROM disagreements
     UNION ALL SELECT * FROM rulings_held
+    UNION ALL SELECT * FROM details
 )
 ORDER BY event_id, file, location, field;

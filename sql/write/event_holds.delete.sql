@@ -1,0 +1,2 @@
+-- Found while reading the inbox and rewritten on every scan.
+DELETE FROM event_holds;

@@ -1,0 +1,123 @@
+"""A rejected ``events.csv`` row holds back its event instead of scoring it on defaults.
+
+Planted: in an ``events.csv`` describing two events of the same evening, one row with a
+movement typo, a profile that does not exist, an impossible date, ``expected_results`` 0, or
+(another file) a renamed column. Expected: that row rejected with its reason (exit 3), that
+event's standings held with the reason (exit 4), never published; the other event published
+Final; the held event's rulings still dated by the row's valid date and checked (one kept,
+one rejected for its own reason, none for "no date")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipelines.cli import EXIT_BLOCKED, app
+from pipelines.runner import run_inbox
+from tests.robustness.conftest import EVENTS_HEADER, RESULTS, RULINGS_HEADER, rows, status
+
+GOOD_ROW = "OK1,1,2026-11-21,Monday pairs,howell,wbf,"
+BAD_ROWS = {
+    "movement": (
+        "EV2,1,2026-11-21,Monday B,mitchel,wbf,",
+        "movement must be one of howell, mitchell, not 'mitchel'",
+    ),
+    "profile": (
+        "EV2,1,2026-11-21,Monday B,howell,wbff,",
+        "profile must be one of",
+    ),
+    "date": (
+        "EV2,1,2026-02-30,Monday B,howell,wbf,",
+        "date must be a calendar date YYYY-MM-DD, not '2026-02-30'",
+    ),
+    "expected_results": (
+        "EV2,1,2026-11-21,Monday B,howell,wbf,0",
+        "expected_results must be a whole number >= 1, not '0'",
+    ),
+}
+
+
+def _inbox(tmp: Path, bad_row: str, dated_names: bool) -> Path:
+    inbox = tmp / "inbox"
+    inbox.mkdir()
+    (inbox / "events.csv").write_text(f"{EVENTS_HEADER}\n{GOOD_ROW}\n{bad_row}\n")
+    # undated file names: the events.csv row is the only source of the date
+    a, b, log = (
+        ("results-2026-11-21-a.csv", "results-2026-11-21-b.csv", "rulings-2026-11-21.csv")
+        if dated_names
+        else ("club-a.csv", "club-b.csv", "rulings-b.csv")
+    )
+    (inbox / a).write_text(RESULTS.format(e="OK1"))
+    (inbox / b).write_text(RESULTS.format(e="EV2"))
+    (inbox / log).write_text(
+        f"{RULINGS_HEADER}\n"
+        "R1,EV2,1,1,3,4,assigned,EW,4S N +1,\n"  # NS 3 v EW 4 played board 1: applies
+        "R2,EV2,1,1,3,5,assigned,EW,4S N +1,\n"  # 3 never met 5 on board 1: unknown table
+    )
+    return inbox
+
+
+@pytest.mark.parametrize("field", sorted(BAD_ROWS))
+def test_a_rejected_event_row_holds_that_event(tmp_path: Path, field: str):
+    bad_row, why = BAD_ROWS[field]
+    inbox = _inbox(tmp_path, bad_row, dated_names=True)
+    wh = tmp_path / "w.duckdb"
+    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    rejected = rows(
+        wh, "SELECT field, reason FROM rejected_inputs WHERE file = 'events.csv' ORDER BY ALL"
+    )
+    assert [f for f, _ in rejected] == [field]
+    assert why in rejected[0][1]
+    assert report.held_events == [("2026-11-21", "EV2")]
+    holds = rows(wh, "SELECT event_id, file, location, field, reason FROM holds ORDER BY ALL")
+    assert ("EV2", "events.csv", "line 3", field) in [h[:4] for h in holds]
+    [reason] = [h[4] for h in holds if h[1] == "events.csv"]
+    assert why in reason and "correct the row" in reason
+    site = tmp_path / "out" / "site"
+    assert status(site, "OK1") == "Final"
+    assert not (site / "EV2").exists()
+    assert rows(wh, "SELECT DISTINCT event_id, status FROM standings ORDER BY ALL") == [
+        ("EV2", "held"),
+        ("OK1", "final"),
+    ]
+
+
+def test_the_held_events_rulings_are_dated_by_its_row_and_checked(tmp_path: Path):
+    inbox = _inbox(tmp_path, BAD_ROWS["movement"][0], dated_names=False)
+    wh = tmp_path / "w.duckdb"
+    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    assert report.dates == ["2026-11-21"]
+    assert rows(wh, "SELECT ruling_id, applies FROM rulings") == [("R1", True)]
+    [(loc, fld, reason)] = rows(
+        wh, "SELECT location, field, reason FROM rejected_inputs WHERE file = 'rulings-b.csv'"
+    )
+    assert (loc, fld) == ("line 3", "board")
+    assert "unknown table or board" in reason
+    assert report.held_events == [("2026-11-21", "EV2")]
+    assert status(tmp_path / "out" / "site", "OK1") == "Final"
+
+
+def test_a_renamed_events_column_holds_the_files_events(tmp_path: Path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "events.csv").write_text(f"{EVENTS_HEADER}\n{GOOD_ROW}\n")
+    (inbox / "events-b.csv").write_text(
+        "event_id,session,date,movment\nEV2,1,2026-11-21,mitchell\n"
+    )
+    (inbox / "results-2026-11-21-a.csv").write_text(RESULTS.format(e="OK1"))
+    (inbox / "results-2026-11-21-b.csv").write_text(RESULTS.format(e="EV2"))
+    r = CliRunner().invoke(
+        app,
+        ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.duckdb")],
+    )
+    assert r.exit_code == EXIT_BLOCKED, r.output
+    assert "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]" in (
+        r.output
+    )
+    assert (
+        "held EV2: events-b.csv:line 2: movment: the file has a column 'movment' that is not "
+        "an events.csv column (a renamed header?)"
+    ) in r.output
+    assert "status     1 sessions final, 0 provisional, 1 held" in r.output
