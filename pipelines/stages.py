@@ -32,6 +32,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines import inbox as inbox_mod
+from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
 from pipelines.scoring.conservation import breaches
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time, validate_rulings
@@ -193,20 +194,10 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
         {
             "rulings_rejected": rejected.select("file", "location").unique().height,
             "adjusted_scores": int(r["kind"].is_in(list(BOARD_CHANGING)).sum()),
-            "penalties": int(r["kind"].is_in(["procedural_penalty", "disciplinary_penalty"]).sum()),
+            "penalties": int(r["kind"].is_in(list(PENALTY_KINDS)).sum()),
             "appeals_pending": int(result.appeals["pending"].sum()) if result.appeals.height else 0,
         },
     )
-
-
-BOARD_CHANGING = (
-    "assigned",
-    "weighted",
-    "artificial",
-    "director_error",
-    "score_correction",
-    "fouled_board",
-)
 
 
 def now() -> datetime:

@@ -17,7 +17,8 @@ from pipelines.inbox import scan
 from pipelines.laws.adjustments import Artificial, parse_side_result
 from pipelines.laws.contract import SEATS, ns_score, parse_contract
 from pipelines.laws.penalties import parse_penalty
-from pipelines.scoring.rulings import KINDS, RulingsResult, parse_time, validate_rulings
+from pipelines.laws.vocabulary import RULING_KINDS as KINDS
+from pipelines.scoring.rulings import RulingsResult, parse_time, validate_rulings
 from pipelines.scoring.validate import validate_results
 from pipelines.synth import pairs as generate
 from pipelines.synth.inbox import GenerateSummary, generate_inbox

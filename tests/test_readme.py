@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-from pipelines.scoring.rulings import KINDS
+from pipelines.laws.vocabulary import RULING_KINDS as KINDS
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -65,18 +65,17 @@ import polars as pl
 
 from pipelines.audit.funnel import funnel
 from pipelines.audit.shrinkage import shrink
-from pipelines.scoring.rulings import KINDS as RULING_KINDS
+from pipelines.laws.vocabulary import (
+    DECIDED,
+    JUDGEMENT,
+    JUDGEMENT_ADJUSTING,
+    OUTCOMES,
+    OVERTURNED,
+    PENALTY_KINDS,
+    RULING_KINDS,
+    RulingKind,
+)
 
-#: Kinds of ruling, in the order the mix is shown: the ruling log's own kinds.
-KINDS: tuple[str, ...] = RULING_KINDS
-#: A ruling that adjusts the score on its judgement (Law 12C; at teams an IMP award, Law 86B1).
-ADJUSTING: tuple[str, ...] = ("assigned", "weighted", "artificial", "imp_award")
-#: Judgement calls on a board: they adjust or let the score stand.
-JUDGEMENT: tuple[str, ...] = ("score_stands", *ADJUSTING)
-PENALTY_KINDS: tuple[str, ...] = ("procedural_penalty", "disciplinary_penalty")
-OUTCOMES: tuple[str, ...] = ("upheld", "changed", "changed_one_side", "withdrawn", "referred_back")
-OVERTURNED: tuple[str, ...] = ("changed", "changed_one_side")
-DECIDED: tuple[str, ...] = ("upheld", "changed", "changed_one_side", "referred_back")
 #: What the directors are compared within (columns of the event).
 CONTROLS: tuple[str, ...] = ("level", "form", "scoring")
 #: The rates audited, in the order shown.
@@ -360,7 +359,7 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         "period_kind", "period", pl.col("boards_played").alias("__total")
     )
     pen = rul.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).with_columns(
-        pl.when(pl.col("kind") == "procedural_penalty")
+        pl.when(pl.col("kind") == RulingKind.PROCEDURAL_PENALTY)
         .then(pl.lit("procedural"))
         .otherwise(pl.lit("disciplinary"))
         .alias("penalty_kind"),
@@ -549,18 +548,18 @@ def _director_audit(
     )
     kinds = r.group_by(keys).agg(
         pl.len().alias("rulings"),
-        *((pl.col("kind") == k).sum().alias(k) for k in KINDS),
+        *((pl.col("kind") == k).sum().alias(k) for k in RULING_KINDS),
         pl.col("__own_session").sum().alias("rulings_at_sessions_directed"),
         pl.col("kind").is_in(list(JUDGEMENT)).sum().alias("judgement_calls"),
-        pl.col("kind").is_in(list(ADJUSTING)).sum().alias("adjusted"),
-        (pl.col("kind") != "score_correction").sum().alias("rulings_not_corrections"),
+        pl.col("kind").is_in(list(JUDGEMENT_ADJUSTING)).sum().alias("adjusted"),
+        (pl.col("kind") != RulingKind.SCORE_CORRECTION).sum().alias("rulings_not_corrections"),
         pl.col("adjustment_pct")
-        .filter(pl.col("kind").is_in(list(ADJUSTING)))
+        .filter(pl.col("kind").is_in(list(JUDGEMENT_ADJUSTING)))
         .abs()
         .mean()
         .alias("mean_adjustment_pct"),
         pl.col("adjustment_imps")
-        .filter(pl.col("kind").is_in(list(ADJUSTING)))
+        .filter(pl.col("kind").is_in(list(JUDGEMENT_ADJUSTING)))
         .abs()
         .mean()
         .alias("mean_adjustment_imps"),
@@ -578,7 +577,7 @@ def _director_audit(
         "sessions_directed",
         "boards_directed",
         "rulings",
-        *KINDS,
+        *RULING_KINDS,
         "rulings_at_sessions_directed",
         "judgement_calls",
         "adjusted",
@@ -628,7 +627,7 @@ def _director_audit(
             "boards_directed",
             "rulings",
             "rulings_per_1000_boards",
-            *KINDS,
+            *RULING_KINDS,
             "appeals_against",
             "appeals_decided",
             "mean_adjustment_pct",
@@ -753,10 +752,10 @@ def _size_text(side: str) -> pl.Expr:
 def _discrepancies(rul: pl.DataFrame, threshold: float, threshold_imps: float) -> pl.DataFrame:
     on_board = rul.filter(pl.col("board").is_not_null() & pl.col("kind").is_in(list(JUDGEMENT)))
     deal = ["deal_round"]
-    adj = on_board.filter(pl.col("kind").is_in(list(ADJUSTING))).select(
+    adj = on_board.filter(pl.col("kind").is_in(list(JUDGEMENT_ADJUSTING))).select(
         "event_id", "law", *(pl.col(c).alias(f"a_{c}") for c in (*_SIDE, *deal))
     )
-    stands = on_board.filter(pl.col("kind") == "score_stands").select(
+    stands = on_board.filter(pl.col("kind") == RulingKind.SCORE_STANDS).select(
         "event_id", "law", *(pl.col(c).alias(f"b_{c}") for c in (*_SIDE, *deal))
     )
     different = pl.col("a_director") != pl.col("b_director")

@@ -10,4 +10,6 @@ the Law (2017 edition unless stated):
 * :mod:`.exact`       exact rational arithmetic on integer columns (ties must tie).
 * :mod:`.rounding`    the rounding rules regulations apply to displayed figures.
 * :mod:`.ranking`     places with shared ties and regulation tie-breaks.
+* :mod:`.vocabulary`  the directors' vocabulary: ruling kinds, appeal outcomes, and the
+                      groups of kinds the Laws treat alike (StrEnums, defined once).
 """

@@ -25,6 +25,8 @@ import math
 import re
 from typing import Any
 
+from pipelines.laws.vocabulary import PENALTY_KINDS, RulingKind
+
 #: Words for the artificial-score codes of the results files and rulings (Law 12C2).
 AVERAGE_WORDS = {"+": "average-plus", "=": "average", "-": "average-minus"}
 #: The nominal percentage of each variable code before the session-percentage rule.
@@ -178,25 +180,25 @@ def explain(row: dict[str, Any], versions: int = 1) -> str | None:
         if versions > 1:
             return f"fouled board: version {row.get('board_version') or 'A'}, Law 87"
         return None
-    if kind == "fouled_board":
+    if kind == RulingKind.FOULED_BOARD:
         return f"fouled board: version {row.get('board_version') or 'A'}{tail or ', Law 87'}"
-    if kind == "score_stands":
+    if kind == RulingKind.SCORE_STANDS:
         return f"director called: score stands{tail}"
-    if kind == "score_correction":
+    if kind == RulingKind.SCORE_CORRECTION:
         res = row.get("effective_ns_result")
         what = f" to {result_text(res)}" if res else ""
         entered = played_text(row)
         what += f" (entered: {entered})" if entered and res else ""
         return f"score corrected{what}{tail or ', Law 79C'}{appeal}"
-    if kind in ("procedural_penalty", "disciplinary_penalty"):
+    if kind in PENALTY_KINDS:
         return None
-    if kind == "imp_award":  # Law 86B1 (2007 86D): IMPs for the board of the match
+    if kind == RulingKind.IMP_AWARD:  # Law 86B1 (2007 86D): IMPs for the board of the match
         ns = row.get("effective_ns_result") or ""
         ew = row.get("effective_ew_result")
         teams = f"{row.get('ns_pair')} {ns}" + (f", {row.get('ew_pair')} {ew}" if ew else "")
         return f"IMP award: {teams.replace('-', MINUS)}{tail or ', Law 86B1'}{appeal}"
     ruled = _ruled_result(row.get("effective_ns_result"), row.get("effective_ew_result"), row)
-    prefix = "director's error: " if kind == "director_error" else ""
+    prefix = "director's error: " if kind == RulingKind.DIRECTOR_ERROR else ""
     record = ""
     if row.get("correction_id") and row.get("recorded_score") is not None:
         # Law 79C: the correction changed the table result kept for the record, not the score

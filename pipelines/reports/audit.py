@@ -26,7 +26,6 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from pipelines.audit.marts import (
-    KINDS,
     MEASURE_LABELS,
     MEASURES,
     AuditInputs,
@@ -34,6 +33,7 @@ from pipelines.audit.marts import (
     build_marts,
     key_figures,
 )
+from pipelines.laws.vocabulary import RULING_KINDS
 from pipelines.reports.plots import funnel_svg, trend_svg
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -117,7 +117,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         "boards_directed",
         "rulings",
         "rulings_per_1000_boards",
-        *KINDS,
+        *RULING_KINDS,
         "appeals_against",
         "appeals_decided",
         "mean_adjustment_pct",
@@ -132,7 +132,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
             & (pl.col("director") == r["director"])
         )
         r["shown"] = name
-        r["mix"] = ", ".join(f"{k.replace('_', ' ')} {r[k]}" for k in KINDS if r[k])
+        r["mix"] = ", ".join(f"{k.replace('_', ' ')} {r[k]}" for k in RULING_KINDS if r[k])
         r["rates"] = {x["measure"]: x for x in rates.to_dicts()}
         rows.append(r)
     return sorted(rows, key=lambda r: (r["period"], r["stratum"], r["shown"]))

@@ -38,6 +38,7 @@ from pipelines.laws.adjustments import (
 )
 from pipelines.laws.exact import sum_by, to_float
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.laws.vocabulary import SCORE_ADJUSTING, RulingKind
 from pipelines.scoring.components import (
     COMPONENT_COLUMNS,
     components_frame,
@@ -62,11 +63,6 @@ ADJUSTMENT_COLUMNS: dict[str, pl.DataType] = {
     "recorded_score": pl.Int64,
     "correction_id": pl.Utf8,
 }
-
-#: Ruling kinds whose results replace the table's (an adjusted score, Law 12C).
-ADJUSTING = ("assigned", "weighted", "artificial", "director_error")
-#: Ruling kinds that change a table's result: the adjusting ones and a score correction.
-CHANGING = (*ADJUSTING, "score_correction")
 
 
 def apply_rulings(
@@ -147,16 +143,16 @@ def apply_rulings(
         up: dict = {"__row": row}
         adjust = correction = stands = fouled = award = None
         for t in rs:
-            if t["kind"] == "imp_award":  # the IMPs come from with_imp_awards (Law 86D)
+            if t["kind"] == RulingKind.IMP_AWARD:  # the IMPs come from with_imp_awards (Law 86D)
                 award = t
-            elif t["kind"] == "fouled_board":
+            elif t["kind"] == RulingKind.FOULED_BOARD:
                 fouled = t
                 up["board_version"] = t["board_version"]
-            elif t["kind"] == "score_correction":
+            elif t["kind"] == RulingKind.SCORE_CORRECTION:
                 correction = t
-            elif t["kind"] == "score_stands":
+            elif t["kind"] == RulingKind.SCORE_STANDS:
                 adjust, stands = None, t
-            elif t["kind"] in ADJUSTING:
+            elif t["kind"] in SCORE_ADJUSTING:
                 adjust = t
         decider = adjust or award or correction or stands or fouled
         if decider is None:

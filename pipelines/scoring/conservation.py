@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import polars as pl
 
+from pipelines.laws.vocabulary import RulingKind
 from pipelines.scoring.score import BOARD
 
 #: Factoring labels of fouled-board groups scored by a small-group rule (not conserved).
@@ -110,9 +111,9 @@ def imp_breaches(scored: pl.DataFrame) -> list[dict]:
         return []
     unbalanced = (pl.col("kind") != "played").any().over(BOARD)
     if "adjustment" in imp.columns:  # an IMP award (Law 86B1) may be non-balancing
-        unbalanced = unbalanced | (pl.col("adjustment") == "imp_award").fill_null(False).any().over(
-            BOARD
-        )
+        unbalanced = unbalanced | (pl.col("adjustment") == RulingKind.IMP_AWARD).fill_null(
+            False
+        ).any().over(BOARD)
     if "missing_result" in imp.columns:
         unbalanced = unbalanced | pl.col("missing_result").fill_null(False).any().over(BOARD)
     clean = imp.filter(~unbalanced)

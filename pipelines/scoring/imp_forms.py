@@ -51,6 +51,7 @@ from pipelines.laws.exact import to_float
 from pipelines.laws.imps import imps_array
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.teams import FAULT
+from pipelines.laws.vocabulary import RulingKind
 from pipelines.scoring.components import side_components, weight_den
 from pipelines.scoring.score import BOARD, SCORED_COLUMNS
 
@@ -109,7 +110,7 @@ def with_imp_awards(rows: pl.DataFrame, rulings: pl.DataFrame) -> pl.DataFrame:
     from pipelines.laws.teams import parse_imp_award
 
     awards = (
-        rulings.filter(pl.col("kind") == "imp_award")
+        rulings.filter(pl.col("kind") == RulingKind.IMP_AWARD)
         if rulings.height and "kind" in rulings.columns
         else rulings.clear()
     )

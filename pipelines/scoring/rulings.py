@@ -4,7 +4,8 @@ A ruling is accepted only if it can be applied exactly as written; otherwise it 
 the rejected inputs with the reason (and blocks its date's standings, see the asset
 check). Per ruling:
 
-* ``kind`` one of :data:`KINDS`; ``offending`` one of ``NS EW both none`` (empty: none);
+* ``kind`` one of :data:`~pipelines.laws.vocabulary.RULING_KINDS`; ``offending`` one of
+  ``NS EW both none`` (empty: none);
 * a ruling about a board (every kind but the penalties) names the board and the table
   by its two pairs, and that table must have a result on that board in the session
   (otherwise: "unknown table or board"); in a session of several sections where the
@@ -45,17 +46,17 @@ after the correction period, the right to request a ruling having expired (Law 9
 late ruling is kept, marked, listed and counted, and changes no standings.
 
 Appeals (Laws 92, 93): an appeal about a ruling that was rejected is rejected too; the
-outcome is one of :data:`OUTCOMES` (empty while the appeal is pending). The committee's
-decision replaces the director's, whatever kind of ruling it was (Law 93): ``changed``
-gives new results for one or both sides (``score stands`` for a side that keeps the table
-result), ``changed_one_side`` for exactly one; an appeal about a penalty that is
-``changed`` gives the new ``penalty`` (none given: the penalty is withdrawn); ``upheld``
-keeps the ruling, ``withdrawn`` and ``referred_back`` change nothing. An appeal the Laws do
-not allow is kept with the reason and changes nothing, without holding anything back: one
-lodged after the appeal period (Law 92B; from the official scores, or from the ruling when
-it was given later), an appeals committee overruling a disciplinary penalty (Law 93B3),
-an appeal about a ruling that does not apply. The effective decision is the ruling as
-changed by its admissible decided appeals, the latest decision winning
+outcome is one of :data:`~pipelines.laws.vocabulary.OUTCOMES` (empty while the appeal is
+pending). The committee's decision replaces the director's, whatever kind of ruling it was
+(Law 93): ``changed`` gives new results for one or both sides (``score stands`` for a side
+that keeps the table result), ``changed_one_side`` for exactly one; an appeal about a
+penalty that is ``changed`` gives the new ``penalty`` (none given: the penalty is
+withdrawn); ``upheld`` keeps the ruling, ``withdrawn`` and ``referred_back`` change nothing.
+An appeal the Laws do not allow is kept with the reason and changes nothing, without holding
+anything back: one lodged after the appeal period (Law 92B; from the official scores, or
+from the ruling when it was given later), an appeals committee overruling a disciplinary
+penalty (Law 93B3), an appeal about a ruling that does not apply. The effective decision is
+the ruling as changed by its admissible decided appeals, the latest decision winning
 (:func:`decide`).
 """
 
@@ -81,24 +82,18 @@ from pipelines.laws.adjustments import (
 from pipelines.laws.corrections import correction_applies, correction_deadline
 from pipelines.laws.penalties import PenaltyError, parse_penalty
 from pipelines.laws.teams import imp_award_text, parse_imp_award
+from pipelines.laws.vocabulary import (
+    BOARD_KINDS,
+    OUTCOMES,
+    OVERTURNED,
+    PENALTY_KINDS,
+    RULING_KINDS,
+    AppealOutcome,
+    RulingKind,
+)
 from pipelines.scoring.events import DEFAULTS
 
-KINDS: tuple[str, ...] = (
-    "score_stands",
-    "assigned",
-    "weighted",
-    "artificial",
-    "fouled_board",
-    "director_error",
-    "procedural_penalty",
-    "disciplinary_penalty",
-    "score_correction",
-    "imp_award",
-)
-BOARD_KINDS = frozenset(KINDS) - {"procedural_penalty", "disciplinary_penalty"}
-PENALTY_KINDS = frozenset({"procedural_penalty", "disciplinary_penalty"})
 OFFENDING: tuple[str, ...] = ("NS", "EW", "both", "none")
-OUTCOMES: tuple[str, ...] = ("upheld", "changed", "changed_one_side", "withdrawn", "referred_back")
 HEARD_BY: tuple[str, ...] = ("committee", "panel", "td_in_charge")
 
 #: Columns of a cleaned ruling (the ``rulings`` table).
@@ -350,8 +345,8 @@ def _ruling(
     if not rid:
         bad("ruling_id", "ruling_id is empty")
     kind = (rec.get("kind") or "").strip()
-    if kind not in KINDS:
-        bad("kind", f"kind must be one of {', '.join(KINDS)}, not '{kind or '(empty)'}'")
+    if kind not in RULING_KINDS:
+        bad("kind", f"kind must be one of {', '.join(RULING_KINDS)}, not '{kind or '(empty)'}'")
     offending = (rec.get("offending") or "none").strip()
     offending = {"ns": "NS", "ew": "EW"}.get(offending.lower(), offending.lower())
     if offending not in OFFENDING:
@@ -426,25 +421,25 @@ def _ruling(
             else:
                 section = section or sections[0] or None
                 deal_round = rounds[0]
-        if board is not None and kind == "imp_award":
+        if board is not None and kind == RulingKind.IMP_AWARD:
             sides = _imp_award(info, ns_text, ew_text, bad)
         elif board is not None:
             sides = _sides(kind, ns_text, ew_text, board, bad)
             _check_artificial(kind, offending, sides, prof, scoring, bad)
             if (info or {}).get("form") == "teams":
                 _whole_percentages(sides, bad)
-        if kind == "director_error" and offending != "none":
+        if kind == RulingKind.DIRECTOR_ERROR and offending != "none":
             bad(
                 "offending",
                 "Law 82C treats both sides as non-offending: a director_error ruling names "
                 f"no offending side, not '{offending}'",
             )
-        if kind == "fouled_board" and not (rec.get("board_version") or "").strip():
+        if kind == RulingKind.FOULED_BOARD and not (rec.get("board_version") or "").strip():
             bad(
                 "board_version",
                 "a fouled_board ruling names the board_version the table played (B, C, ...)",
             )
-        if kind == "score_correction" and times.get("ruled_at") is None and not approved:
+        if kind == RulingKind.SCORE_CORRECTION and times.get("ruled_at") is None and not approved:
             bad(
                 "ruled_at",
                 "a score correction needs ruled_at (Law 79C: it applies within "
@@ -459,7 +454,7 @@ def _ruling(
             at_imps = scoring != "matchpoints"
             standard = prof.standard_imps if at_imps else prof.standard_penalty
             p = parse_penalty(rec.get("penalty"), standard)
-            if p.status and kind != "disciplinary_penalty":
+            if p.status and kind != RulingKind.DISCIPLINARY_PENALTY:
                 bad(
                     "penalty",
                     f"'{p.status}' is a disciplinary penalty (Law 91B), not a procedural one",
@@ -498,7 +493,7 @@ def _ruling(
         minutes, _ = periods(info)
         deadline = correction_deadline(published, minutes)
         laws = info.get("laws") or "2017"
-        if kind == "score_correction":
+        if kind == RulingKind.SCORE_CORRECTION:
             ok = correction_applies(times.get("ruled_at"), published, minutes, approved)
             if ok and approved and laws == "2007" and times.get("ruled_at") is not None:
                 ok = times["ruled_at"] <= deadline
@@ -514,7 +509,7 @@ def _ruling(
                 )
             if not ok:
                 applies, late = False, True
-        elif kind != "disciplinary_penalty":
+        elif kind != RulingKind.DISCIPLINARY_PENALTY:
             asked = times.get("called_at") or times.get("ruled_at")
             if asked is not None and asked > deadline:
                 applies, late = False, True
@@ -607,7 +602,7 @@ def _check_artificial(
                 f"{side} is the offending side: Law 12C2(a) gives a side at fault at most "
                 f"average ({prof.average} %), not {_text(res)}",
             )
-        if kind == "director_error" and pct < prof.average_plus:
+        if kind == RulingKind.DIRECTOR_ERROR and pct < prof.average_plus:
             bad(
                 col,
                 "Law 82C treats both sides as non-offending: each artificial score is at "
@@ -671,12 +666,12 @@ def _text(side: SideResult | Fraction) -> str:
 
 def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad) -> tuple:
     """Parse the two sides' results for a board ruling of ``kind`` (see module docstring)."""
-    if kind in ("score_stands", "fouled_board"):
+    if kind in (RulingKind.SCORE_STANDS, RulingKind.FOULED_BOARD):
         for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
             if text:
                 bad(col, f"a {kind} ruling gives no result: the table's result stands")
         return None, None
-    if kind == "director_error" and not ns_text and not ew_text:
+    if kind == RulingKind.DIRECTOR_ERROR and not ns_text and not ew_text:
         ns_text = ew_text = "A+"
     if not ns_text and not ew_text:
         bad("ns_result", f"a {kind} ruling gives the result each side is scored with")
@@ -693,17 +688,21 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
             out.append(None)
             continue
         art = isinstance(side, Artificial)
-        if art and kind not in ("artificial", "director_error"):
+        if art and kind not in (RulingKind.ARTIFICIAL, RulingKind.DIRECTOR_ERROR):
             bad(
                 col,
                 f"'{text}' is an artificial score (Law 12C2): give it with kind "
                 "artificial (or director_error), not " + kind,
             )
-        elif not art and kind == "artificial":
+        elif not art and kind == RulingKind.ARTIFICIAL:
             bad(col, f"'{text}' is not an artificial score: write A+, A, A-, A60, A50 or A40")
-        elif not art and len(side) > 1 and kind not in ("weighted", "director_error"):
+        elif (
+            not art
+            and len(side) > 1
+            and kind not in (RulingKind.WEIGHTED, RulingKind.DIRECTOR_ERROR)
+        ):
             bad(col, f"'{text}' is a weighted score: give it with kind weighted")
-        elif not art and len(side) == 1 and kind == "weighted" and col == "ns_result":
+        elif not art and len(side) == 1 and kind == RulingKind.WEIGHTED and col == "ns_result":
             if not (ew_text and _is_weighted(ew_text, board)):
                 bad(
                     col,
@@ -711,7 +710,7 @@ def _sides(kind: str, ns_text: str | None, ew_text: str | None, board: int, bad)
                     "components like '60% 4S N =; 40% 4S N -1'",
                 )
         out.append(side)
-    if kind == "artificial" and ew_text is None and ns_text is not None:
+    if kind == RulingKind.ARTIFICIAL and ew_text is None and ns_text is not None:
         bad("ew_result", "an artificial ruling gives each side's score (e.g. A+ and A-)")
     return out[0], out[-1]
 
@@ -857,9 +856,11 @@ def _appeal(
             bad(col, str(e))
     ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
     pen_text = (rec.get("penalty") or "").strip() or None
-    changing = outcome in ("changed", "changed_one_side")
+    changing = outcome in OVERTURNED
     penalty_ruling = ruling["kind"] in PENALTY_KINDS
-    if outcome == "changed_one_side" and (penalty_ruling or bool(ns_text) == bool(ew_text)):
+    if outcome == AppealOutcome.CHANGED_ONE_SIDE and (
+        penalty_ruling or bool(ns_text) == bool(ew_text)
+    ):
         bad(
             "ns_result",
             "changed_one_side gives the new result of exactly one side of a board ruling",
@@ -870,7 +871,7 @@ def _appeal(
         for text, col in ((ns_text, "ns_result"), (ew_text, "ew_result")):
             if text and not is_stands(text):
                 try:
-                    if ruling["kind"] == "imp_award":  # an award changed: new IMPs
+                    if ruling["kind"] == RulingKind.IMP_AWARD:  # an award changed: new IMPs
                         parse_imp_award(text)
                     else:
                         parse_side_result(text, ruling["board"])
@@ -927,7 +928,7 @@ def _appeal(
     if (
         applies
         and changing
-        and ruling["kind"] == "disciplinary_penalty"
+        and ruling["kind"] == RulingKind.DISCIPLINARY_PENALTY
         and heard in ("committee", "panel")
     ):
         applies = False
@@ -964,7 +965,7 @@ def _canon(text: str | None, board: int | None, kind: str | None = None) -> str 
         return text or None
     if is_stands(text):
         return STANDS
-    if kind == "imp_award":
+    if kind == RulingKind.IMP_AWARD:
         return imp_award_text(parse_imp_award(text))
     return _text(parse_side_result(text, board))
 
@@ -991,16 +992,18 @@ def result_kind(ns: str | None, ew: str | None, ruled_kind: str, board: int) -> 
     ew = ew or ns
     if is_stands(ns) and is_stands(ew):
         return "score_stands"
-    if ruled_kind == "imp_award":  # an award of IMPs changed on appeal (2007 Law 86D)
+    if ruled_kind == RulingKind.IMP_AWARD:  # an award of IMPs changed on appeal (2007 Law 86D)
         return "imp_award"
     parsed = [None if is_stands(t) else parse_side_result(t, board) for t in (ns, ew)]
-    if ruled_kind == "director_error":
+    if ruled_kind == RulingKind.DIRECTOR_ERROR:
         return "director_error"
     if all(isinstance(p, Artificial) for p in parsed):
         return "artificial"
     if any(isinstance(p, tuple) and len(p) > 1 for p in parsed):
         return "weighted"
-    if ruled_kind == "score_correction" and not any(isinstance(p, Artificial) for p in parsed):
+    if ruled_kind == RulingKind.SCORE_CORRECTION and not any(
+        isinstance(p, Artificial) for p in parsed
+    ):
         return "score_correction"
     return "assigned"
 
@@ -1014,7 +1017,7 @@ def decide(ruling: dict, appeals: list[dict]) -> Effective:
     kind, in_effect, last, outcome = ruling["kind"], True, None, None
     for a in appeals:
         outcome = a["outcome"]
-        if a["outcome"] not in ("changed", "changed_one_side"):
+        if a["outcome"] not in OVERTURNED:
             continue
         last = a["appeal_id"]
         if ruling["kind"] in PENALTY_KINDS:
@@ -1024,9 +1027,9 @@ def decide(ruling: dict, appeals: list[dict]) -> Effective:
                 in_effect = False
             continue
         a_ns, a_ew = a["ns_result"], a["ew_result"]
-        if a["outcome"] == "changed" and ruling["kind"] == "imp_award":
+        if a["outcome"] == AppealOutcome.CHANGED and ruling["kind"] == RulingKind.IMP_AWARD:
             ns, ew = a_ns or ns, a_ew  # an award's other side is its negation unless given
-        elif a["outcome"] == "changed":  # one result given: the same for both sides
+        elif a["outcome"] == AppealOutcome.CHANGED:  # one result given: the same for both sides
             ns, ew = a_ns or a_ew, a_ew or a_ns
         else:  # one side changed, the other keeps what it had (the table result, if nothing)
             ns, ew = a_ns or ns or STANDS, a_ew or ew or STANDS

@@ -29,9 +29,10 @@ import polars as pl
 from pipelines import profiles
 from pipelines.laws.corrections import standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
+from pipelines.laws.vocabulary import OVERTURNED, PENALTY_KINDS, RulingKind
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
 from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
-from pipelines.scoring.rulings import PENALTY_KINDS, decide, periods, published_at
+from pipelines.scoring.rulings import decide, periods, published_at
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
     STANDINGS_SCHEMA,
@@ -111,7 +112,7 @@ def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
     for a in appeals.iter_rows(named=True):
         if applies and a["applies"] is False:
             continue
-        if a["outcome"] in ("changed", "changed_one_side") and a["ruling_id"] in kinds:
+        if a["outcome"] in OVERTURNED and a["ruling_id"] in kinds:
             out.append(
                 Decision(
                     a["decided_at"] or "",
@@ -123,7 +124,7 @@ def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
                 )
             )
     for r in rulings.iter_rows(named=True):
-        if r["kind"] == "score_correction" and r["applies"]:
+        if r["kind"] == RulingKind.SCORE_CORRECTION and r["applies"]:
             out.append(
                 Decision(
                     r["ruled_at"] or r["session_date"] or "",
@@ -152,11 +153,11 @@ def rulings_in_effect(
     """
     changes: dict[str, list[dict]] = {}
     for a in appeals.sort("decided_at", "appeal_id", nulls_last=True).iter_rows(named=True):
-        if a["appeal_id"] in applied and a["outcome"] in ("changed", "changed_one_side"):
+        if a["appeal_id"] in applied and a["outcome"] in OVERTURNED:
             changes.setdefault(a["ruling_id"], []).append(a)
     rows = []
     for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
-        if r["kind"] == "score_correction" and r["ruling_id"] not in applied:
+        if r["kind"] == RulingKind.SCORE_CORRECTION and r["ruling_id"] not in applied:
             continue
         if r.get("late"):
             continue
@@ -317,7 +318,7 @@ def awaiting_approval(in_effect: pl.DataFrame) -> pl.DataFrame:
         return pl.DataFrame(schema={"event_id": pl.Utf8, "session": pl.Int32, "__dq": pl.UInt32})
     return (
         in_effect.filter(
-            (pl.col("kind") == "disciplinary_penalty")
+            (pl.col("kind") == RulingKind.DISCIPLINARY_PENALTY)
             & (pl.col("penalty").str.strip_chars().str.to_lowercase() == "disqualified")
             & ~pl.col("approved").fill_null(False)
         )
@@ -520,7 +521,7 @@ def _adjustments(
     tops = base_standings.select(*who, "top")
     rows = []
     board_rulings = in_effect.filter(
-        pl.col("board").is_not_null() & (pl.col("kind") != "score_stands")
+        pl.col("board").is_not_null() & (pl.col("kind") != RulingKind.SCORE_STANDS)
     )
     for r in board_rulings.iter_rows(named=True):
         on_board = j.filter(
