@@ -276,6 +276,47 @@ def date_logs(
     return dated, a_ok, pl.concat([rejected, dup, a_rej, a_dup])
 
 
+def log_holds(
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    dated_rulings: pl.DataFrame,
+    rejected: pl.DataFrame,
+) -> pl.DataFrame:
+    """The event sessions a ruling or appeal rejected while reading belongs to (a second
+    ruling or appeal with an id already used, a ruling that cannot be dated): the director's
+    decision is not applied, so the event's standings are held
+    (:data:`~pipelines.scoring.events.EVENT_HOLD_COLUMNS`). A ruling names its event and
+    session; an appeal takes those of the ruling it is about. One placed in no event (an
+    appeal about an unknown ruling) holds nothing: it is rejected, and no standings are about
+    it."""
+    keys = pl.concat(
+        [
+            rulings.select("file", "location", "event_id", "session"),
+            appeals.select("file", "location", "ruling_id")
+            .join(
+                dated_rulings.select("ruling_id", "event_id", "session").unique(
+                    "ruling_id", keep="first", maintain_order=True
+                ),
+                on="ruling_id",
+                how="inner",
+            )
+            .select("file", "location", "event_id", "session"),
+        ]
+    ).filter(pl.col("event_id").is_not_null())
+    hit = rejected.join(keys, on=["file", "location"], how="inner")
+    return hit.select(
+        "event_id",
+        pl.when(pl.col("session").fill_null("").str.contains(r"^\d+$"))
+        .then(pl.col("session").cast(pl.Int64, strict=False).cast(pl.Utf8))
+        .otherwise(None)
+        .alias("session"),
+        "file",
+        "location",
+        "field",
+        pl.format("ruling or appeal not applied: {}", "reason").alias("reason"),
+    ).unique(maintain_order=True)
+
+
 def _first_of(
     df: pl.DataFrame, key: str, what: str, raw_columns: tuple[str, ...]
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -408,6 +449,8 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     dated_rulings, dated_appeals, log_rejected = date_logs(
         _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today
     )
+    all_rulings, all_appeals = _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS)
+    held = pl.concat([held, log_holds(all_rulings, all_appeals, dated_rulings, log_rejected)])
     all_rejected = pl.concat(
         [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected, log_rejected]
     )

@@ -106,9 +106,12 @@ def test_every_round_plays_boards_1_to_n_with_new_deals(tmp_path):
 def test_a_second_result_in_the_same_round_is_still_refused(tmp_path):
     again = "E,1,A,1,5,1,T1,T4,4S,N,10,420\n"  # T1 NS on round 1's board 1 a second time
     _, _, rejected = load(tmp_path, ROUND_1 + ROUND_2 + again)
-    assert rejected.height == 1
-    assert "pair T1 already has a result on board 1 of round 1 of this session" in (
-        rejected["reason"].item()
+    # a different result from T1 NS's at table 1 (line 2) and T4 EW's at table 3 (line 6):
+    # nothing says which is right, so all three are refused
+    assert sorted(rejected["location"]) == ["line 18", "line 2", "line 6"]
+    assert (rejected["field"] == "result").all()
+    assert "pair T1 has two different results on board 1 of round 1 of this session" in (
+        rejected.filter(pl.col("location") == "line 2")["reason"].item()
     )
 
 
@@ -119,7 +122,11 @@ def test_without_the_round_the_boards_cannot_be_told_apart(tmp_path):
     )
     _, _, rejected = load(tmp_path, no_round)
     assert rejected.height > 0
-    assert rejected["reason"].str.contains("already has a result on board").all()
+    assert (
+        rejected["reason"]
+        .str.contains("already has a result on board|has two different results on board")
+        .all()
+    )
 
 
 def test_a_ruling_names_a_table_met_once_without_the_round(tmp_path):
@@ -212,5 +219,11 @@ def test_pairs_under_a_profile_that_redeals_each_round(tmp_path, redeal_profile)
 
 def test_pairs_without_that_profile_play_a_board_once(tmp_path):
     _, _, rejected = load(tmp_path, PAIRS, pairs_events("wbf"))
-    assert rejected.height == 3  # round 2's board 1 is round 1's board 1 for every pair
-    assert "pair 1 already has a result on board 1 of this session" in rejected["reason"][0]
+    # round 2's board 1 is round 1's board 1 for every pair, each with another result:
+    # all six results are refused (nothing says which of a pair's two is right)
+    assert rejected.height == 6
+    assert (rejected["field"] == "result").all()
+    assert any(
+        r.startswith("pair 1 has two different results on board 1 of this session")
+        for r in rejected["reason"]
+    )

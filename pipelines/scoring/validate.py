@@ -11,7 +11,10 @@ with the field and a reason a club scorer understands. Checks:
 * an artificial score or ``NP`` does not also carry a contract;
 * the event's form and scoring are ones this version scores;
 * one result per pair per board: a second result for the same pair on the
-  same board is rejected, naming where the first one is. A board is identified by
+  same board is rejected, naming where the first one is — when it repeats the first
+  (same table, pairs, contract, declarer, tricks and score: one result sent twice);
+  when it differs, nothing says which is right, so **both** are rejected (field
+  ``result``) and the event is held (``sql/read/holds_for_date.sql``). A board is identified by
   its number and, where every round plays its own deals 1..N, its round
   (``deal_round``, :func:`pipelines.scoring.score.deal_round_expr`): always at
   teams (a match board is event, session, round, board), and for pairs and
@@ -20,8 +23,8 @@ with the field and a reason a club scorer understands. Checks:
 Law 77 check: for a played result, the score computed from the contract,
 declarer, tricks and the Law 2 vulnerability of the board is compared with the
 score the club program stated. A disagreement is **kept** (``score_agrees``
-false, both values kept) — never silently replaced — and blocks the official
-standings until corrected (an asset check reads this column).
+false, both values kept) — never silently replaced — and holds back its event's
+official standings until corrected (``pipelines.stages.hold_events``).
 """
 
 from __future__ import annotations
@@ -735,6 +738,31 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     del sides
     if dups.height == 0:
         return df, pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+    # A repeat of the same result (the same table, pairs, contract, tricks and score) is one
+    # result sent twice: the first stands. Two *different* results for a pair on a board
+    # cannot both be right and nothing says which is: both are rejected (field 'result').
+    sig = df.select(
+        "__order",
+        pl.concat_str(
+            [pl.col(c).cast(pl.Utf8).fill_null("") for c in _RESULT_CONTENT], separator="\x1f"
+        ).alias("__sig"),
+    )
+    dups = (
+        dups.join(sig, on="__order", how="left")
+        .join(sig.rename({"__order": "__first", "__sig": "__first_sig"}), on="__first", how="left")
+        .with_columns((pl.col("__sig") != pl.col("__first_sig")).alias("__conflict"))
+        .drop("__sig", "__first_sig")
+    )
+    where = df.select(pl.col("__order"), pl.format("{}:{}", "file", "location").alias("__here"))
+    conflicting_firsts = (
+        dups.filter("__conflict")
+        .join(where, on="__order", how="left")
+        .sort("__first", "__order")
+        .group_by("__first", maintain_order=True)
+        .agg(pl.col("pair").first(), pl.col("__here").first().alias("__where"))
+        .rename({"__first": "__order"})
+        .join(dups.select("__order"), on="__order", how="anti")  # not itself a later one
+    )
     firsts = df.join(
         dups.select(pl.col("__first").alias("__order")).unique(), on="__order", how="semi"
     ).select(
@@ -743,22 +771,48 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     dups = (
         dups.join(firsts, on="__first", how="left")
+        .sort("__order", pl.col("__conflict").not_())
         .group_by("__order", maintain_order=True)
         .agg(pl.all().first())
     )
-    bad = df.join(dups.select("__order", "pair", "__where"), on="__order", how="inner")
+    bad = pl.concat(
+        [
+            df.join(
+                dups.select("__order", "pair", "__where", "__conflict"), on="__order", how="inner"
+            ),
+            df.join(conflicting_firsts, on="__order", how="inner").with_columns(
+                pl.lit(True).alias("__conflict")
+            ),
+        ],
+        how="diagonal_relaxed",
+    )
     rejected = bad.select(
         "file",
         "location",
-        pl.lit("board").alias("field"),
-        pl.format(
-            "pair {} already has a result on board {}{} of this session (at {}); "
-            "a pair plays each board once",
-            "pair",
-            "board",
-            _of_round(),
-            "__where",
-        ).alias("reason"),
+        pl.when("__conflict").then(pl.lit("result")).otherwise(pl.lit("board")).alias("field"),
+        pl.when("__conflict")
+        .then(
+            pl.format(
+                "pair {} has two different results on board {}{} of this session (here and "
+                "at {}): both rejected and the event held, since a pair plays each board once "
+                "and nothing says which is right; correct the file",
+                "pair",
+                "board",
+                _of_round(),
+                "__where",
+            )
+        )
+        .otherwise(
+            pl.format(
+                "pair {} already has a result on board {}{} of this session (at {}); "
+                "a pair plays each board once",
+                "pair",
+                "board",
+                _of_round(),
+                "__where",
+            )
+        )
+        .alias("reason"),
         pl.concat_str(
             [
                 pl.col(c).cast(pl.Utf8).fill_null("")
@@ -780,7 +834,21 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             separator=",",
         ).alias("raw"),
     )
-    return df.join(dups.select("__order"), on="__order", how="anti"), rejected
+    gone = pl.concat([dups.select("__order"), conflicting_firsts.select("__order")])
+    return df.join(gone, on="__order", how="anti"), rejected
+
+
+#: What makes two result rows of a pair on a board the same result (a repeat), not two.
+_RESULT_CONTENT: tuple[str, ...] = (
+    "round",
+    "table",
+    "ns_pair",
+    "ew_pair",
+    "contract",
+    "declarer",
+    "tricks",
+    "score_stated",
+)
 
 
 def _of_round() -> pl.Expr:

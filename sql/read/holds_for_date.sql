@@ -3,7 +3,9 @@
 -- * a ruling or appeal that could not be applied, held for the event it names (one that names
 --   no event it can be placed in holds every event of the date: it cannot be placed);
 -- * an event session whose details are not known (a rejected events.csv row, an unknown
---   column: event_holds), held for that session (every session when the row named none).
+--   column: event_holds), held for that session (every session when the row named none);
+-- * two different results for a pair on a board (both rejected), and a ruling or appeal
+--   rejected while reading (an id already used, no date: event_holds), held for their event.
 WITH day_events AS (
     SELECT DISTINCT event_id FROM validated_results WHERE session_date = $session_date
 ), day_sessions AS (
@@ -14,6 +16,13 @@ WITH day_events AS (
     JOIN day_sessions AS d
       ON d.event_id = h.event_id
      AND (h.session IS NULL OR CAST(d.session AS VARCHAR) = h.session)
+), conflicts AS (
+    -- two different results for a pair on a board: both rejected (field 'result')
+    SELECT DISTINCT w.event_id, r.file, r.location, r.field, r.reason
+    FROM rejected_inputs AS r
+    JOIN raw_results AS w
+      ON w.session_date = $session_date AND w.file = r.file AND w.location = r.location
+    WHERE r.stage = 'validate' AND r.session_date = $session_date AND r.field = 'result'
 ), disagreements AS (
     SELECT event_id, file, location, 'score' AS field,
            'stated score ' || stated_score || ' but ' || contract || ' by '
@@ -42,5 +51,6 @@ SELECT CAST($session_date AS DATE) AS session_date, * FROM (
     SELECT * FROM disagreements
     UNION ALL SELECT * FROM rulings_held
     UNION ALL SELECT * FROM details
+    UNION ALL SELECT * FROM conflicts
 )
 ORDER BY event_id, file, location, field;

@@ -146,16 +146,36 @@ def _reference_validation(raw: pl.DataFrame, events: pl.DataFrame):
         )
     )
     ok, rejected = apply_checks(df, result_checks(), _raw())
-    first: dict[tuple, int] = {}
-    accepted, duplicates = [], []
-    for r in ok.iter_rows(named=True):
+    first: dict[tuple, dict] = {}
+    later, conflicting = set(), set()
+
+    def same(a: dict, b: dict) -> bool:  # one result sent twice
+        def norm(r: dict) -> tuple:
+            return (
+                *(None if r[c] in (None, "") else int(r[c]) for c in ("round", "table", "tricks")),
+                r["ns_pair"],
+                r["ew_pair"],
+                (r["contract"] or "").strip().upper() or None,
+                (r["declarer"] or "").strip().upper() or None,
+                r["score"],
+            )
+
+        return norm(a) == norm(b)
+
+    rows = list(ok.iter_rows(named=True))
+    for r in rows:
         board = (r["event_id"], int(r["session"]), r["section"] or "", int(r["board"]))
         mitchell = r["movement"] == "mitchell"
         sides = [(r["ns_pair"], 1 if mitchell else 0), (r["ew_pair"], 2 if mitchell else 0)]
-        repeated = [(p, d) for p, d in sides if (board, p, d) in first]
         for p, d in sides:
-            first.setdefault((board, p, d), r["__order"])
-        (duplicates if repeated else accepted).append(r)
+            f = first.setdefault((board, p, d), r)
+            if f is not r:
+                later.add(r["__order"])
+                if not same(f, r):  # two different results: both refused
+                    conflicting.update({r["__order"], f["__order"]})
+    gone = later | conflicting
+    accepted = [r for r in rows if r["__order"] not in gone]
+    duplicates = [r for r in rows if r["__order"] in gone]
     return accepted, rejected, duplicates
 
 
@@ -182,7 +202,8 @@ def test_validation_matches_row_by_row_checks(seed: int) -> None:
     assert rejected.head(n_checks).equals(check_rejected)
     dup_rows = rejected.slice(n_checks)
     assert sorted(dup_rows["location"].to_list()) == sorted(r["location"] for r in duplicates)
-    assert dup_rows.height == len(duplicates) and (dup_rows["field"] == "board").all()
+    assert dup_rows.height == len(duplicates)
+    assert dup_rows["field"].is_in(["board", "result"]).all()
     assert validated.height == len(accepted)
     for got, r in zip(validated.iter_rows(named=True), accepted, strict=True):
         kind, ns_art, ew_art, stated = _kind(r["score"])
