@@ -5,6 +5,7 @@ inbox first. Runs are queued one at a time (``dagster.yaml``): one DuckDB
 writer at a time.
 """
 
+import hashlib
 import json
 
 import dagster as dg
@@ -40,14 +41,18 @@ def nightly(context: dg.ScheduleEvaluationContext, inbox: InboxResource):
     job=nightly_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.RUNNING
 )
 def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
-    """Watch the inbox: a new, changed or removed file re-runs the session dates it touches."""
+    """Watch the inbox: a new, changed or removed file re-runs the session dates it touches.
+
+    A run's key is the date and a digest of the new cursor (SHA-256, the same in every
+    process: Python's ``hash()`` of a string changes from one process to the next), so the
+    same inbox state never requests the same date twice, even after a restart."""
     old = json.loads(context.cursor) if context.cursor else {}
     new = inbox_mod.watch_state(inbox.get())
     dates = inbox_mod.changed_dates(old, new)
     cursor = json.dumps(new, sort_keys=True)
     if not dates:
         return dg.SensorResult(skip_reason="inbox unchanged", cursor=cursor)
-    stamp = str(abs(hash(cursor)))
+    stamp = hashlib.sha256(cursor.encode()).hexdigest()[:16]
     return dg.SensorResult(
         run_requests=[dg.RunRequest(partition_key=d, run_key=f"inbox-{d}-{stamp}") for d in dates],
         cursor=cursor,

@@ -10,7 +10,7 @@ for validation; peak memory is the peak resident set size of the process that
 does all the work (generation included).
 
 The measurement (:func:`measure`) runs in a fresh Python process
-(``python -m pipelines.bench``) started by :func:`run_bench` with Polars'
+(``python -m pipelines.cli bench-kernel``, :func:`child`) started by :func:`run_bench` with Polars'
 memory allocator configured by :data:`ALLOCATOR_ENV`. The allocator reads its
 settings when the process starts, which is why a child process is needed
 (the ``traveller`` command has imported Polars already). The child reports its
@@ -20,7 +20,6 @@ scored and ranked everything (the parent only waits).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -143,7 +142,10 @@ def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) ->
     The work runs in a child process with :data:`ALLOCATOR_ENV` (see the module
     docstring); its progress lines are passed to ``progress`` as they come.
     """
-    cmd = [sys.executable, "-m", "pipelines.bench", "--results", str(n), "--seed", str(seed)]
+    cmd = [
+        sys.executable, "-m", "pipelines.cli", "bench-kernel",
+        "--results", str(n), "--seed", str(seed),
+    ]  # fmt: skip
     env = {**os.environ, **ALLOCATOR_ENV}
     with subprocess.Popen(
         cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -164,17 +166,8 @@ def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) ->
     return report
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the measuring process: progress on stderr, the report as JSON on stdout."""
-    parser = argparse.ArgumentParser(prog="python -m pipelines.bench")
-    parser.add_argument("--results", type=int, default=1_000_000)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    report = measure(
-        args.results, args.seed, progress=lambda m: print(m, file=sys.stderr, flush=True)
-    )
+def child(n: int, seed: int = 0) -> None:
+    """The measuring process (``traveller bench-kernel``, hidden): progress on stderr, the
+    report as JSON on stdout."""
+    report = measure(n, seed, progress=lambda m: print(m, file=sys.stderr, flush=True))
     print(json.dumps(asdict(report)))
-
-
-if __name__ == "__main__":
-    main()

@@ -13,7 +13,7 @@ inbox, validation, rulings, scoring, standings, the audit and the publication â€
   the new date were done;
 * the run is repeated with **nothing new**.
 
-Each run is its own process (``python -m pipelines.bench_e2e run ...``), so its wall time
+Each run is its own process (``python -m pipelines.cli bench-run ...``), so its wall time
 counts the start-up as a user sees it and its peak resident memory is its own. Throughput is
 results read per second of the whole process. Timings are measurements of this machine, not
 test assertions: the README says what was measured and on what.
@@ -21,7 +21,6 @@ test assertions: the README says what was measured and on what.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -33,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -147,9 +146,9 @@ def add_evening(inbox: Path, day: date, clubs: int, seed: int, work: Path) -> tu
 def _run_phase(
     name: str, inbox: Path, warehouse: Path, publish_to: Path, results: int, dates: int
 ) -> PhaseReport:
-    """Run ``python -m pipelines.bench_e2e run`` and read its report."""
+    """Run ``python -m pipelines.cli bench-run`` (:func:`child`) and read its report."""
     cmd = [
-        sys.executable, "-m", "pipelines.bench_e2e", "run",
+        sys.executable, "-m", "pipelines.cli", "bench-run",
         "--inbox", str(inbox), "--warehouse", str(warehouse), "--publish", str(publish_to),
     ]  # fmt: skip
     env = {**os.environ}
@@ -224,35 +223,11 @@ def _dates(inbox: Path) -> list[date]:
         return [date.fromisoformat(r["date"]) for r in csv.DictReader(f)]
 
 
-def _child(args: argparse.Namespace) -> None:
-    """One ``traveller run`` in this process; the timings as JSON on the last stdout line."""
+def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
+    """One ``traveller run`` in this process (``traveller bench-run``, hidden); the timings as
+    JSON on the last stdout line."""
     from pipelines.runner import run_inbox
 
-    report = run_inbox(Path(args.inbox), Path(args.warehouse), publish_to=Path(args.publish))
+    report = run_inbox(inbox, warehouse, publish_to=publish_to)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": report.seconds, "steps": report.step_seconds, "peak_mb": peak}))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m pipelines.bench_e2e run --inbox I --warehouse W --publish P`` (one run),
-    or ``python -m pipelines.bench_e2e bench --results N --dates D`` (the whole benchmark)."""
-    parser = argparse.ArgumentParser(prog="python -m pipelines.bench_e2e")
-    sub = parser.add_subparsers(dest="command", required=True)
-    one = sub.add_parser("run")
-    one.add_argument("--inbox", required=True)
-    one.add_argument("--warehouse", required=True)
-    one.add_argument("--publish", required=True)
-    whole = sub.add_parser("bench")
-    whole.add_argument("--results", type=int, default=100_000)
-    whole.add_argument("--dates", type=int, default=20)
-    whole.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.command == "run":
-        _child(args)
-    else:
-        r = run_end_to_end(args.results, args.dates, args.seed)
-        print(json.dumps(asdict(r)))
-
-
-if __name__ == "__main__":
-    main()

@@ -32,7 +32,7 @@ app = typer.Typer(
 )
 
 EXIT_REJECTED = 3
-#: Assets of the audit (issue 5): a failed check there withholds no standings.
+#: Assets of the audit: a failed check there withholds no standings.
 AUDIT_ASSETS = (
     "audit_marts",
     "penalty_stats",
@@ -378,6 +378,31 @@ def bench(
         typer.echo(line)
 
 
+@app.command("bench-kernel", hidden=True)
+def bench_kernel(
+    results: Annotated[int, typer.Option(help="Number of table results to generate.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+) -> None:
+    """The measuring process of ``traveller bench`` (started by it, with the allocator's
+    settings in its environment): progress on stderr, the report as JSON on stdout."""
+    from pipelines.bench import child
+
+    child(results, seed)
+
+
+@app.command("bench-run", hidden=True)
+def bench_run(
+    inbox: Annotated[Path, typer.Option(help="Inbox folder.")],
+    warehouse: Annotated[Path, typer.Option(help="DuckDB warehouse file.")],
+    publish: Annotated[Path, typer.Option(help="Folder to publish into.")],
+) -> None:
+    """One timed run of ``traveller bench --end-to-end`` (started by it, in its own process):
+    the timings as JSON on the last stdout line."""
+    from pipelines.bench_e2e import child
+
+    child(inbox, warehouse, publish)
+
+
 def _existing_warehouse(warehouse: Path | None) -> Path:
     """The warehouse file to read (default as for ``traveller run``); exit 2 when absent."""
     from pipelines.resources import default_warehouse
@@ -413,7 +438,7 @@ def publish(
 
 
 # ------------------------------------------------------------------ traveller report ...
-# The reports sub-app: `audit` and `transparency` (issue 5); `season` comes with publication.
+# The reports sub-app: `audit`, `transparency`, `season` and `reconciliation`.
 report_app = typer.Typer(
     help="Render reports from the warehouse as self-contained HTML files.",
     no_args_is_help=True,

@@ -397,7 +397,7 @@ def check_ruling_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.
     return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
 
 
-# ------------------------------------------------------------------------ audit (issue 5)
+# ------------------------------------------------------------------------------------ audit
 # The marts of pipelines/audit, recomputed whole after the standings; the reports render them.
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import subprocess
+import sys
 
 import dagster as dg
 
@@ -11,6 +15,7 @@ from pipelines.definitions import defs
 from pipelines.resources import InboxResource
 from pipelines.runner import HOLDING_CHECKS
 from pipelines.synth.inbox import generate_inbox
+from tests.conftest import ROOT
 
 
 def test_definitions_load():
@@ -86,3 +91,32 @@ def test_sensor_requests_the_dates_a_changed_file_touches(tmp_path):
         third = inbox_sensor(ctx)
     assert [r.partition_key for r in third.run_requests] == ["2026-11-03"]
     assert json.loads(third.cursor)["results-club1-2026-11-03.csv"]["dates"] == ["2026-11-03"]
+
+
+def test_sensor_run_key_is_the_same_in_every_process(tmp_path):
+    """The run key digests the cursor with SHA-256: two processes (different string-hash
+    seeds) ask for the same key, so Dagster does not run the same inbox state twice."""
+    inbox = tmp_path / "inbox"
+    generate_inbox(inbox, sessions=1, clubs=1, seed=3)
+    script = (
+        "import dagster as dg\n"
+        "from assets.automation import inbox_sensor\n"
+        "from pipelines.resources import InboxResource\n"
+        f"res = {{'inbox': InboxResource(path={str(inbox)!r})}}\n"
+        "with dg.build_sensor_context(resources=res) as ctx:\n"
+        "    print(*sorted(r.run_key for r in inbox_sensor(ctx).run_requests))\n"
+    )
+    keys = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        keys.append(done.stdout.split())
+    res = {"inbox": InboxResource(path=str(inbox))}
+    with dg.build_sensor_context(resources=res) as ctx:
+        result = inbox_sensor(ctx)
+    digest = hashlib.sha256(result.cursor.encode()).hexdigest()[:16]
+    dates = sorted(r.partition_key for r in result.run_requests)
+    assert dates  # the first evaluation asks for every date of the inbox
+    assert keys[0] == keys[1] == [f"inbox-{d}-{digest}" for d in dates]

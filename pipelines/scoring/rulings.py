@@ -164,23 +164,22 @@ APPEALS_SCHEMA: dict[str, pl.DataType] = {
     "location": pl.Utf8,
 }
 
-_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
-
 
 def parse_time(text: str | None) -> datetime | None:
     """``YYYY-MM-DD HH:MM[:SS]`` (a ``T`` separator allowed); ``None`` for empty text.
 
-    Raises :class:`ValueError` for anything else.
+    Read as :func:`pipelines.scoring.events.parse_time` reads the same columns of a frame
+    (the same ``strptime`` formats: the seconds when the time has them). Raises
+    :class:`ValueError` for anything else.
     """
     if text is None or not text.strip():
         return None
     t = text.strip().replace("T", " ")
-    for fmt in _TIME_FORMATS:
-        try:
-            return datetime.strptime(t, fmt)
-        except ValueError:
-            continue
-    raise ValueError(f"'{text}' is not a date and time YYYY-MM-DD HH:MM")
+    fmt = "%Y-%m-%d %H:%M:%S" if t.count(":") == 2 else "%Y-%m-%d %H:%M"
+    try:
+        return datetime.strptime(t, fmt)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a date and time YYYY-MM-DD HH:MM") from None
 
 
 def _bool(text: str | None) -> bool | None:
