@@ -17,7 +17,8 @@ import polars as pl
 from pipelines.formats.model import REJECT_COLUMNS, ReadResult, empty_frame, frame
 
 #: Columns of a ruling (the optional ``approved`` flag marks a late score correction the
-#: Tournament Organizer approved, Law 79C2).
+#: Tournament Organizer approved, Law 79C2; the optional ``supersedes`` names the ruling of the
+#: same table and board this one replaces).
 RULING_COLUMNS: tuple[str, ...] = (
     "file",
     "location",
@@ -43,6 +44,7 @@ RULING_COLUMNS: tuple[str, ...] = (
     "penalty",
     "approved",
     "note",
+    "supersedes",
 )
 
 #: Columns of an appeal (``penalty``: the new amount when an appeal changes a penalty).

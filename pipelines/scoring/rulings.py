@@ -34,7 +34,10 @@ check). Per ruling:
   disqualification are disciplinary only; IMPs and VPs cannot be deducted at matchpoints,
   nor VPs in a knockout (no VPs there);
 * times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
-  is ``approved`` (Law 79C).
+  is ``approved`` (Law 79C); a ruling is not made before the director was called, nor an
+  appeal decided before it was lodged or lodged before its ruling was made;
+* two rulings on the same table and board that decide the same thing contradict each other
+  unless one ``supersedes`` the other: both are rejected (:func:`_contradictions`).
 
 **Time limits** (Laws 79C, 92B), from when the official scores were made available
 (:func:`published_at`), for the periods of the event (``events.csv``) or else of its
@@ -134,6 +137,7 @@ RULINGS_SCHEMA: dict[str, pl.DataType] = {
     "late": pl.Boolean,
     "applies": pl.Boolean,
     "not_applied_reason": pl.Utf8,
+    "supersedes": pl.Utf8,  # the ruling this one replaces (the same table and board)
     "file": pl.Utf8,
     "location": pl.Utf8,
 }
@@ -299,6 +303,8 @@ def validate_rulings(
             row, sides = row
             clean.append(row)
             parsed[row["ruling_id"]] = sides
+    recs = {rec["ruling_id"]: rec for rec in rulings.iter_rows(named=True)}
+    clean = _contradictions(clean, recs, problems, RULING_COLUMNS)
     by_id = {r["ruling_id"]: r for r in clean}
     rejected_ids = {r["ruling_id"] for r in rulings.iter_rows(named=True)} - set(by_id)
     clean_appeals: list[dict] = []
@@ -318,6 +324,114 @@ def validate_rulings(
         if problems.rows
         else pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS}),
     )
+
+
+#: Rulings on the same table and board that decide the same thing (so two of one group, neither
+#: superseding the other, contradict each other): the table's score (an adjusted score, or the
+#: score standing), its corrected score (Law 79C), an IMP award, the board version played.
+DECIDES: dict[RulingKind, str] = {
+    RulingKind.ASSIGNED: "score",
+    RulingKind.WEIGHTED: "score",
+    RulingKind.ARTIFICIAL: "score",
+    RulingKind.DIRECTOR_ERROR: "score",
+    RulingKind.SCORE_STANDS: "score",
+    RulingKind.SCORE_CORRECTION: "correction",
+    RulingKind.IMP_AWARD: "award",
+    RulingKind.FOULED_BOARD: "version",
+}
+
+
+def _contradictions(
+    clean: list[dict], recs: dict[str, dict], problems: _Problems, columns: tuple[str, ...]
+) -> list[dict]:
+    """Two rulings on the same table and board that decide the same thing (:data:`DECIDES`)
+    cannot both stand, and the order the log lists them in says nothing (the director may
+    have written the correction first, or two directors both ruled): unless one names the
+    other in ``supersedes``, **both are rejected** with the reason — never the last silently
+    winning. A ruling that ``supersedes`` another of the same table, board and kind of
+    decision, made no earlier, replaces it: the replaced one is kept, not applied, "superseded
+    by". A ``supersedes`` naming no such ruling is rejected. (An appeal does not go here: the
+    committee's decision is an appeal record, which replaces the director's ruling, Law 93.)
+
+    Returns the rulings that stand; the others are recorded in ``problems``."""
+    by_id = {r["ruling_id"]: r for r in clean}
+    key_cols = ("event_id", "session", "section", "deal_round", "board", "ns_pair", "ew_pair")
+
+    def key(r: dict) -> tuple | None:
+        group = DECIDES.get(r["kind"])
+        return None if group is None or r["board"] is None else (*map(r.get, key_cols), group)
+
+    def reject(r: dict, fld: str, reason: str) -> None:
+        problems.add(recs[r["ruling_id"]], fld, reason, columns[2:])
+
+    gone: set[str] = set()
+    for r in clean:  # a supersedes that names no ruling it can replace
+        old_id = r.get("supersedes")
+        if old_id is None:
+            continue
+        old = by_id.get(old_id)
+        if old is None or old_id == r["ruling_id"]:
+            reject(
+                r,
+                "supersedes",
+                f"ruling {r['ruling_id']} supersedes ruling {old_id}, which is not a ruling "
+                "of this date's logs that could be applied",
+            )
+            gone.add(r["ruling_id"])
+        elif key(old) is None or key(old) != key(r):
+            reject(
+                r,
+                "supersedes",
+                f"ruling {r['ruling_id']} supersedes ruling {old_id}, which decides something "
+                "else (another table, board or kind of decision): a ruling replaces one that "
+                "decides the same thing",
+            )
+            gone.add(r["ruling_id"])
+        else:
+            t_new, t_old = parse_time(r["ruled_at"]), parse_time(old["ruled_at"])
+            if t_new is not None and t_old is not None and t_new < t_old:
+                reject(
+                    r,
+                    "ruled_at",
+                    f"ruling {r['ruling_id']} ruled at {_iso(t_new)} supersedes ruling "
+                    f"{old_id}, ruled later ({_iso(t_old)}): a ruling replaces an earlier one",
+                )
+                gone.add(r["ruling_id"])
+    groups: dict[tuple, list[dict]] = {}
+    for r in clean:
+        k = key(r)
+        if k is not None and r["ruling_id"] not in gone and not r["late"]:  # late: no effect
+            groups.setdefault(k, []).append(r)
+    for rs in groups.values():
+        if len(rs) < 2:
+            continue
+        replaced = {r["supersedes"] for r in rs if r.get("supersedes")}
+        standing = [r for r in rs if r["ruling_id"] not in replaced]
+        if len(standing) == 1:
+            for r in rs:
+                if r["ruling_id"] in replaced:
+                    by = next(x["ruling_id"] for x in rs if x.get("supersedes") == r["ruling_id"])
+                    r["applies"] = False
+                    r["not_applied_reason"] = f"superseded by ruling {by}"
+            continue
+        ids = [r["ruling_id"] for r in rs]
+        first = rs[0]
+        where = (
+            f"board {first['board']} at the table NS {first['ns_pair']} v EW {first['ew_pair']}"
+            f" (event {first['event_id']} session {first['session']})"
+        )
+        for r in rs:
+            others = ", ".join(i for i in ids if i != r["ruling_id"])
+            reject(
+                r,
+                "ruling_id",
+                f"rulings {r['ruling_id']} and {others} both decide {where} and none "
+                "supersedes the other: all rejected, since the log's order does not say which "
+                "stands; give the later one supersedes (the earlier one's id), or remove one "
+                "(a committee's decision goes in the appeals log)",
+            )
+            gone.add(r["ruling_id"])
+    return [r for r in clean if r["ruling_id"] not in gone]
 
 
 def _int(text: str | None) -> int | None:
@@ -366,6 +480,13 @@ def _ruling(
             times[col] = parse_time(rec.get(col))
         except ValueError as e:
             bad(col, str(e))
+    called, ruled = times.get("called_at"), times.get("ruled_at")
+    if called is not None and ruled is not None and ruled < called:
+        bad(
+            "ruled_at",
+            f"ruled at {_iso(ruled)}, before the director was called at {_iso(called)}: "
+            "a ruling follows the call (Law 81C); correct the times",
+        )
     try:
         approved = _bool(rec.get("approved")) or False
     except ValueError as e:
@@ -555,6 +676,7 @@ def _ruling(
         "late": late,
         "applies": applies,
         "not_applied_reason": why,
+        "supersedes": (rec.get("supersedes") or "").strip() or None,
         "file": rec["file"],
         "location": rec["location"],
     }
@@ -844,6 +966,20 @@ def _appeal(
         )
     if outcome is not None and times.get("decided_at") is None:
         bad("decided_at", "a decided appeal gives decided_at")
+    lodged, decided = times.get("lodged_at"), times.get("decided_at")
+    if lodged is not None and decided is not None and decided < lodged:
+        bad(
+            "decided_at",
+            f"decided at {_iso(decided)}, before the appeal was lodged at {_iso(lodged)} "
+            "(Law 92): correct the times",
+        )
+    ruled = parse_time(ruling.get("ruled_at")) if ruling.get("ruled_at") else None
+    if lodged is not None and ruled is not None and lodged < ruled:
+        bad(
+            "lodged_at",
+            f"lodged at {_iso(lodged)}, before ruling {rid} it is about was given at "
+            f"{_iso(ruled)} (Law 92A: an appeal is against a ruling made); correct the times",
+        )
     heard = (rec.get("heard_by") or "").strip().lower() or None
     if heard is not None and heard not in HEARD_BY:
         bad("heard_by", f"heard_by must be committee, panel or td_in_charge, not '{heard}'")

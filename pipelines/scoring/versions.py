@@ -147,7 +147,8 @@ def rulings_in_effect(
     (:func:`pipelines.scoring.rulings.decide`): its results (``ns_result``/``ew_result``),
     its ``kind`` — the kind those results make, since an appeal's decision replaces the
     director's whatever kind the ruling was (Law 93); the ruling's own kind is kept as
-    ``ruled_kind`` — and a penalty's amount. A late ruling (Laws 79C, 92B) is never in
+    ``ruled_kind`` — and a penalty's amount. A ruling another ``supersedes`` is never in
+    effect. A late ruling (Laws 79C, 92B) is never in
     effect; a score correction is once applied; a penalty withdrawn on an applied appeal
     is not.
     """
@@ -156,10 +157,16 @@ def rulings_in_effect(
         if a["appeal_id"] in applied and a["outcome"] in OVERTURNED:
             changes.setdefault(a["ruling_id"], []).append(a)
     rows = []
+    # a ruling another one supersedes (the same table and board) is kept, never in effect
+    replaced = (
+        set(rulings["supersedes"].drop_nulls().to_list())
+        if "supersedes" in rulings.columns
+        else set()
+    )
     for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
         if r["kind"] == RulingKind.SCORE_CORRECTION and r["ruling_id"] not in applied:
             continue
-        if r.get("late"):
+        if r.get("late") or r["ruling_id"] in replaced:
             continue
         d = decide(r, changes.get(r["ruling_id"], []))
         if not d.in_effect:

@@ -24,5 +24,6 @@ CREATE TABLE IF NOT EXISTS raw_rulings (
     penalty       VARCHAR,
     approved      VARCHAR,
     note          VARCHAR,
+    supersedes    VARCHAR,
     session_date  DATE NOT NULL
 );

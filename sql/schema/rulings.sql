@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS rulings (
     late                BOOLEAN NOT NULL,   -- requested or made after the period (79C, 92B)
     applies             BOOLEAN NOT NULL,   -- false: late, withdrawn on appeal, ...
     not_applied_reason  VARCHAR,
+    supersedes          VARCHAR,            -- the ruling (same table and board) this one replaces
     file                VARCHAR NOT NULL,
     location            VARCHAR NOT NULL
 );
