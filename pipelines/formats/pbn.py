@@ -58,10 +58,15 @@ class Record:
 
 @dataclass
 class PbnFile:
-    """A parsed PBN file: ``meta`` from ``% <META>`` lines, and the game records."""
+    """A parsed PBN file: ``meta`` from ``% <META>`` lines, and the game records.
+
+    ``stray``: ``(line, text)`` of the lines that belong to no record — after a blank line
+    (which ends a record, and so a table: a blank line inside a ScoreTable leaves its later
+    rows here) and before the next tag. They are rejected, never dropped."""
 
     meta: dict[str, str] = field(default_factory=dict)
     records: list[Record] = field(default_factory=list)
+    stray: list[tuple[int, str]] = field(default_factory=list)
 
 
 def decode_pbn(data: bytes) -> str:
@@ -111,6 +116,8 @@ def parse_pbn(text: str) -> PbnFile:
                     current.tables.append(table)
         elif table is not None:
             table.rows.append((lineno, s))
+        elif current is None:
+            pbn.stray.append((lineno, s))
     return pbn
 
 
@@ -213,6 +220,15 @@ def read_pbn(path: Path, file: str) -> ReadResult:
     reader.run()
     event = reader.event_row()
     results = [{**r, "session_date": event["date"]} for r in reader.results]
+    # what the file holds, counted from the file (so a row the reader lost shows up in the
+    # accounting): every table row, every record giving its own result, every stray line,
+    # and the event's header
+    rows_read = (
+        sum(len(t.rows) for rec in pbn.records for t in rec.tables)
+        + sum(1 for rec in pbn.records if _own_result(rec))
+        + len(pbn.stray)
+        + 1
+    )
     return ReadResult(
         file=file,
         format=FORMAT,
@@ -222,7 +238,14 @@ def read_pbn(path: Path, file: str) -> ReadResult:
         source_standings=frame(reader.standings, SOURCE_STANDING_COLUMNS),
         rejected=frame(reader.rejected, REJECT_COLUMNS),
         warnings=frame(reader.warnings, WARNING_COLUMNS),
-        rows_read=len(results) + len(reader.standings) + len(reader.rejected) + 1,
+        rows_read=rows_read,
+    )
+
+
+def _own_result(rec: Record) -> bool:
+    """A record without a ScoreTable whose own tags give a result (one result row)."""
+    return not any(t.name == "ScoreTable" for t in rec.tables) and any(
+        _dash(rec.tags.get(t)) for t in ("Contract", "Result", "Score")
     )
 
 
@@ -243,12 +266,24 @@ class _Reader:
         self.ranking: list[dict[str, str]] = []
 
     def run(self) -> None:
-        """Read every record's tables (or its own result tags)."""
+        """Read every record's tables (or its own result tags); reject every stray line."""
         for rec in self.pbn.records:
             for table in rec.tables:
                 self._table(rec, table)
-            if not any(t.name == "ScoreTable" for t in rec.tables):
+            if _own_result(rec):
                 self._record_result(rec)
+        for lineno, text in self.pbn.stray:
+            self.rejected.append(
+                reject(
+                    self.file,
+                    f"line {lineno}",
+                    "row",
+                    "this line belongs to no record or table: a blank line ends a PBN record "
+                    "(and its ScoreTable), so rows after a blank line inside a table are not "
+                    "read; remove the blank line",
+                    text,
+                )
+            )
 
     def event_row(self) -> Row:
         """The event-session row (location ``header``)."""
@@ -376,8 +411,6 @@ class _Reader:
     def _record_result(self, rec: Record) -> None:
         """A record without ScoreTable but with result tags → one result row."""
         tags = rec.tags
-        if not any(_dash(tags.get(t)) for t in ("Contract", "Result", "Score")):
-            return
         imp = tags.get("ScoreIMP", "")
         ns_imp = re.search(r"\bNS\s+(\S+)", imp)
         ew_imp = re.search(r"\bEW\s+(\S+)", imp)
