@@ -62,6 +62,27 @@ def _known_profile(name: str) -> str:
         raise typer.Exit(2) from None
 
 
+def _echo_profiles(profiles: pl.DataFrame) -> None:
+    """The run summary's line on the profiles that scored the events, and why each was chosen."""
+    if not profiles.height:
+        return
+    typer.echo(
+        "profiles   "
+        + ", ".join(
+            f"{p} {int(n)} session{'s' if n != 1 else ''}"
+            for p, n in profiles.group_by("profile", maintain_order=True)
+            .agg(pl.col("sessions").sum())
+            .iter_rows()
+        )
+    )
+    _echo_problems(
+        [
+            f"  {r['profile']}: {r['profile_source']} ({r['sessions']})"
+            for r in profiles.iter_rows(named=True)
+        ]
+    )
+
+
 def _echo_reconciliation(files: pl.DataFrame) -> None:
     """The run summary's line on the files' official figures (``reconciliation_files``)."""
     if not files.height:
@@ -138,6 +159,7 @@ def run(
     typer.echo(
         f"read       {s['files']} files, {s['rows_read']} rows, {len(report.dates)} session dates"
     )
+    _echo_profiles(report.profiles)
     typer.echo(f"scored     {s['results_scored']} table results")
     typer.echo(
         f"standings  {s['session_standings']} session rows, {s['event_standings']} event rows"
@@ -541,14 +563,25 @@ def report_reconciliation(
 
 
 @app.command("profiles")
-def list_profiles() -> None:
-    """The scoring profiles: which federation or program each reproduces, and its sources."""
+def list_profiles(
+    brief: Annotated[
+        bool, typer.Option("--brief", help="Only each profile's title and programs.")
+    ] = False,
+) -> None:
+    """The scoring profiles: which federation or program each reproduces, the exporting
+    programs whose files it scores, and the source of each section's settings."""
     from pipelines import profiles
 
     for name in profiles.available():
         p = profiles.load(name)
         typer.echo(f"{name:6} {p.title}")
-        typer.echo(f"       sources: {p.source}")
+        programs = ", ".join(p.programs) or "none (chosen by events.csv or --profile)"
+        typer.echo(f"       programs: {programs}")
+        if brief:
+            continue
+        typer.echo(f"       {p.source}")
+        for key, text in p.sources:
+            typer.echo(f"       {key}: {text}")
 
 
 def main() -> None:  # pragma: no cover - console entry point

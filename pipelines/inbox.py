@@ -143,17 +143,30 @@ def _contestant_checks() -> list[Check]:
 
 
 def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Validate contestant rows; a second row for the same contestant is rejected."""
+    """Validate contestant rows. A contestant listed again with the same names and
+    membership numbers (each session of a multi-session event lists its pairs: USEBIO
+    ``SESSION/.../PARTICIPANTS``) is the same contestant and kept once; listed again with
+    other names or numbers it is rejected with where it was first listed."""
     raw = pl.concat_str([pl.col(c).fill_null("") for c in CONTESTANT_COLUMNS[2:]], separator=",")
     ok, rejected = apply_checks(frame, _contestant_checks(), raw)
     ok = ok.with_row_index("__o")
     key = ["event_id", "section", "contestant", "direction"]
-    ok = ok.with_columns(pl.col("__o").min().over(key).alias("__first"))
+    same = pl.concat_str(
+        [pl.col(c).cast(pl.Utf8).fill_null("\x00") for c in [*key, "names", "player_ids"]],
+        separator="\x1f",
+    )
+    ok = ok.with_columns(same.alias("__same")).with_columns(
+        pl.col("__o").min().over(key).alias("__first"),
+        pl.col("__o").min().over("__same").alias("__first_same"),
+    )
+    where = ok.select(
+        pl.col("__o").alias("__first"),
+        pl.concat_str([pl.col("file"), pl.lit(":"), pl.col("location")]).alias("__w"),
+    )
+    repeat = (pl.col("__o") != pl.col("__first")) & (pl.col("__first_same") == pl.col("__first"))
+    ok = ok.filter(~repeat)  # the first listing again, word for word: nothing to keep twice
     dup = ok.filter(pl.col("__o") != pl.col("__first"))
     if dup.height:
-        where = ok.select(
-            pl.col("__o").alias("__first"), pl.format("{}:{}", "file", "location").alias("__w")
-        )
         dup = dup.join(where, on="__first")
         rejected = pl.concat(
             [
@@ -443,7 +456,8 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     resolved, ev_rejected = resolve_events(ev_frame)
     ev_rejected = pl.concat([key_rejected, ev_rejected])
     resolved = with_defaults(resolved, profile)
-    cont, cont_rejected = validate_contestants(_concat(contestants, CONTESTANT_COLUMNS))
+    listed = _concat(contestants, CONTESTANT_COLUMNS)
+    cont, cont_rejected = validate_contestants(listed)
     source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
     dated, date_rejected = _date_results(_concat(results, RESULT_COLUMNS), resolved, today)
     dated_rulings, dated_appeals, log_rejected = date_logs(
@@ -460,7 +474,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     all_warnings = _concat(warnings, WARNING_COLUMNS)
     return InboxSnapshot(
         files=_registry(
-            file_rows, ev_frame, cont, source_standings, every_dated, all_rejected, all_warnings
+            file_rows, ev_frame, listed, source_standings, every_dated, all_rejected, all_warnings
         ),
         results=dated,
         events=resolved.select(list(EVENTS_SCHEMA)),

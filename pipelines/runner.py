@@ -72,6 +72,8 @@ class RunReport:
     warnings: pl.DataFrame = field(default_factory=pl.DataFrame)
     reconciliation: pl.DataFrame = field(default_factory=pl.DataFrame)  # one row per file
     holds: pl.DataFrame = field(default_factory=pl.DataFrame)  # events held, one row per reason
+    #: event sessions per profile and why it was chosen (``events.profile_source``)
+    profiles: pl.DataFrame = field(default_factory=pl.DataFrame)
     published: Path | None = None
     #: wall-clock seconds per asset group (``inbox``, ``results``, ``audit``, ``publish``)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -209,4 +211,5 @@ def run_inbox(
     report.accounting = wh.query("reports/file_accounting")
     report.reconciliation = wh.query("reports/reconciliation_files")
     report.holds = wh.query("reports/holds", {"dates": report.dates})
+    report.profiles = wh.query("reports/profiles")
     return report

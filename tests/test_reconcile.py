@@ -223,3 +223,50 @@ def test_fewer_decimals_is_the_same_figure_a_whole_unit_is_not():
 
     assert _coarser(8.1, 8.14) and _coarser(13.9, 13.86) and _coarser(0.1, 0.14)
     assert not _coarser(3.5, 4.0) and not _coarser(9.0, 8.14) and not _coarser(8.2, 8.14)
+
+
+def test_weighted_score_the_file_cannot_describe():
+    """Law 12C1(c): table 1's result was weighted 60 % of +100 and 40 % of -90; the file keeps
+    one score per table (+100), so Traveller compares the board plainly: 3/1, 3/1, 0/4 on a
+    top of 4 (2 per result beaten). The program's figures, worked by hand: table 1
+    0.6 x 3 + 0.4 x 1 = 2.2 (EW 1.8); table 2 (+100) against 1: 0.6 x 1 + 0.4 x 2 = 1.4, and
+    2 against table 3: 3.4 (EW 0.6); table 3 (-90): 0.4 x 1 = 0.4 (EW 3.6). Each shares the
+    top and is a fraction where ours are whole: explained. A whole-number edit stays unknown."""
+
+    def line(board: int, ns: str, ours: tuple, official: tuple) -> dict:
+        return {
+            "file": "club.xml",
+            "location": f"BOARD[{board}]/LINE[{ns}]",
+            "event_id": "E",
+            "session": 1,
+            "section": "A",
+            "deal_round": 0,
+            "board": board,
+            "ns_pair": ns,
+            "ew_pair": str(int(ns) + 10),
+            "kind": "played",
+            "scoring": "matchpoints",
+            "profile": "wbf",
+            "top_display": 4.0,
+            "ns_mp_display": ours[0],
+            "ew_mp_display": ours[1],
+            "source_ns_mp": official[0],
+            "source_ew_mp": official[1],
+        }
+
+    scored = pl.DataFrame(
+        [
+            line(1, "1", (3.0, 1.0), (2.2, 1.8)),
+            line(1, "2", (3.0, 1.0), (3.4, 0.6)),
+            line(1, "3", (0.0, 4.0), (0.4, 3.6)),
+            line(2, "1", (3.0, 1.0), (4.0, 0.0)),  # whole numbers: an edit, not a weighting
+        ]
+    )
+    diffs, _ = reconcile(scored, pl.DataFrame(), pl.DataFrame())
+    codes = {(r["board"], r["contestant"]): r["code"] for r in diffs.iter_rows(named=True)}
+    assert codes == {
+        ("1", "1-11"): "fraction_on_plain_board",
+        ("1", "2-12"): "fraction_on_plain_board",
+        ("1", "3-13"): "fraction_on_plain_board",
+        ("2", "1-11"): "unknown",
+    }

@@ -138,3 +138,34 @@ def test_ruling_and_appeal_logs_as_json_lines(tmp_path):
     bad = snap.rejected.row(0, named=True)
     assert (bad["file"], bad["location"]) == ("log-b.jsonl", "line 2")
     assert bad["reason"].startswith("not valid JSON")
+
+
+def test_a_contestant_listed_by_every_session_is_one_contestant():
+    """Each session of a multi-session event lists its pairs (USEBIO SESSION/.../PARTICIPANTS):
+    the same pair, same names and numbers, is kept once; other names under the same number in
+    the same event are rejected with where the pair was first listed."""
+    from pipelines.formats.model import CONTESTANT_COLUMNS
+    from pipelines.inbox import validate_contestants
+
+    def row(loc: str, contestant: str, names: str) -> dict:
+        return dict(
+            zip(
+                CONTESTANT_COLUMNS,
+                ("club.xml", loc, "E1", contestant, None, names, None, "A"),
+                strict=True,
+            )
+        )
+
+    frame = pl.DataFrame(
+        [
+            row("SESSION[1]/PAIR[1]", "1", "Ann A - Bob B"),
+            row("SESSION[1]/PAIR[2]", "2", "Cid C - Dee D"),
+            row("SESSION[2]/PAIR[1]", "2", "Cid C - Dee D"),  # the same pair again
+            row("SESSION[2]/PAIR[2]", "1", "Eve E - Fay F"),  # another pair as number 1
+        ],
+        schema={c: pl.Utf8 for c in CONTESTANT_COLUMNS},
+    )
+    ok, rejected = validate_contestants(frame)
+    assert sorted(ok["names"].to_list()) == ["Ann A - Bob B", "Cid C - Dee D"]
+    assert rejected["location"].to_list() == ["SESSION[2]/PAIR[2]"]
+    assert "already listed at club.xml:SESSION[1]/PAIR[1]" in rejected["reason"][0]

@@ -88,6 +88,7 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "club",
     "level",
     "appeal_minutes",
+    "program",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -306,7 +306,9 @@ class _Reader:
             "scoring": pbn_scoring(scoring or meta.get("ScoringType"))
             or ("imps" if teams else None),
             "movement": movement_from_ranking(self.ranking),
-            "profile": "ffb" if "Magic Contest" in meta.get("Generator", "") else None,
+            # the profile is chosen from the program by the profiles' ``programs`` (events.py)
+            "program": " ".join(v for v in (meta.get("Generator"), meta.get("Version")) if v)
+            or None,
             "director": meta.get("TournamentDirector") or None,
         }
 

@@ -160,7 +160,8 @@ def _read_event(
         "form": form,
         "scoring": scoring,
         "movement": movement,
-        "profile": "abf" if program.startswith("Compscore") else None,
+        # the profile is chosen from the program by the profiles' ``programs`` (events.py)
+        "program": program or None,
     }
     ctx = _Ctx(prefix, "1", None, dmy_to_iso(text_of(event, "DATE")))
     start = len(out.sessions)

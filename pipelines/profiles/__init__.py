@@ -6,6 +6,12 @@ in ``pipelines/profiles/<name>.toml``; no rule module branches on a
 federation's name. The loader rejects unknown keys and values, so a typo in a
 profile cannot silently fall back to a default.
 
+Header: ``title`` (the federation or program the profile reproduces), ``source`` (one
+line on where its conventions were worked out), ``programs`` (exporting programs whose files
+it scores when ``events.csv`` names no profile; see :func:`detect`) and ``[sources]``, the
+source of every section's settings (``imps = "..."``) and, where one setting has its own,
+of that setting (``"imps.datum_rounding" = "..."``). ``traveller profiles`` lists them.
+
 Fields (section.key):
 
 * ``matchpoints.scale``: ``"2/1"`` (2 per beat, 1 per tie) or ``"1/0.5"`` (ACBL).
@@ -23,6 +29,10 @@ Fields (section.key):
   merely short of results with its own top and factors it only in totals.
 * ``display.total_decimals``, ``display.percentage_decimals``,
   ``display.percentage_rounding``: how totals and percentages are shown.
+* ``display.tied_place``: how a shared place is printed: ``trailing_equals`` (``6=``),
+  ``leading_equals`` (``=6``), ``range`` (``6-7``, the places the tied contestants span) or
+  ``plain`` (``6``, as the USEBIO ``PLACE`` element holds it). Display only: places are
+  compared and stored as numbers.
 * ``totals.count``: ``exact`` sums exact matchpoints; ``displayed`` sums the
   rounded matchpoints shown on the traveller (Magic Contest).
 * ``totals.sitout``: ``none`` (a contestant's score is what it earned, its
@@ -88,6 +98,10 @@ from pathlib import Path
 from pipelines.laws.matchpoints import SCALES
 from pipelines.laws.rounding import MODES
 
+#: How a shared place is printed (``display.tied_place``): ``6=`` (trailing_equals), ``=6``
+#: (leading_equals), ``6-7`` (range: the places the tied contestants span) or ``6`` (plain).
+TIED_PLACE_STYLES: tuple[str, ...] = ("trailing_equals", "leading_equals", "range", "plain")
+
 PROFILE_DIR = Path(__file__).parent
 DEFAULT_PROFILE = "wbf"
 
@@ -111,6 +125,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "fractional_margin": ("round_half_up", "round_half_even", "interpolate"),
     "missing_board": ("average", "average_minus"),
     "team_tiebreak": ("imp_quotient", "head_to_head", "none"),
+    "tied_place": TIED_PLACE_STYLES,
 }
 
 _SECTIONS: dict[str, tuple[str, ...]] = {
@@ -130,6 +145,7 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
         "total_decimals",
         "percentage_decimals",
         "percentage_rounding",
+        "tied_place",
     ),
     "totals": ("count", "sitout"),
     "ranking": ("tiebreak",),
@@ -166,6 +182,13 @@ class Profile:
     name: str
     title: str
     source: str
+    #: Exporting programs this profile reproduces: a file whose program name (USEBIO
+    #: ``PROGRAM_NAME``, PBN ``Generator``) contains one of these (case-insensitive) is scored
+    #: with it unless ``events.csv`` names another profile.
+    programs: tuple[str, ...]
+    #: Where each setting comes from: ``(key, source)`` pairs, ``key`` a section
+    #: (``imps``) or one setting (``imps.datum_rounding``); every section has one.
+    sources: tuple[tuple[str, str], ...]
     scale: str
     factoring_missing: str
     factoring_adjusted: str
@@ -178,6 +201,7 @@ class Profile:
     total_decimals: int
     percentage_decimals: int
     percentage_rounding: str
+    tied_place: str
     count: str
     sitout: str
     tiebreak: str
@@ -210,6 +234,11 @@ class Profile:
         exact 5 (``imps.datum_rounding``): ``even`` or ``away`` from zero."""
         return {"half_even": "even", "half_away": "away"}[self.datum_rounding]
 
+    def source_of(self, section: str, key: str | None = None) -> str:
+        """The source of setting ``section.key`` (the section's source when the key has none)."""
+        by = dict(self.sources)
+        return by.get(f"{section}.{key}") or by[section]
+
     @property
     def standard_penalty(self) -> str:
         """The penalty a ruling gets when it names none (``penalties.standard``)."""
@@ -219,6 +248,38 @@ class Profile:
     def unit_den(self) -> int:
         """Denominator of one matchpoint unit: 1 on 2/1, 2 on 1/0.5."""
         return 1 if self.scale == "2/1" else 2
+
+
+def _sources(name: str, table: object) -> tuple[tuple[str, str], ...]:
+    """Validate ``[sources]``: a source (string) for every section, keys naming real settings."""
+    if not isinstance(table, dict):
+        raise ProfileError(f"profile {name}: missing section [sources]")
+    for key, text in table.items():
+        section, _, setting = key.partition(".")
+        if section not in _SECTIONS or (setting and setting not in _SECTIONS[section]):
+            raise ProfileError(f"profile {name}: [sources] names no setting {key!r}")
+        if not isinstance(text, str) or not text.strip():
+            raise ProfileError(f"profile {name}: [sources] {key} must be a non-empty string")
+    missing = [s for s in _SECTIONS if s not in table]
+    if missing:
+        raise ProfileError(f"profile {name}: [sources] gives no source for {missing}")
+    return tuple((k, v) for k, v in table.items())
+
+
+def detect(program: str | None) -> str | None:
+    """The profile reproducing the exporting ``program`` (the first, by name, whose
+    ``programs`` entry the program's name contains, case-insensitive), else ``None``.
+
+    >>> detect("Compscore3 (version 3.2)"), detect("Magic Contest 4.13"), detect("Excel")
+    ('abf', 'ffb', None)
+    """
+    text = (program or "").casefold()
+    if not text:
+        return None
+    for name in available():
+        if any(p.casefold() in text for p in load(name).programs):
+            return name
+    return None
 
 
 def available() -> list[str]:
@@ -244,9 +305,14 @@ def parse(name: str, data: dict) -> Profile:
         if not isinstance(data.get(key), str):
             raise ProfileError(f"profile {name}: '{key}' must be a string")
         values[key] = data[key]
-    extra = set(data) - {"title", "source", *_SECTIONS}
+    extra = set(data) - {"title", "source", "programs", "sources", *_SECTIONS}
     if extra:
         raise ProfileError(f"profile {name}: unknown section(s) {sorted(extra)}")
+    programs = data.get("programs", [])
+    if not isinstance(programs, list) or not all(isinstance(x, str) and x for x in programs):
+        raise ProfileError(f"profile {name}: 'programs' must be a list of program names")
+    values["programs"] = tuple(programs)
+    values["sources"] = _sources(name, data.get("sources"))
     for section, keys in _SECTIONS.items():
         table = data.get(section)
         if not isinstance(table, dict):

@@ -208,11 +208,75 @@ def explain(row: dict[str, Any], versions: int = 1) -> str | None:
     return f"{prefix}{ruled}{tail}{appeal}{record}"
 
 
-def place_text(rank: int | None, tied: bool, sanction: str | None = None) -> str:
-    """A place as results are printed: ``1``, ``2=`` for a shared place; a suspended or
-    disqualified contestant (Law 91) has none and shows its sanction."""
+def place_text(
+    rank: int | None,
+    tied: bool,
+    sanction: str | None = None,
+    style: str = "trailing_equals",
+    span: int = 1,
+) -> str:
+    """A place as results are printed: ``1``, and a shared place as the profile's
+    ``display.tied_place`` shows it (``trailing_equals`` ``2=``, ``leading_equals`` ``=2``,
+    ``range`` ``2-3`` over the ``span`` places the tied contestants share, ``plain`` ``2``);
+    a suspended or disqualified contestant (Law 91) has none and shows its sanction.
+
+    >>> place_text(6, True), place_text(6, True, style="leading_equals")
+    ('6=', '=6')
+    >>> place_text(6, True, style="range", span=3), place_text(6, True, style="plain")
+    ('6-8', '6')
+    """
     if sanction:
         return sanction
     if rank is None:
         return "–"
-    return f"{rank}=" if tied else str(rank)
+    if not tied:
+        return str(rank)
+    if style == "leading_equals":
+        return f"={rank}"
+    if style == "range":
+        return f"{rank}-{rank + max(span, 2) - 1}"
+    if style == "plain":
+        return str(rank)
+    return f"{rank}="
+
+
+#: Reasons that only follow from another difference (the board's other lines factored around
+#: a differing line; a percentage or place following a differing total): counted, not listed.
+CONSEQUENTIAL = ("follows_line", "follows_total")
+
+
+def agreement_text(rows: list[dict[str, Any]], program: str | None = None) -> str | None:
+    """The ranking page's line on the club's own figures (``reconciliation``), or ``None``
+    when the session's file carried none: "Matches the club's published results" or "Differs
+    from the club's published results on N figures: ..." with each reason's count.
+
+    ``rows`` are the session's rows of ``sql/publish/reconciliation.sql`` (``figures`` 0: a
+    compared file with no difference in this session).
+
+    >>> agreement_text([{"figures": 0, "code": None, "explanation": None}], "Compscore3")
+    "Matches the club's published results (the figures of Compscore3)."
+    >>> agreement_text([
+    ...     {"figures": 2, "code": "swapped", "explanation": "NS and EW exchanged"},
+    ...     {"figures": 3, "code": "follows_line", "explanation": "follows"}])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    "Differs from the club's published results on 5 figures: NS and EW exchanged (2);
+    3 follow from those."
+    """
+    if not rows:
+        return None
+    who = f" (the figures of {program})" if program else ""
+    differing = [r for r in rows if r.get("figures")]
+    if not differing:
+        return f"Matches the club's published results{who}."
+    total = sum(int(r["figures"]) for r in differing)
+    causes = [r for r in differing if r.get("code") not in CONSEQUENTIAL]
+    following = total - sum(int(r["figures"]) for r in causes)
+    parts = [f"{r['explanation']} ({int(r['figures'])})" for r in causes]
+    if following:
+        parts.append(f"{following} follow from those" if causes else f"{following} unexplained")
+    noun = "figure" if total == 1 else "figures"
+    return (
+        f"Differs from the club's published results{who} on {total} {noun}: "
+        + "; ".join(parts)
+        + "."
+    )

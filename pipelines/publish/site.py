@@ -14,7 +14,8 @@ Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone):
   adjusted score marked and explained in words with its Law (:mod:`pipelines.publish.explain`);
 * ``.../card-<section>-<contestant>.html`` — each contestant's scorecard.
 
-Places show ``=`` when shared (equal percentages share the place, Law 78A totals are exact).
+Equal totals share a place (Law 78A; totals are exact), printed as the profile's
+``display.tied_place`` says (``6=``, ``=6``, ``6-7`` or ``6``).
 Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as
 ``<script>`` is shown, never run). National membership numbers are never read.
 """
@@ -39,6 +40,7 @@ from pipelines.profiles import load as load_profile
 from pipelines.publish.data import Published
 from pipelines.publish.explain import (
     MINUS,
+    agreement_text,
     contract_result,
     explain,
     laws_text,
@@ -113,12 +115,22 @@ class Decimals:
     mp: int
     total: int
     pct: int
+    #: how a shared place is printed (``display.tied_place``)
+    tied_place: str = "trailing_equals"
 
     @classmethod
     def of(cls, profile: str | None) -> Decimals:
         """The display decimals of ``profile`` (default profile when unknown)."""
         p = load_profile(profile)
-        return cls(p.mp_decimals, p.total_decimals, p.percentage_decimals)
+        return cls(p.mp_decimals, p.total_decimals, p.percentage_decimals, p.tied_place)
+
+
+def with_span(st: pl.DataFrame) -> pl.DataFrame:
+    """``st`` with ``span``: how many contestants of its ranking (section and direction)
+    share its place (1 when alone), for a ``range`` place such as ``6-7``."""
+    return st.with_columns(
+        pl.len().over("section", pl.col("direction").fill_null(""), "rank").alias("span")
+    )
 
 
 def status_text(session: dict[str, Any]) -> str:
@@ -386,6 +398,18 @@ class Site:
             bracket=bracket(matches, names) if matches is not None else [],
         )
 
+    def _agreement(self, event_id: str, session: int, program: str | None) -> str | None:
+        """The line on whether the club's own figures are reproduced (see
+        :func:`~pipelines.publish.explain.agreement_text`); ``None`` without official figures."""
+        rec = self.data.extra.get("reconciliation")
+        if rec is None or not rec.height:
+            return None
+        of_event = rec.filter(pl.col("event_id") == event_id)
+        if not of_event.height:
+            return None
+        rows = of_event.filter(pl.col("session") == session).to_dicts()
+        return agreement_text(rows or [{"figures": 0}], program)
+
     def _rankings(
         self, st: pl.DataFrame, dec: Decimals, link_dir: str | None
     ) -> list[dict[str, Any]]:
@@ -393,7 +417,7 @@ class Site:
         out = []
         if not st.height:
             return out
-        st = st.with_columns(pl.col("direction").fill_null(""))
+        st = with_span(st.with_columns(pl.col("direction").fill_null("")))
         order = {"": 0, "NS": 1, "EW": 2}
         groups = st.partition_by(["section", "direction"], as_dict=True).items()
         for (section, direction), grp in sorted(
@@ -405,7 +429,9 @@ class Site:
                 d = r["direction"] or None
                 rows.append(
                     {
-                        "place": place_text(r["rank"], r["tied"], r.get("sanction")),
+                        "place": place_text(
+                            r["rank"], r["tied"], r.get("sanction"), dec.tied_place, r["span"]
+                        ),
                         "contestant": contestant_label(r["contestant"], d),
                         "names": r.get("names") or "",
                         "score": fmt(r.get("score_display"), dec.total),
@@ -514,6 +540,7 @@ class Site:
             f"{base}/index.html",
             "ranking.html.j2",
             title=f"{s.get('name') or event_id}, session {n}",
+            agreement=self._agreement(event_id, n, s.get("program")),
             rankings=rankings,
             changes=changes,
             penalties=penalties,
@@ -570,7 +597,7 @@ class Site:
             else {}
         )
         who = "player" if (res["form"] == "individual").any() else "pair"
-        for r in st.to_dicts():
+        for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
@@ -599,7 +626,9 @@ class Site:
                 standing={
                     **r,
                     "label": contestant_label(r["contestant"], d or None),
-                    "place": place_text(r["rank"], r["tied"], r.get("sanction")),
+                    "place": place_text(
+                        r["rank"], r["tied"], r.get("sanction"), dec.tied_place, r["span"]
+                    ),
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
                     "penalty": penalty_text(r, dec.total),

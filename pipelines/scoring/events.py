@@ -7,6 +7,12 @@ profile's correction and appeal periods, Laws 79C and 92B; level ``club``, the c
 taken from the event id's prefix). Fields are merged one by one, so an
 ``events.csv`` row may override only the profile of a USEBIO event.
 
+The profile, and why it was chosen (``profile_source``, stored on the event and shown in
+the run summary), comes from the first of: an ``events.csv`` row naming one; the exporting
+program the file names (USEBIO ``PROGRAM_NAME``, PBN ``Generator``), matched against the
+profiles' ``programs`` (:func:`pipelines.profiles.detect`: Compscore -> ``abf``, Magic
+Contest -> ``ffb``); ``traveller run --profile``; the default ``wbf``.
+
 ``published_at`` is when the session's official scores were made available: the
 correction period (Law 79C) and the appeal period (92B) run from it. When no source
 gives it, the end of the session's day (23:59) is taken.
@@ -64,6 +70,8 @@ EVENTS_SCHEMA: dict[str, pl.DataType] = {
     "club": pl.Utf8,
     "level": pl.Utf8,
     "appeal_minutes": pl.Int32,
+    "program": pl.Utf8,
+    "profile_source": pl.Utf8,
 }
 
 _INT = r"^\d+$"
@@ -217,6 +225,11 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             ]
         )
     kept = first.filter(pl.col("__order") == pl.col("__first")).sort("priority", "__order")
+    kept = kept.with_columns(
+        pl.when(pl.col("profile").is_not_null())
+        .then(pl.format("{} names profile {}", "file", "profile"))
+        .alias("profile_source")
+    )
     fields = [c for c in EVENTS_SCHEMA if c not in ("event_id", "session")]
     merged = kept.group_by(["event_id", "session"], maintain_order=True).agg(
         *(pl.col(c).drop_nulls().first().alias(c) for c in fields)
@@ -316,6 +329,40 @@ def club_from_event_id(event_id: pl.Expr) -> pl.Expr:
     return event_id.str.extract(r"^([^-_ ]+)", 1)
 
 
+def choose_profile(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
+    """Fill each event's missing ``profile`` and say why in ``profile_source`` (see the
+    module docstring): the file's program (a profile whose ``programs`` it names), else
+    ``profile`` (``traveller run --profile``, validated: an unknown name raises
+    :class:`~pipelines.profiles.ProfileError`), else the default profile."""
+    fallback = profiles.load(profile).name if profile is not None else profiles.DEFAULT_PROFILE
+    programs = df["program"].drop_nulls().unique().to_list() if df.height else []
+    detected = {p: profiles.detect(p) for p in programs}
+    found = pl.col("program").replace_strict(
+        {k: v for k, v in detected.items() if v}, default=None, return_dtype=pl.Utf8
+    )
+    program_words = pl.format("the file was written by {}", "program")
+    why_fallback = (
+        pl.lit(f"traveller run --profile {fallback}")
+        if profile is not None
+        else pl.lit(f"the default profile ({fallback})")
+    )
+    return df.with_columns(
+        pl.coalesce("profile", found, pl.lit(fallback)).alias("profile"),
+        pl.when(pl.col("profile").is_not_null())
+        .then(pl.col("profile_source"))
+        .when(found.is_not_null())
+        .then(pl.format("{}, which profile {} reproduces", program_words, found))
+        .when(pl.col("program").is_not_null())
+        .then(pl.format("{}: {}, which no profile reproduces", why_fallback, program_words))
+        .otherwise(
+            pl.format(
+                "{}: no events.csv row names a profile and the file names no program", why_fallback
+            )
+        )
+        .alias("profile_source"),
+    )
+
+
 def with_defaults(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
     """Fill every missing event detail with :data:`DEFAULTS`; a missing ``club`` with the
     event id's prefix (:func:`club_from_event_id`); a missing correction period (Law 79C) or
@@ -324,9 +371,8 @@ def with_defaults(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
     ``profile`` (``traveller run --profile``) is the profile of events that neither
     ``events.csv`` nor their file's header names; an unknown name raises
     :class:`~pipelines.profiles.ProfileError` (never a silent fallback)."""
+    df = choose_profile(df, profile)
     defaults = dict(DEFAULTS)
-    if profile is not None:
-        defaults["profile"] = profiles.load(profile).name
     df = df.with_columns(
         *(pl.col(c).fill_null(pl.lit(v)).cast(EVENTS_SCHEMA[c]) for c, v in defaults.items()),
         pl.col("club").fill_null(club_from_event_id(pl.col("event_id"))),

@@ -31,6 +31,11 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   decimals (within half a unit of its last place): the profile shows more (``display.*``);
 * ``follows_line`` — another line of the board differs for one of the reasons above, and the
   board's other results were factored around it;
+* ``fraction_on_plain_board`` — matchpoints: a line still unexplained whose official
+  figures share the board's top but are fractions of the scale's unit (2/1: whole
+  matchpoints) where Traveller's, scoring the board by plain comparison, are whole: the
+  program scored a weighted score (Law 12C1(c)) or a fouled board (Law 87) — or compared
+  against one — that the file's single score per table cannot describe;
 * ``unknown`` — none of these: a figure edited by hand, or a rule Traveller does not know.
 
 Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place``):
@@ -122,6 +127,9 @@ EXPLANATIONS: dict[str, str] = {
     "totals_before_adjustment": "the program's totals were computed before an adjusted score "
     "on a board this contestant played was entered",
     "follows_total": "follows from a total that differs",
+    "fraction_on_plain_board": "the program's matchpoints are fractions on a board Traveller "
+    "scores by plain comparison: a weighted score (Law 12C1(c)) or a fouled board (Law 87) "
+    "the file cannot describe",
     "unknown": "hand-edited figure or a rule Traveller does not know — unexplained",
 }
 
@@ -191,6 +199,21 @@ def _line_reason(r: dict, imp: bool, butler_alt: dict | None) -> str:
     if _coarser(on, tn) and _coarser(oe, te):
         return "display_rounding"
     return "unknown"
+
+
+def _fraction_on_plain_board(r: dict) -> bool:
+    """Matchpoints: the official figures share the top (a balanced score) and are not whole
+    units of the profile's scale, while Traveller's are (a board compared plainly)."""
+    on, oe, tn, te = r["source_ns_mp"], r["source_ew_mp"], r["__ns"], r["__ew"]
+    top = r.get("top_display")
+    if r["__imp"] or None in (on, oe, tn, te) or not top or not _same(on + oe, top):
+        return False
+    unit = 1 / _profile(r.get("profile")).unit_den
+
+    def whole(v: float) -> bool:
+        return abs(v / unit - round(v / unit)) < 1e-6
+
+    return whole(tn) and whole(te) and not (whole(on) and whole(oe))
 
 
 def _decimals(v: float) -> int:
@@ -285,6 +308,8 @@ def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         code = r["__code"]
         if code == "unknown" and key in cause:
             code = "follows_line"
+        elif code == "unknown" and _fraction_on_plain_board(r):
+            code = "fraction_on_plain_board"
         out.append(
             {
                 "file": r["file"],

@@ -8,6 +8,8 @@ CREATE TABLE IF NOT EXISTS events (
     scoring            VARCHAR NOT NULL,   -- matchpoints | butler | cross_imps | imps
     movement           VARCHAR NOT NULL,   -- howell | mitchell
     profile            VARCHAR NOT NULL,   -- regulations profile: wbf, ebu, acbl, abf, ffb
+    profile_source     VARCHAR NOT NULL,   -- why this profile: events.csv, the program, --profile, default
+    program            VARCHAR,            -- the exporting program the file names (USEBIO, PBN)
     laws               VARCHAR NOT NULL,   -- 2017 | 2007
     director           VARCHAR,
     correction_minutes INTEGER NOT NULL,   -- Law 79C correction period (default: the profile's)

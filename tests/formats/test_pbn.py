@@ -15,6 +15,7 @@ from pipelines.formats.pbn import (
     table_score,
     tokens,
 )
+from pipelines.profiles import detect
 
 SCORE_HEADER = (
     '[ScoreTable "Table\\2R;Round\\2R;PairId_NS\\2R;PairId_EW\\2R;Contract\\3L;Declarer\\1R;'
@@ -104,7 +105,12 @@ def test_event_row_from_header(tmp_path: Path) -> None:
     assert event["location"] == "header"
     assert (event["event_id"], event["session"], event["date"]) == ("4711", "2", "2024-03-05")
     assert event["name"] == "Club Séance"
-    assert (event["form"], event["scoring"], event["profile"]) == ("pairs", "matchpoints", "ffb")
+    assert (event["form"], event["scoring"], event["program"]) == (
+        "pairs",
+        "matchpoints",
+        "Magic Contest France",
+    )
+    assert detect(event["program"]) == "ffb"
     assert event["movement"] == "mitchell"
 
 
@@ -135,6 +141,7 @@ def test_meta_less_file_uses_event_tag_and_session_one(tmp_path: Path) -> None:
     text = "\n".join(ln for ln in PAIRS_PBN.splitlines() if not ln.startswith("%"))
     event = read(tmp_path, text).events.row(0, named=True)
     assert (event["event_id"], event["session"], event["profile"]) == ("Club Séance", "1", None)
+    assert event["program"] is None
     assert event["scoring"] == "matchpoints"
 
 

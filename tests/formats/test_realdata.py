@@ -15,6 +15,7 @@ import pytest
 
 from pipelines.formats import detect_format, read_file
 from pipelines.formats.model import ReadResult
+from pipelines.profiles import detect
 
 REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
 CANONICAL_CONTRACT = re.compile(r"^([1-7](C|D|H|S|NT)(X|XX)?|PASS)$")
@@ -84,12 +85,12 @@ def test_compscore_howell() -> None:
     assert r.rows_read == 161 + 12 + 1
     event = r.events.row(0, named=True)
     assert (event["event_id"], event["session"], event["date"]) == ("2074-3226", "1", "2022-07-27")
-    assert (event["form"], event["scoring"], event["movement"], event["profile"]) == (
+    assert (event["form"], event["scoring"], event["movement"]) == (
         "pairs",
         "matchpoints",
         "howell",
-        "abf",
     )
+    assert (event["program"], detect(event["program"])) == ("Compscore3", "abf")
     assert r.results["session_date"].unique().to_list() == ["2022-07-27"]
     assert adjusted(r) == [
         {
@@ -190,12 +191,12 @@ def test_magic_contest_pbn() -> None:
     assert r.rows_read == 660 + 44 + 1
     event = r.events.row(0, named=True)
     assert (event["event_id"], event["session"], event["date"]) == ("29835", "1", "2022-02-06")
-    assert (event["form"], event["scoring"], event["movement"], event["profile"]) == (
+    assert (event["form"], event["scoring"], event["movement"]) == (
         "pairs",
         "matchpoints",
         "howell",
-        "ffb",
     )
+    assert (event["program"], detect(event["program"])) == ("Magic Contest France 4.13.3.4", "ffb")
     assert "Séance 1" in event["name"]
     per_board = r.results.group_by("board").len()
     assert (per_board.height, per_board["len"].unique().to_list()) == (30, [22])

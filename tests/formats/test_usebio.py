@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pipelines.formats import read_file
 from pipelines.formats.usebio import dmy_to_iso, event_form_scoring, read_usebio
+from pipelines.profiles import detect
 
 PAIRS = """
 <PARTICIPANTS>
@@ -72,12 +73,13 @@ def test_flat_usebio_file(tmp_path: Path) -> None:
     event = result.events.row(0, named=True)
     assert event["location"] == "EVENT"
     assert (event["event_id"], event["session"], event["date"]) == ("77-501", "1", "2024-03-05")
-    assert (event["form"], event["scoring"], event["movement"], event["profile"]) == (
+    assert (event["form"], event["scoring"], event["movement"], event["program"]) == (
         "pairs",
         "matchpoints",
         "mitchell",
-        "abf",
+        "Compscore3",
     )
+    assert detect(event["program"]) == "abf"  # the profile is chosen from the program
     assert event["name"] == "Tuesday Pairs"
     res = result.results.to_dicts()
     assert [r["location"] for r in res] == [
@@ -118,7 +120,7 @@ def test_event_types_and_defaults(tmp_path: Path) -> None:
     )
     event = read(tmp_path, text).events.row(0, named=True)
     assert event["movement"] == "howell"
-    assert event["profile"] is None
+    assert event["profile"] is None and detect(event["program"]) == "ebu"
 
 
 def test_event_id_falls_back_to_identifier_then_file_stem(tmp_path: Path) -> None:

@@ -203,6 +203,25 @@ def test_rescoring_the_exports_gives_the_same_figures(sample: Sample, tmp_path: 
     assert (joined["ns_mp_display"] == joined["ns_mp_display_again"]).all()
 
 
+def test_exports_read_back_as_a_clubs_files_are_reconciled_without_unknown(
+    sample: Sample, tmp_path: Path
+):
+    """The README's example: the USEBIO exports and events.csv read back as a club's files.
+    Every pair listed again by a second session is the same pair (nothing rejected), and every
+    official figure Traveller does not reproduce has a specific reason (no ``unknown``)."""
+    from pipelines.scoring.reconcile import reconcile
+
+    files = sorted((sample.exports / "usebio").glob("*.xml"))
+    again = reimport(files, sample.exports / "events.csv", tmp_path / "inbox")
+    snap = again.snap  # type: ignore[attr-defined]
+    assert snap.rejected.height == 0, snap.rejected.select("location", "reason")
+    diffs, per_file = reconcile(again.scored, again.standings, snap.source_standings)
+    assert per_file["compared"].sum() > 1000
+    assert diffs.filter(pl.col("code") == "unknown").height == 0, diffs.filter(
+        pl.col("code") == "unknown"
+    )
+
+
 # ------------------------------------------------------------------------- real files
 
 

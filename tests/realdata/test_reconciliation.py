@@ -255,3 +255,38 @@ def test_on_difference_is_the_federations_choice(tmp_path, monkeypatch, setting,
     by = dict(files.select("file", "action").iter_rows())
     assert by[MITCHELL] == action  # differs (for reasons other than a known ruling)
     assert by[HOWELL] == "published"  # every figure reproduced
+
+
+def test_ranking_page_says_whether_it_matches_the_club(tmp_path, monkeypatch):
+    """The public ranking page's line: the Butler file is reproduced, the Howell file with one
+    total edited by hand differs on that one figure; each event keeps why its profile."""
+    import duckdb
+
+    from pipelines.publish.site import session_dir
+    from pipelines.runner import run_inbox
+
+    butler = "compscore_usebio_butler_mitchell_14p.xml"
+    inbox = _copy(tmp_path, [HOWELL, butler], {HOWELL: _edit_first("TOTAL_SCORE", 1, "158.80")})
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-30T00:00:00")
+    run_inbox(inbox, tmp_path / "w.duckdb", publish_to=tmp_path / "out")
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as conn:
+        events = conn.execute(
+            "SELECT file, event_id, profile, program, profile_source FROM events"
+        ).fetchall()
+    by_file = {f: (e, p, prog, why) for f, e, p, prog, why in events}
+    for name in (HOWELL, butler):
+        _, profile, program, why = by_file[name]
+        assert (profile, program) == ("abf", "Compscore3")
+        assert why == "the file was written by Compscore3, which profile abf reproduces"
+
+    def line(name: str) -> str:
+        page = tmp_path / "out" / "site" / session_dir(by_file[name][0], 1) / "index.html"
+        m = re.search(r'id="agreement">([^<]*)<', page.read_text(encoding="utf-8"))
+        assert m, name
+        return m.group(1).replace("&#39;", "'")
+
+    assert line(butler) == "Matches the club's published results (the figures of Compscore3)."
+    edited = line(HOWELL)
+    assert edited.startswith(
+        "Differs from the club's published results (the figures of Compscore3) on 1 figure: "
+    ), edited
