@@ -12,7 +12,7 @@ export UV_PYTHON_DOWNLOADS := never
 # against the current directory, the project folder when started through make).
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: install mdbtools chromium run test lint format bench dev sample clean
+.PHONY: install mdbtools chromium run test test-fast lint format bench dev sample clean
 
 # Bridgemate .bws databases are read with Debian's mdbtools (mdb-export), not a Python package.
 MDBTOOLS_HINT := reading .bws files needs mdbtools (mdb-export); install it with: apt-get install mdbtools
@@ -80,9 +80,13 @@ chromium:
 run: install  ## run the main job on the bundled sample inbox -> data/warehouse.duckdb
 	$(BIN)/traveller run
 
-test: install  ## lint, then the whole test suite
+test: install  ## lint, then the whole test suite (the doctests of pipelines/laws included)
 	$(BIN)/ruff check pipelines assets tests
 	$(BIN)/python -m pytest -q
+
+test-fast: install  ## lint, then the suite without the tests marked slow (the edit loop)
+	$(BIN)/ruff check pipelines assets tests
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: install
 	$(BIN)/ruff check pipelines assets tests

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import EXIT_BLOCKED, EXIT_REJECTED, app
@@ -27,6 +28,7 @@ def write(tmp: Path, name: str, text: str) -> Path:
     return p
 
 
+@pytest.mark.slow
 def test_generate_then_run_clean_inbox(tmp_path):
     out = tmp_path / "inbox"
     r = runner.invoke(app, ["generate", "--out", str(out), "--sessions", "2", "--clubs", "2"])
@@ -140,6 +142,7 @@ def test_generate_bad_date(tmp_path):
     assert r.exit_code == 2
 
 
+@pytest.mark.slow
 def test_sample_inbox_is_clean(tmp_path):
     from pipelines.resources import SAMPLE_INBOX
 

@@ -553,6 +553,7 @@ def test_appeal_outcomes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         assert (a["decided_at"] == "") == (a["outcome"] == "")
 
 
+@pytest.mark.slow
 def test_default_inbox_runs_clean(
     inbox: tuple[Path, GenerateSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

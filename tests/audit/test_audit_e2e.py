@@ -115,6 +115,7 @@ def _private_words(inbox: Path) -> set[str]:
     return {w for w in words if w}
 
 
+@pytest.mark.slow
 def test_report_commands_and_the_public_version_names_nobody(sample, tmp_path):
     inbox, db = sample
     runner = CliRunner()
@@ -158,6 +159,7 @@ def test_audit_assets_come_after_the_standings():
         assert dg.AssetKey("director_audit") in graph.get(dg.AssetKey(report)).parent_keys
 
 
+@pytest.mark.slow
 def test_reports_are_deterministic(sample, tmp_path):
     _, db = sample
     wh = Warehouse(db)

@@ -48,6 +48,7 @@ def _flags(audit: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+@pytest.mark.slow
 def test_director_without_procedural_penalties_is_flagged_in_one_season(tmp_path: Path):
     """One season of 6 clubs x 100 sessions (each director runs one club: about 15,000 boards,
     a few hundred rulings). TD Ilko Brandeweir never issues a procedural penalty; the others
@@ -66,6 +67,7 @@ def test_director_without_procedural_penalties_is_flagged_in_one_season(tmp_path
     assert flags.filter(pl.col("director") != DIRECTORS[1]).height == 0, flags
 
 
+@pytest.mark.slow
 def test_director_overturned_three_times_as_often_is_flagged_over_a_window(tmp_path: Path):
     """TD Orsa Venmarik's appealed rulings are changed three times as often (capped at 95 %
     of decided appeals, against about 35 %). Appeals are rare (about 1 ruling in 75 is
@@ -104,6 +106,7 @@ def _with_guest(inputs: AuditInputs, seed: int) -> AuditInputs:
     return AuditInputs(inputs.events, inputs.boards, rulings, inputs.appeals, inputs.sizes)
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_over_50_seeds_and_small_samples_are_not_flagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
