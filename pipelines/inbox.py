@@ -370,46 +370,88 @@ def dated_results_for(
 FILE_KEY = r"(?i)\.(xml|pbn|bws|csv|jsonl)$"
 
 
-def keyed_by_file(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``events.csv`` rows keyed by a file's own name instead of Traveller's event id.
+def keyed_by_file(
+    events: pl.DataFrame, result_events: pl.Series | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``events.csv`` rows keyed by a file's own identifiers instead of Traveller's event id.
 
-    A scorer may write the file name (``club-2026-11-02.xml``) in ``event_id`` to say which
-    program / profile that file's events use: the row then applies to every event session
-    the file's header defines (its own identifiers, e.g. Compscore's ``EVENT_IDENTIFIER``,
-    are event ids already). A file-name key naming no file that defines events is rejected
-    with the list of the events known (never a silent new event)."""
+    A scorer may write in ``event_id`` the file's name (``club-2026-11-02.xml``) or the
+    program's own identifier of the event as the file carries it (``source_event_id``:
+    Compscore's ``EVENT_IDENTIFIER``, a PBN ``ContestID``/``Event``, a .bws session GUID)
+    to say which program / profile / Laws that file's events use: the row then applies to
+    every event session the file defines (a row with a ``session`` only to that session).
+
+    A key is read as a file's identifier only when it is not an event id already (of a
+    file's event or of a result row, ``result_events``). A key that names no event at all,
+    or a program identifier that two files' events share (two clubs both numbering their
+    events 1), is rejected with the list of the events known: never a silent new event."""
     empty = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
     if events.height == 0:
         return events, empty
-    keyed = (pl.col("priority") == 0) & pl.col("event_id").str.contains(FILE_KEY)
-    by_file = (
-        events.filter(pl.col("priority") == 1)
-        .select(pl.col("file").alias("__key"), pl.col("event_id").alias("__event"), "session")
-        .unique(maintain_order=True)
-    )
-    asked = events.filter(keyed)
+    from_files = events.filter(pl.col("priority") == 1)
+    ids = set(from_files["event_id"].drop_nulls().to_list())
+    if result_events is not None:
+        ids |= set(result_events.drop_nulls().to_list())
+    own = pl.col("event_id").is_in(sorted(ids))
+    csv_rows = (pl.col("priority") == 0) & pl.col("event_id").is_not_null()
+    keys = pl.concat(
+        [
+            from_files.select(
+                pl.col("file").alias("__key"), pl.col("event_id").alias("__event"), "session"
+            ),
+            from_files.filter(pl.col("source_event_id").is_not_null()).select(
+                pl.col("source_event_id").alias("__key"),
+                pl.col("event_id").alias("__event"),
+                "session",
+            ),
+        ]
+    ).unique(maintain_order=True)
+    asked = events.filter(csv_rows & ~own)
     if asked.height == 0:
         return events, empty
-    hit = asked.join(
-        by_file.rename({"session": "__session"}), left_on="event_id", right_on="__key", how="inner"
-    ).filter(pl.col("session").is_null() | (pl.col("session") == pl.col("__session")))
+    shared = (
+        keys.filter(~pl.col("__key").str.contains(FILE_KEY))
+        .group_by("__key")
+        .agg(pl.col("__event").unique().sort().str.join(", ").alias("__events"), pl.len())
+        .filter(pl.col("__events").str.contains(", "))
+        .select("__key", "__events")
+    )
+    hit = (
+        asked.join(shared, left_on="event_id", right_on="__key", how="anti")
+        .join(keys.rename({"session": "__session"}), left_on="event_id", right_on="__key")
+        .filter(pl.col("session").is_null() | (pl.col("session") == pl.col("__session")))
+    )
     mapped = hit.with_columns(
         pl.col("__event").alias("event_id"), pl.col("__session").alias("session")
     ).drop("__event", "__session")
-    missing = asked.join(by_file, left_on="event_id", right_on="__key", how="anti")
-    known = ", ".join(sorted(set(events.filter(~keyed)["event_id"].drop_nulls().to_list())))
-    rejected = missing.select(
-        "file",
-        "location",
-        pl.lit("event_id").alias("field"),
-        pl.format(
-            "no file named {} defines an event in the inbox; known events: {}",
-            "event_id",
-            pl.lit(known or "none"),
-        ).alias("reason"),
-        pl.col("event_id").alias("raw"),
+    known = ", ".join(sorted(ids)) or "none"
+    missing = asked.join(keys, left_on="event_id", right_on="__key", how="anti")
+    ambiguous = asked.join(shared, left_on="event_id", right_on="__key", how="inner")
+    reason_missing = pl.concat_str(
+        pl.lit("no file in the inbox is named "),
+        pl.col("event_id"),
+        pl.lit(" or defines an event with that identifier, and no result names it: "),
+        pl.lit("correct the event id (known events: " + known + ")"),
     )
-    return pl.concat([events.filter(~keyed), mapped.select(events.columns)]), rejected
+    reason_shared = pl.concat_str(
+        pl.col("event_id"),
+        pl.lit(" is the program's identifier of several events ("),
+        pl.col("__events"),
+        pl.lit("): name the event by its event id or its file instead"),
+    )
+    rejected = pl.concat(
+        [
+            frame.select(
+                "file",
+                "location",
+                pl.lit("event_id").alias("field"),
+                reason.alias("reason"),
+                pl.col("event_id").alias("raw"),
+            )
+            for frame, reason in ((missing, reason_missing), (ambiguous, reason_shared))
+        ]
+    )
+    return pl.concat([events.filter(~(csv_rows & ~own)), mapped.select(events.columns)]), rejected
 
 
 def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
@@ -451,7 +493,8 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
         [e.select(*EVENT_COLUMNS, "priority") for e in events if e.height]
         or [empty_frame(EVENT_COLUMNS).with_columns(pl.lit(0).alias("priority"))]
     )
-    ev_frame, key_rejected = keyed_by_file(ev_frame)
+    results_read = _concat(results, RESULT_COLUMNS)
+    ev_frame, key_rejected = keyed_by_file(ev_frame, results_read["event_id"])
     held = event_holds(ev_frame, unknown)
     resolved, ev_rejected = resolve_events(ev_frame)
     ev_rejected = pl.concat([key_rejected, ev_rejected])
@@ -459,7 +502,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     listed = _concat(contestants, CONTESTANT_COLUMNS)
     cont, cont_rejected = validate_contestants(listed)
     source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
-    dated, date_rejected = _date_results(_concat(results, RESULT_COLUMNS), resolved, today)
+    dated, date_rejected = _date_results(results_read, resolved, today)
     dated_rulings, dated_appeals, log_rejected = date_logs(
         _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today
     )

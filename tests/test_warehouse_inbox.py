@@ -43,6 +43,10 @@ def test_future_dates_and_undated_rows_are_rejected(tmp_path):
 
 
 def test_duplicate_event_definitions_are_rejected(tmp_path):
+    (tmp_path / "results.csv").write_text(
+        "event_id,session,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
+        "E1,1,1,1,2,4S,N,10,420\nE3,1,1,1,2,4S,N,10,420\n"
+    )
     (tmp_path / "events.csv").write_text(
         "event_id,session,date,profile\nE1,1,2026-11-04,ebu\nE1,1,2026-11-05,wbf\nE3,1,x,zzz\n"
     )
@@ -57,9 +61,24 @@ def test_duplicate_event_definitions_are_rejected(tmp_path):
         ("E3", "1", "line 4", "date"),
         ("E3", "1", "line 4", "profile"),
     ]
-    by_line = snap.rejected.group_by("location").agg(pl.col("field"))
+    rows = snap.rejected.filter(pl.col("file") == "events.csv")
+    by_line = rows.group_by("location").agg(pl.col("field"))
     fields = {r["location"]: sorted(r["field"]) for r in by_line.iter_rows(named=True)}
     assert fields == {"line 3": ["event_id"], "line 4": ["date", "profile"]}
+
+
+def test_an_events_row_naming_no_event_is_rejected_with_the_known_events(tmp_path):
+    """An events.csv key that is no event id, no file and no program identifier is a typo
+    (E9 for E1), not a new event: rejected, with the events the inbox knows."""
+    (tmp_path / "results.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date\nE1,1,2026-11-04\nE9,1,2026-11-04\n"
+    )
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert snap.events["event_id"].to_list() == ["E1"]
+    bad = snap.rejected.filter(pl.col("file") == "events.csv").row(0, named=True)
+    assert (bad["location"], bad["field"], bad["raw"]) == ("line 3", "event_id", "E9")
+    assert "known events: E1, E2" in bad["reason"]
 
 
 def test_watch_state_and_changed_dates(tmp_path):
@@ -169,3 +188,39 @@ def test_a_contestant_listed_by_every_session_is_one_contestant():
     assert sorted(ok["names"].to_list()) == ["Ann A - Bob B", "Cid C - Dee D"]
     assert rejected["location"].to_list() == ["SESSION[2]/PAIR[2]"]
     assert "already listed at club.xml:SESSION[1]/PAIR[1]" in rejected["reason"][0]
+
+
+def _compscore(club: str, ident: str) -> str:
+    """A small Compscore USEBIO file of club ``club``'s event ``ident``."""
+    from tests.formats.test_usebio import BOARDS, PAIRS, usebio
+
+    return (
+        usebio(PAIRS + BOARDS)
+        .replace("<CLUB_ID_NUMBER>77<", f"<CLUB_ID_NUMBER>{club}<")
+        .replace("<EVENT_IDENTIFIER>501<", f"<EVENT_IDENTIFIER>{ident}<")
+    )
+
+
+def test_events_csv_keyed_by_the_programs_own_event_identifier(tmp_path):
+    """Compscore numbers a club's events (EVENT_IDENTIFIER 501); Traveller's id adds the
+    club (77-501). A scorer may key events.csv by the number the file carries."""
+    (tmp_path / "club77.xml").write_text(_compscore("77", "501"))
+    (tmp_path / "club78.xml").write_text(_compscore("78", "502"))
+    (tmp_path / "events.csv").write_text("event_id,session,profile\n501,,wbf\n")
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    chosen = snap.events.sort("event_id").select("event_id", "profile", "profile_source").rows()
+    assert chosen[0][:2] == ("77-501", "wbf") and "events.csv" in chosen[0][2]
+    assert chosen[1][:2] == ("78-502", "abf")  # Compscore3 → abf, from the file's program
+    assert snap.rejected.filter(pl.col("file") == "events.csv").height == 0
+
+
+def test_a_program_identifier_two_files_share_is_rejected(tmp_path):
+    """Two clubs may both number an event 501: the key is ambiguous, never applied to both."""
+    (tmp_path / "club77.xml").write_text(_compscore("77", "501"))
+    (tmp_path / "club78.xml").write_text(_compscore("78", "501"))
+    (tmp_path / "events.csv").write_text("event_id,session,profile\n501,,wbf\n")
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert set(snap.events["profile"].to_list()) == {"abf"}
+    bad = snap.rejected.filter(pl.col("file") == "events.csv").row(0, named=True)
+    assert (bad["location"], bad["field"], bad["raw"]) == ("line 2", "event_id", "501")
+    assert "several events (77-501, 78-501)" in bad["reason"]

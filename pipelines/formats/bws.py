@@ -375,6 +375,7 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         "form": "pairs",
         "scoring": _scoring(sections, out),
         "movement": _movement(used, out),
+        "source_event_id": session.get("GUID"),
     }
     results = normalise_results(frame(out.results, RESULT_COLUMNS))
     return ReadResult(

@@ -89,6 +89,7 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "level",
     "appeal_minutes",
     "program",
+    "source_event_id",
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

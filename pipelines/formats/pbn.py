@@ -310,6 +310,8 @@ class _Reader:
             "program": " ".join(v for v in (meta.get("Generator"), meta.get("Version")) if v)
             or None,
             "director": meta.get("TournamentDirector") or None,
+            # the file's own identifier (ContestID, else the Event tag)
+            "source_event_id": meta.get("ContestID") or records[0].tags.get("Event") or None,
         }
 
     def _base(self, location: str) -> Row:

@@ -100,7 +100,7 @@ def read_events_csv(path: Path, file: str) -> ReadResult:
             *(pl.col(c).str.to_lowercase() for c in EVENT_ENUMS),
             date_expr(pl.col("date")).alias("date"),
         )
-        known = set(EVENT_COLUMNS[2:])
+        known = set(EVENT_COLUMNS[2:]) - {"source_event_id"}
         result.unknown_columns = tuple(h for h in header if h and h not in known)
         result.warnings = frame(
             [

@@ -162,6 +162,8 @@ def _read_event(
         "movement": movement,
         # the profile is chosen from the program by the profiles' ``programs`` (events.py)
         "program": program or None,
+        # the program's own identifier, by which events.csv may also name the event
+        "source_event_id": ident,
     }
     ctx = _Ctx(prefix, "1", None, dmy_to_iso(text_of(event, "DATE")))
     start = len(out.sessions)

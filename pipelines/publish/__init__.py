@@ -35,7 +35,7 @@ from pipelines.publish.usebio_writer import write_usebio
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
 #: columns a reader gives, less the lineage and ``expected_results``, full movements).
 EVENT_CSV_COLUMNS: tuple[str, ...] = tuple(
-    c for c in EVENT_COLUMNS if c not in ("file", "location", "expected_results")
+    c for c in EVENT_COLUMNS if c not in ("file", "location", "expected_results", "source_event_id")
 )
 
 

@@ -91,7 +91,9 @@ from pipelines.laws.contract import (
 
 #: events.csv as generated: the event columns, less ``expected_results`` (full movements).
 EVENT_HEADER: tuple[str, ...] = tuple(
-    c for c in EVENT_COLUMNS[2:] if c not in ("expected_results", "appeal_minutes", "program")
+    c
+    for c in EVENT_COLUMNS[2:]
+    if c not in ("expected_results", "appeal_minutes", "program", "source_event_id")
 )
 RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
 CONTESTANT_HEADER: tuple[str, ...] = (

@@ -215,6 +215,17 @@ def test_events_csv_keyed_by_file_name_and_the_profile_option(tmp_path):
     assert "known events:" in bad["reason"] and "2074-3226" in bad["reason"]
 
 
+def test_events_csv_keyed_by_compscores_event_identifier(tmp_path):
+    """The Compscore Howell's EVENT_IDENTIFIER is 3226 (its club 2074: event 2074-3226): a
+    scorer may key events.csv by the number the file and Compscore show."""
+    inbox = _copy(tmp_path, [HOWELL])
+    (inbox / "events.csv").write_text("event_id,session,profile\n3226,,ebu\n", encoding="utf-8")
+    snap = scan(inbox)
+    assert snap.events.select("event_id", "profile").rows() == [("2074-3226", "ebu")]
+    assert "events.csv" in snap.events["profile_source"][0]
+    assert snap.rejected.filter(pl.col("file") == "events.csv").height == 0
+
+
 def test_unknown_profile_is_an_error(tmp_path):
     from typer.testing import CliRunner
 
