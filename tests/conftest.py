@@ -1,19 +1,36 @@
-"""Shared fixtures: paths to the project's shared reference material."""
+"""Shared fixtures: paths to the project's reference material.
+
+The published test vectors are kept in the repository (``tests/data/vectors.json``, a copy
+of ``../shared/domain/vectors.json``; :mod:`tests.laws.test_vectors` checks the copy against
+the original where it is present), so the Laws' tests never skip. The real club files hold
+real names and membership numbers and stay outside the repository: ``$TRAVELLER_SHARED``,
+else ``../shared`` beside the project. A test needing one skips when it is absent, unless
+``TRAVELLER_REQUIRE_SHARED=1`` (set by ``.ci/run`` whenever it finds the shared folder),
+which turns the absence into a failure: CI cannot go green by skipping the real files.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("TRAVELLER_SHARED") or ROOT.parent / "shared")
 REALDATA = SHARED / "realdata"
-VECTORS = SHARED / "domain" / "vectors.json"
+VECTORS = ROOT / "tests" / "data" / "vectors.json"
+#: The published vectors where the team keeps them (compared with the copy above).
+SHARED_VECTORS = SHARED / "domain" / "vectors.json"
+REQUIRE_SHARED = os.environ.get("TRAVELLER_REQUIRE_SHARED") == "1"
 
 
 def shared_file(path: Path) -> Path:
-    """``path`` if the shared material is present, else skip the test with a clear message."""
+    """``path`` if the shared material is present; else skip the test with a clear message,
+    or fail it when ``TRAVELLER_REQUIRE_SHARED=1``."""
     if not path.exists():
-        pytest.skip(f"shared reference material {path} is absent (expected beside the project)")
+        msg = f"shared material {path} is absent (expected in $TRAVELLER_SHARED or ../shared)"
+        if REQUIRE_SHARED:
+            pytest.fail(f"{msg}; TRAVELLER_REQUIRE_SHARED=1 makes that a failure")
+        pytest.skip(msg)
     return path

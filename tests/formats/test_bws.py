@@ -27,8 +27,8 @@ from pipelines.formats.bws import MISSING_TOOL, tables_to_result
 from pipelines.formats.model import RESULT_COLUMNS, WARNING_COLUMNS, ReadResult
 from pipelines.runner import run_inbox
 from pipelines.warehouse import Warehouse
+from tests.conftest import REALDATA, shared_file
 
-REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
 BCS = "bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws"
 BOT = "bridgemate_botwritten_jet4_howell_7p_21b.bws"
 
@@ -584,9 +584,7 @@ def test_without_mdbtools_the_file_is_rejected_naming_the_tool(monkeypatch, tmp_
 
 def real_path(name: str) -> Path:
     """A real file from ../shared/realdata; skip when it (or mdbtools) is absent."""
-    path = REALDATA / name
-    if not path.exists():
-        pytest.skip(f"real data file {path} is absent (expected in ../shared/realdata)")
+    path = shared_file(REALDATA / name)
     if shutil.which("mdb-export") is None:
         pytest.skip("mdbtools is not installed (make install or .ci/run installs it)")
     return path

@@ -8,7 +8,6 @@ a failing assertion never echoes personal data.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -16,8 +15,8 @@ import pytest
 from pipelines.formats import detect_format, read_file
 from pipelines.formats.model import ReadResult
 from pipelines.profiles import detect
+from tests.conftest import REALDATA, shared_file
 
-REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
 CANONICAL_CONTRACT = re.compile(r"^([1-7](C|D|H|S|NT)(X|XX)?|PASS)$")
 
 HOWELL = "compscore_usebio_mp_howell_12p.xml"
@@ -30,9 +29,7 @@ TEAMS = "realbridge_teams_imp_30teams_10b.pbn"
 
 def real(name: str) -> ReadResult:
     """Read one real file (skipping the test when the shared data is absent)."""
-    path = REALDATA / name
-    if not path.exists():
-        pytest.skip(f"real data file {path} is absent (expected in ../shared/realdata)")
+    path = shared_file(REALDATA / name)
     return read_file(path, REALDATA)
 
 
@@ -72,9 +69,7 @@ def all_contracts_canonical(result: ReadResult) -> bool:
     ],
 )
 def test_detects_real_files(name: str, fmt: str) -> None:
-    path = REALDATA / name
-    if not path.exists():
-        pytest.skip(f"real data file {path} is absent")
+    path = shared_file(REALDATA / name)
     assert detect_format(path) == fmt
 
 

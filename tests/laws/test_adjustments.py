@@ -22,7 +22,7 @@ from pipelines.laws.adjustments import (
 from pipelines.laws.corrections import correction_applies, standings_status
 from pipelines.laws.matchpoints import neuberg
 from pipelines.laws.penalties import PenaltyError, matchpoint_deduction, parse_penalty
-from tests.conftest import VECTORS, shared_file
+from tests.conftest import VECTORS
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_ebu_identity_for_an_inserted_average_plus():
 
 
 def test_ebu_small_subfield_vectors():
-    data = json.loads(shared_file(VECTORS).read_text())["ebu_small_subfield"]
+    data = json.loads(VECTORS.read_text())["ebu_small_subfield"]
     for c in data["cases"]:
         got = fouled_group_percentage("ebu", c["A"], 3 * c["A"], Fraction(c["M"]), False)
         assert got == c["percent"], c

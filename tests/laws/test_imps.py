@@ -15,11 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipelines.laws.imps import IMP_BOUNDS, MAX_IMPS, imps, imps_array, imps_expr
-from tests.conftest import VECTORS, shared_file
+from tests.conftest import VECTORS
 
 
 def vectors() -> dict:
-    return json.loads(shared_file(VECTORS).read_text())
+    return json.loads(VECTORS.read_text())
 
 
 def test_every_published_band_multiple_of_ten():

@@ -1,4 +1,5 @@
-"""The pure rules against every applicable published vector of ../shared/domain/vectors.json.
+"""The pure rules against every applicable published vector of ../shared/domain/vectors.json
+(kept in the repository as tests/data/vectors.json, checked against the original here).
 
 Law 2 (board rotation), Law 77 (contract scores, doubled undertricks), Law 78A
 (matchpoint boards), Neuberg factoring on the 2/1 and 1/0.5 scales, and the EBU
@@ -18,11 +19,11 @@ from pipelines.laws.board import dealer, vulnerability, vulnerability_expr
 from pipelines.laws.contract import Contract, contract_score
 from pipelines.laws.matchpoints import matchpoints, neuberg, top
 from pipelines.laws.rounding import round_fraction
-from tests.conftest import VECTORS, shared_file
+from tests.conftest import SHARED_VECTORS, VECTORS, shared_file
 
 
 def vectors() -> dict:
-    return json.loads(shared_file(VECTORS).read_text())
+    return json.loads(VECTORS.read_text())
 
 
 def _contract(v: dict) -> Contract:
@@ -93,3 +94,8 @@ def test_ebu_small_subfield_rule_figures():
     data = vectors()["ebu_small_subfield"]
     for c in data["cases"]:
         assert 60 + (c["M"] - (c["A"] - 1)) * 5 == c["percent"]
+
+
+def test_the_repositorys_copy_is_the_published_vectors():
+    """tests/data/vectors.json is ../shared/domain/vectors.json, byte for byte."""
+    assert VECTORS.read_bytes() == shared_file(SHARED_VECTORS).read_bytes()

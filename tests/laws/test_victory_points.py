@@ -18,11 +18,11 @@ from pipelines.laws.victory_points import (
     victory_points_array,
     vp_table,
 )
-from tests.conftest import VECTORS, shared_file
+from tests.conftest import VECTORS
 
 
 def vectors() -> dict:
-    return json.loads(shared_file(VECTORS).read_text())
+    return json.loads(VECTORS.read_text())
 
 
 def hundredths(vp: float) -> int:
