@@ -294,13 +294,12 @@ def test_committee_cannot_overrule_a_disciplinary_penalty():
 
 def test_sanctioned_contestant_can_be_left_out(monkeypatch):
     # penalties.sanctioned = "excluded": the disqualified pair is not in the standings at all
-    import dataclasses
 
     from pipelines import profiles
 
     real = profiles.load
     monkeypatch.setattr(
-        profiles, "load", lambda name=None: dataclasses.replace(real(name), sanctioned="excluded")
+        profiles, "load", lambda name=None: real(name).with_settings(sanctioned="excluded")
     )
     st = run(
         two_boards(),

@@ -11,7 +11,6 @@ located reason a director understands; the legal forms are scored exactly.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import polars as pl
@@ -110,7 +109,7 @@ def test_other_artificial_percentages_need_the_regulation(monkeypatch):
     monkeypatch.setattr(
         profiles,
         "load",
-        lambda name=None: dataclasses.replace(real(name), other_percentages=True),
+        lambda name=None: real(name).with_settings(other_percentages=True),
     )
     s = run(seven_tables(), [r]).scored
     row = s.filter(pl.col("ns_pair") == "13").row(0, named=True)

@@ -183,3 +183,43 @@ def test_agreement_line():
     assert agreement_text(only) == (
         "Differs from the club's published results on 1 figure: unexplained (1)."
     )
+
+
+def test_an_unknown_key_or_value_names_the_file_and_the_key(tmp_path, monkeypatch):
+    text = (PROFILE_DIR / "wbf.toml").read_text(encoding="utf-8")
+    assert 'butler = "acbl"' in text and "[ranking]" in text
+    (tmp_path / "typo.toml").write_text(text.replace("[ranking]", "[ranking]\ntiebrake = 1"))
+    (tmp_path / "bad.toml").write_text(text.replace('butler = "acbl"', 'butler = "acbl5"'))
+    (tmp_path / "extra.toml").write_text(text + "\n[scoring]\nform = 'pairs'\n")
+    monkeypatch.setattr(profiles, "PROFILE_DIR", tmp_path)
+    profiles.load.cache_clear()
+    try:
+        with pytest.raises(
+            ProfileError, match=r"typo\.toml.*unknown key 'tiebrake' in \[ranking\]"
+        ):
+            profiles.load("typo")
+        with pytest.raises(ProfileError, match=r"bad\.toml.*imps\.butler = 'acbl5'"):
+            profiles.load("bad")
+        with pytest.raises(ProfileError, match=r"extra\.toml.*unknown key 'scoring'"):
+            profiles.load("extra")
+    finally:
+        profiles.load.cache_clear()
+
+
+def test_a_value_of_the_wrong_type_is_an_error():
+    data = _abf()
+    data["artificial"]["average"] = "50"  # a string is not a percentage: no coercion
+    with pytest.raises(ProfileError, match=r"artificial\.average = '50'"):
+        parse("abf", data)
+    data = _abf()
+    data["boards"]["redealt_per_round"] = 1
+    with pytest.raises(ProfileError, match=r"boards\.redealt_per_round"):
+        parse("abf", data)
+
+
+def test_a_setting_reads_by_section_or_by_key():
+    p = profiles.load("abf")
+    assert p.imps.butler == p.butler == "compscore"  # abf.toml [imps] butler
+    assert p.with_settings(sanctioned="excluded").penalties.sanctioned == "excluded"
+    with pytest.raises(ProfileError, match=r"sanctioned = 'gone'"):
+        p.with_settings(sanctioned="gone")

@@ -3,8 +3,12 @@
 The Laws leave several choices to the Regulating Authority, and scoring
 programs made their own. Every such choice is a field of :class:`Profile`, set
 in ``pipelines/profiles/<name>.toml``; no rule module branches on a
-federation's name. The loader rejects unknown keys and values, so a typo in a
-profile cannot silently fall back to a default.
+federation's name. :class:`Profile` is a pydantic model with one nested model per TOML
+section (:class:`Matchpoints`, :class:`Imps`, ...), every choice a ``Literal`` and every model
+``extra="forbid"``: the loader rejects unknown sections, keys and values with an error naming
+the file and the key, so a typo in a profile cannot silently fall back to a default. A
+setting is read as ``profile.imps.butler`` or, since every key is unique across sections,
+``profile.butler``.
 
 Header: ``title`` (the federation or program the profile reproduces), ``source`` (one
 line on where its conventions were worked out), ``programs`` (exporting programs whose files
@@ -91,9 +95,11 @@ Fields (section.key):
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipelines.laws.matchpoints import SCALES
 from pipelines.laws.rounding import MODES
@@ -105,79 +111,158 @@ TIED_PLACE_STYLES: tuple[str, ...] = ("trailing_equals", "leading_equals", "rang
 PROFILE_DIR = Path(__file__).parent
 DEFAULT_PROFILE = "wbf"
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "scale": SCALES,
-    "factoring_missing": ("neuberg", "linear"),
-    "factoring_adjusted": ("neuberg", "linear"),
-    "mp_rounding": MODES,
-    "percentage_rounding": MODES,
-    "traveller_factoring": ("always", "adjusted_boards_only"),
-    "count": ("exact", "displayed"),
-    "sitout": ("none", "scale_to_full"),
-    "tiebreak": ("none", "head_to_head"),
-    "small_groups": ("neuberg", "ebu", "acbl"),
-    "sanctioned": ("unranked", "excluded"),
-    "butler": ("acbl", "compscore"),
-    "datum_rounding": ("half_even", "half_away"),
-    "on_difference": ("report", "provisional", "hold"),
-    "cross_imps": ("average", "total"),
-    "imp_rounding": MODES,
-    "fractional_margin": ("round_half_up", "round_half_even", "interpolate"),
-    "missing_board": ("average", "average_minus"),
-    "team_tiebreak": ("imp_quotient", "head_to_head", "none"),
-    "tied_place": TIED_PLACE_STYLES,
-}
-
-_SECTIONS: dict[str, tuple[str, ...]] = {
-    "matchpoints": ("scale", "factoring_missing", "factoring_adjusted"),
-    "artificial": (
-        "average_plus",
-        "average",
-        "average_minus",
-        "session_percentage_rule",
-        "other_percentages",
-    ),
-    "periods": ("correction_minutes", "appeal_minutes"),
-    "display": (
-        "mp_decimals",
-        "mp_rounding",
-        "traveller_factoring",
-        "total_decimals",
-        "percentage_decimals",
-        "percentage_rounding",
-        "tied_place",
-    ),
-    "totals": ("count", "sitout"),
-    "ranking": ("tiebreak",),
-    "fouled": ("small_groups",),
-    "penalties": ("standard", "sanctioned"),
-    "imps": (
-        "imp_average_plus",
-        "imp_average",
-        "imp_average_minus",
-        "butler",
-        "datum_rounding",
-        "cross_imps",
-        "imp_decimals",
-        "imp_rounding",
-        "fractional_margin",
-        "missing_board",
-        "team_tiebreak",
-        "standard_imps",
-        "imp_session_average",
-    ),
-    "boards": ("redealt_per_round",),
-    "reconciliation": ("on_difference",),
-}
+Scale = Literal[SCALES]  # type: ignore[valid-type]
+Rounding = Literal[MODES]  # type: ignore[valid-type]
+Factoring = Literal["neuberg", "linear"]
+Percentage = int  # 0..100, bounded where used
 
 
 class ProfileError(ValueError):
     """A profile file is missing, unknown, or holds an invalid value."""
 
 
-@dataclass(frozen=True)
-class Profile:
-    """One federation's scoring regulations (see the module docstring for each field)."""
+class _Section(BaseModel):
+    """One TOML section: every key known and typed (no coercion: ``"2"`` is not 2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Matchpoints(_Section):
+    """``[matchpoints]``: the scale and how short boards are factored (Law 78A, 12C2)."""
+
+    scale: Scale
+    factoring_missing: Factoring
+    factoring_adjusted: Factoring
+
+
+class Artificial(_Section):
+    """``[artificial]``: artificial adjusted scores (Law 12C2)."""
+
+    average_plus: int = Field(ge=0, le=100)
+    average: int = Field(ge=0, le=100)
+    average_minus: int = Field(ge=0, le=100)
+    session_percentage_rule: bool
+    other_percentages: bool
+
+
+class Periods(_Section):
+    """``[periods]``: the correction period (Law 79C1) and the time to appeal (Law 92B)."""
+
+    correction_minutes: int = Field(ge=0)
+    appeal_minutes: int = Field(ge=0)
+
+
+class Display(_Section):
+    """``[display]``: how matchpoints, totals, percentages and shared places are shown."""
+
+    mp_decimals: int
+    mp_rounding: Rounding
+    traveller_factoring: Literal["always", "adjusted_boards_only"]
+    total_decimals: int
+    percentage_decimals: int
+    percentage_rounding: Rounding
+    tied_place: Literal[TIED_PLACE_STYLES]  # type: ignore[valid-type]
+
+
+class Totals(_Section):
+    """``[totals]``: what a contestant's total adds up."""
+
+    count: Literal["exact", "displayed"]
+    sitout: Literal["none", "scale_to_full"]
+
+
+class Ranking(_Section):
+    """``[ranking]``: how equal percentages are placed."""
+
+    tiebreak: Literal["none", "head_to_head"]
+
+
+class Fouled(_Section):
+    """``[fouled]``: a fouled board's small groups (Law 87)."""
+
+    small_groups: Literal["neuberg", "ebu", "acbl"]
+
+
+class Penalties(_Section):
+    """``[penalties]``: the standard penalty (Law 90) and a sanctioned contestant (Law 91)."""
+
+    standard: str
+    sanctioned: Literal["unranked", "excluded"]
+
+    @field_validator("standard")
+    @classmethod
+    def _standard(cls, v: str) -> str:
+        from pipelines.laws.penalties import parse_penalty
+
+        parse_penalty(v, "25%")
+        return v
+
+
+class Imps(_Section):
+    """``[imps]``: IMP forms (Law 78B, 12C2(b), 86)."""
+
+    imp_average_plus: int
+    imp_average: int
+    imp_average_minus: int
+    butler: Literal["acbl", "compscore"]
+    datum_rounding: Literal["half_even", "half_away"]
+    cross_imps: Literal["average", "total"]
+    imp_decimals: int
+    imp_rounding: Rounding
+    fractional_margin: Literal["round_half_up", "round_half_even", "interpolate"]
+    missing_board: Literal["average", "average_minus"]
+    team_tiebreak: Literal["imp_quotient", "head_to_head", "none"]
+    standard_imps: str
+    imp_session_average: bool
+
+    @field_validator("standard_imps")
+    @classmethod
+    def _standard_imps(cls, v: str) -> str:
+        from pipelines.laws.penalties import PenaltyError, parse_penalty
+
+        if parse_penalty(v, "3 IMP").unit not in ("IMP", "VP"):
+            raise PenaltyError("give the penalty at IMP forms in IMP or VP, e.g. '3 IMP'")
+        return v
+
+
+class Boards(_Section):
+    """``[boards]``: how a board is identified."""
+
+    redealt_per_round: bool
+
+
+class Reconciliation(_Section):
+    """``[reconciliation]``: a file whose official figures Traveller does not reproduce."""
+
+    on_difference: Literal["report", "provisional", "hold"]
+
+
+#: The sections of a profile and their models, in file order.
+SECTIONS: dict[str, type[_Section]] = {
+    "matchpoints": Matchpoints,
+    "artificial": Artificial,
+    "periods": Periods,
+    "display": Display,
+    "totals": Totals,
+    "ranking": Ranking,
+    "fouled": Fouled,
+    "penalties": Penalties,
+    "imps": Imps,
+    "boards": Boards,
+    "reconciliation": Reconciliation,
+}
+
+#: The section of every setting (keys are unique across sections).
+SECTION_OF: dict[str, str] = {k: s for s, m in SECTIONS.items() for k in m.model_fields}
+
+
+class Profile(BaseModel):
+    """One federation's scoring regulations (see the module docstring for each field).
+
+    A setting reads ``profile.<section>.<key>`` (``profile.imps.butler``) or, every key
+    being unique, ``profile.<key>`` (``profile.butler``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     name: str
     title: str
@@ -185,54 +270,72 @@ class Profile:
     #: Exporting programs this profile reproduces: a file whose program name (USEBIO
     #: ``PROGRAM_NAME``, PBN ``Generator``) contains one of these (case-insensitive) is scored
     #: with it unless ``events.csv`` names another profile.
-    programs: tuple[str, ...]
+    programs: tuple[str, ...] = ()
     #: Where each setting comes from: ``(key, source)`` pairs, ``key`` a section
     #: (``imps``) or one setting (``imps.datum_rounding``); every section has one.
     sources: tuple[tuple[str, str], ...]
-    scale: str
-    factoring_missing: str
-    factoring_adjusted: str
-    average_plus: int
-    average: int
-    average_minus: int
-    mp_decimals: int
-    mp_rounding: str
-    traveller_factoring: str
-    total_decimals: int
-    percentage_decimals: int
-    percentage_rounding: str
-    tied_place: str
-    count: str
-    sitout: str
-    tiebreak: str
-    session_percentage_rule: bool
-    other_percentages: bool
-    correction_minutes: int
-    appeal_minutes: int
-    small_groups: str
-    standard: str
-    sanctioned: str
-    imp_average_plus: int
-    imp_average: int
-    imp_average_minus: int
-    butler: str
-    datum_rounding: str
-    cross_imps: str
-    imp_decimals: int
-    imp_rounding: str
-    fractional_margin: str
-    missing_board: str
-    team_tiebreak: str
-    standard_imps: str
-    imp_session_average: bool
-    redealt_per_round: bool
-    on_difference: str
+    matchpoints: Matchpoints
+    artificial: Artificial
+    periods: Periods
+    display: Display
+    totals: Totals
+    ranking: Ranking
+    fouled: Fouled
+    penalties: Penalties
+    imps: Imps
+    boards: Boards
+    reconciliation: Reconciliation
+
+    @field_validator("programs", mode="before")
+    @classmethod
+    def _programs(cls, v: object) -> tuple[str, ...]:
+        if not isinstance(v, list | tuple) or not all(isinstance(x, str) and x for x in v):
+            raise ValueError("'programs' must be a list of program names")
+        return tuple(v)
+
+    @field_validator("sources", mode="before")
+    @classmethod
+    def _sources(cls, table: object) -> tuple[tuple[str, str], ...]:
+        """A source (non-empty string) for every section, keys naming real settings."""
+        if isinstance(table, tuple):
+            table = dict(table)
+        if not isinstance(table, dict):
+            raise ValueError("missing section [sources]")
+        for key, text in table.items():
+            section, _, setting = key.partition(".")
+            if section not in SECTIONS or (
+                setting and setting not in SECTIONS[section].model_fields
+            ):
+                raise ValueError(f"[sources] names no setting {key!r}")
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError(f"[sources] {key} must be a non-empty string")
+        missing = [s for s in SECTIONS if s not in table]
+        if missing:
+            raise ValueError(f"[sources] gives no source for {missing}")
+        return tuple((k, v) for k, v in table.items())
+
+    def __getattr__(self, key: str) -> Any:
+        """``profile.butler`` is ``profile.imps.butler`` (see :data:`SECTION_OF`)."""
+        section = SECTION_OF.get(key)
+        if section is None:
+            return super().__getattr__(key)  # type: ignore[misc]
+        return getattr(getattr(self, section), key)
+
+    def with_settings(self, **settings: Any) -> Profile:
+        """A copy with some settings changed (by key, e.g. ``sanctioned="excluded"``),
+        validated like a file's."""
+        data = self.model_dump(exclude={"name"})
+        for key, value in settings.items():
+            if key not in SECTION_OF:
+                raise ProfileError(f"profile {self.name}: no setting {key!r}")
+            data[SECTION_OF[key]][key] = value
+        return parse(self.name, data)
 
     @property
     def datum_half(self) -> str:
         """How :func:`pipelines.laws.imp_pairs.butler_datum` rounds a trimmed mean ending in an
         exact 5 (``imps.datum_rounding``): ``even`` or ``away`` from zero."""
-        return {"half_even": "even", "half_away": "away"}[self.datum_rounding]
+        return {"half_even": "even", "half_away": "away"}[self.imps.datum_rounding]
 
     def source_of(self, section: str, key: str | None = None) -> str:
         """The source of setting ``section.key`` (the section's source when the key has none)."""
@@ -242,28 +345,12 @@ class Profile:
     @property
     def standard_penalty(self) -> str:
         """The penalty a ruling gets when it names none (``penalties.standard``)."""
-        return self.standard
+        return self.penalties.standard
 
     @property
     def unit_den(self) -> int:
         """Denominator of one matchpoint unit: 1 on 2/1, 2 on 1/0.5."""
-        return 1 if self.scale == "2/1" else 2
-
-
-def _sources(name: str, table: object) -> tuple[tuple[str, str], ...]:
-    """Validate ``[sources]``: a source (string) for every section, keys naming real settings."""
-    if not isinstance(table, dict):
-        raise ProfileError(f"profile {name}: missing section [sources]")
-    for key, text in table.items():
-        section, _, setting = key.partition(".")
-        if section not in _SECTIONS or (setting and setting not in _SECTIONS[section]):
-            raise ProfileError(f"profile {name}: [sources] names no setting {key!r}")
-        if not isinstance(text, str) or not text.strip():
-            raise ProfileError(f"profile {name}: [sources] {key} must be a non-empty string")
-    missing = [s for s in _SECTIONS if s not in table]
-    if missing:
-        raise ProfileError(f"profile {name}: [sources] gives no source for {missing}")
-    return tuple((k, v) for k, v in table.items())
+        return 1 if self.matchpoints.scale == "2/1" else 2
 
 
 def detect(program: str | None) -> str | None:
@@ -294,64 +381,39 @@ def load(name: str | None = None) -> Profile:
     path = PROFILE_DIR / f"{name}.toml"
     if not path.is_file():
         raise ProfileError(f"unknown profile {name!r}; available: {', '.join(available())}")
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return parse(name, data)
-
-
-def parse(name: str, data: dict) -> Profile:
-    """Validate a profile's TOML ``data``: every section and key known, every value legal."""
-    values: dict[str, object] = {"name": name}
-    for key in ("title", "source"):
-        if not isinstance(data.get(key), str):
-            raise ProfileError(f"profile {name}: '{key}' must be a string")
-        values[key] = data[key]
-    extra = set(data) - {"title", "source", "programs", "sources", *_SECTIONS}
-    if extra:
-        raise ProfileError(f"profile {name}: unknown section(s) {sorted(extra)}")
-    programs = data.get("programs", [])
-    if not isinstance(programs, list) or not all(isinstance(x, str) and x for x in programs):
-        raise ProfileError(f"profile {name}: 'programs' must be a list of program names")
-    values["programs"] = tuple(programs)
-    values["sources"] = _sources(name, data.get("sources"))
-    for section, keys in _SECTIONS.items():
-        table = data.get(section)
-        if not isinstance(table, dict):
-            raise ProfileError(f"profile {name}: missing section [{section}]")
-        unknown = set(table) - set(keys)
-        if unknown:
-            raise ProfileError(f"profile {name}: unknown key(s) {sorted(unknown)} in [{section}]")
-        for key in keys:
-            if key not in table:
-                raise ProfileError(f"profile {name}: missing {section}.{key}")
-            v = table[key]
-            if key in _CHOICES and v not in _CHOICES[key]:
-                raise ProfileError(
-                    f"profile {name}: {section}.{key} = {v!r}; expected one of {_CHOICES[key]}"
-                )
-            values[key] = v
-    types = {f.name: f.type for f in fields(Profile)}
-    for key, v in values.items():
-        if types[key] in ("int", int) and not (isinstance(v, int) and not isinstance(v, bool)):
-            raise ProfileError(f"profile {name}: {key} must be an integer, not {v!r}")
-        if types[key] in ("bool", bool) and not isinstance(v, bool):
-            raise ProfileError(f"profile {name}: {key} must be true or false, not {v!r}")
-        if types[key] in ("str", str) and not isinstance(v, str):
-            raise ProfileError(f"profile {name}: {key} must be a string, not {v!r}")
-    from pipelines.laws.penalties import PenaltyError, parse_penalty
-
     try:
-        parse_penalty(values["standard"], "25%")
-    except PenaltyError as e:
-        raise ProfileError(f"profile {name}: penalties.standard: {e}") from e
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ProfileError(f"profile {name} ({path}): not valid TOML: {e}") from e
+    return parse(name, data, path)
+
+
+def _message(error: dict[str, Any]) -> str:
+    """One pydantic error as a scorer reads it: the key (``section.key``) and what is wrong."""
+    loc = [str(p) for p in error["loc"] if not isinstance(p, int)]
+    key = ".".join(loc) or "profile"
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        where = f" in [{loc[0]}]" if len(loc) > 1 else ""
+        return f"unknown key {loc[-1]!r}{where}"
+    if kind == "missing":
+        return f"missing {key}" if len(loc) > 1 else f"missing section [{key}]"
+    msg = str(error["msg"]).removeprefix("Value error, ")
+    if kind == "model_type":
+        return f"[{key}] must be a table"
+    if loc and loc[0] in ("programs", "sources"):
+        return msg
+    return f"{key} = {error.get('input')!r}: {msg}"
+
+
+def parse(name: str, data: dict, path: Path | str | None = None) -> Profile:
+    """Validate a profile's TOML ``data``: every section and key known, every value legal.
+
+    An error (:class:`ProfileError`) names the file and each offending key."""
+    where = f"profile {name} ({path or f'{name}.toml'})"
+    if "name" in data:  # the file's name is the profile's
+        raise ProfileError(f"{where}: unknown key 'name'")
     try:
-        if parse_penalty(values["standard_imps"], "3 IMP").unit not in ("IMP", "VP"):
-            raise PenaltyError("give the penalty at IMP forms in IMP or VP, e.g. '3 IMP'")
-    except PenaltyError as e:
-        raise ProfileError(f"profile {name}: imps.standard_imps: {e}") from e
-    for key in ("correction_minutes", "appeal_minutes"):
-        if values[key] < 0:  # type: ignore[operator]
-            raise ProfileError(f"profile {name}: periods.{key} must be 0 or more minutes")
-    for key in ("average_plus", "average", "average_minus"):
-        if not 0 <= values[key] <= 100:  # type: ignore[operator]
-            raise ProfileError(f"profile {name}: {key} must be a percentage 0..100")
-    return Profile(**values)  # type: ignore[arg-type]
+        return Profile.model_validate({**data, "name": name})
+    except ValidationError as e:
+        raise ProfileError(f"{where}: " + "; ".join(_message(x) for x in e.errors())) from e

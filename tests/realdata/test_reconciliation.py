@@ -252,7 +252,6 @@ def test_unknown_profile_is_an_error(tmp_path):
 
 @pytest.mark.parametrize(("setting", "action"), [("provisional", "provisional"), ("hold", "held")])
 def test_on_difference_is_the_federations_choice(tmp_path, monkeypatch, setting, action):
-    import dataclasses
 
     from pipelines import profiles
 
@@ -260,7 +259,7 @@ def test_on_difference_is_the_federations_choice(tmp_path, monkeypatch, setting,
     monkeypatch.setattr(
         profiles,
         "load",
-        lambda name=None: dataclasses.replace(real(name), on_difference=setting),
+        lambda name=None: real(name).with_settings(on_difference=setting),
     )
     _, files = _reconcile(_copy(tmp_path, [MITCHELL, HOWELL]))
     by = dict(files.select("file", "action").iter_rows())
