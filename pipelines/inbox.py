@@ -42,24 +42,13 @@ from pipelines.scoring.events import (
     resolve_events,
     with_defaults,
 )
+from pipelines.tables import polars_schema
 
 #: First session date Traveller keeps a partition for.
 FIRST_DATE = date(1990, 1, 1)
 
-#: Columns of the source-file registry.
-FILES_SCHEMA: dict[str, pl.DataType] = {
-    "file": pl.Utf8,
-    "sha256": pl.Utf8,
-    "size": pl.Int64,
-    "format": pl.Utf8,
-    "rows_read": pl.Int64,
-    "rows_reference": pl.Int64,
-    "rows_dated": pl.Int64,
-    "rows_rejected": pl.Int64,
-    "rows_superseded": pl.Int64,
-    "whole_file_rejected": pl.Boolean,
-    "dates": pl.List(pl.Utf8),
-}
+#: Columns of the source-file registry (the ``source_files`` table).
+FILES_SCHEMA: dict[str, pl.DataType] = polars_schema("source_files")
 
 
 @dataclass

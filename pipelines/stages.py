@@ -74,7 +74,7 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("events", snap.events),
                 Write("contestants", snap.contestants),
                 Write("source_standings", snap.source_standings),
-                Write("rejected_inputs", rejected, delete="rejected_inputs_read"),
+                Write("rejected_inputs", rejected, {"stage": "read"}),
                 Write("input_warnings", snap.warnings),
                 Write("event_holds", snap.event_holds),
             ],
@@ -127,12 +127,7 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
                 Write("scored_results", pl.DataFrame(), _day(session_date)),
                 Write("adjustments", pl.DataFrame(), _day(session_date)),
                 Write("validated_results", validated, _day(session_date)),
-                Write(
-                    "rejected_inputs",
-                    rejected,
-                    _day(session_date),
-                    delete="rejected_inputs_validate",
-                ),
+                Write("rejected_inputs", rejected, {"stage": "validate", **_day(session_date)}),
             ],
         )
     return Summary(
@@ -180,12 +175,7 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
             [
                 Write("rulings", result.rulings, _day(session_date)),
                 Write("appeals", result.appeals, _day(session_date)),
-                Write(
-                    "rejected_inputs",
-                    rejected,
-                    _day(session_date),
-                    delete="rejected_inputs_rulings",
-                ),
+                Write("rejected_inputs", rejected, {"stage": "rulings", **_day(session_date)}),
             ],
         )
     r = result.rulings
@@ -294,7 +284,7 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
             [
                 Write("standings", rows, scope),
                 Write("standings_changes", changes, scope),
-                Write("matches", ms, {"event_ids": events}),
+                Write("matches", ms, {"event_id": events}),
                 Write("holds", holds, _day(session_date)),
             ],
         )

@@ -1,14 +1,17 @@
 """The DuckDB warehouse: schema, partition writes in one transaction, reads into Polars.
 
-All SQL lives in ``sql/`` (one statement or model per file) and runs with bound
-parameters; nothing here formats values into SQL text. Frames are handed to
-DuckDB by registering them as the view ``incoming``, then
-``sql/write/<table>.insert.sql`` copies them in by column name.
+The tables are declared once, in :mod:`pipelines.tables`, which produces their DDL and the
+statements that only restate a table (create, drop, insert by name, delete of a slice,
+export); every other statement — the reads, checks, reports, marts' reads, exports and
+deletes with logic — is a model in ``sql/`` (one statement per file). Everything runs with
+bound parameters; nothing here formats a value into SQL text, and identifiers come only
+from the registry. Frames are handed to DuckDB by registering them as the view
+``incoming``, then copied in by column name.
 
-Writes replace a slice of a table — a whole reference table, or one session
-date — as ``DELETE`` (``sql/write/<table>.delete.sql``) then ``INSERT``, all the
-writes of one call in a single transaction, so re-running the same inputs
-leaves the same warehouse and a failure leaves the previous one intact.
+Writes replace a slice of a table — a whole reference table, one session date, the events
+of a date — as ``DELETE`` (the registry's slice, or ``sql/write/<delete>.delete.sql``) then
+``INSERT``, all the writes of one call in a single transaction, so re-running the same
+inputs leaves the same warehouse and a failure leaves the previous one intact.
 
 Reads go through ``conn.sql(query, params=...).pl()``: DuckDB 2.x removed the
 ``.arrow()`` method that ``dagster-duckdb-polars`` relies on to load inputs, so
@@ -19,6 +22,7 @@ Traveller does its own reading and writing here and its assets return
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,36 +33,10 @@ from typing import Any
 import duckdb
 import polars as pl
 
-#: Tables in dependency order (each has ``sql/schema/<table>.sql``).
-TABLES: tuple[str, ...] = (
-    "source_files",
-    "events",
-    "contestants",
-    "source_standings",
-    "rejected_inputs",
-    "input_warnings",
-    "event_holds",
-    "raw_results",
-    "raw_rulings",
-    "raw_appeals",
-    "validated_results",
-    "rulings",
-    "appeals",
-    "scored_results",
-    "adjustments",
-    "standings",
-    "standings_changes",
-    "matches",
-    "holds",
-    # the audit marts (pipelines/audit), recomputed whole after the standings
-    "penalty_stats",
-    "appeal_stats",
-    "director_audit",
-    "ruling_discrepancies",
-    # the official figures of the files against ours (pipelines/scoring/reconcile.py)
-    "reconciliation",
-    "reconciliation_files",
-)
+from pipelines import tables as registry
+
+#: Table names in dependency order (declared in :mod:`pipelines.tables`).
+TABLES: tuple[str, ...] = tuple(t.name for t in registry.TABLES)
 
 #: Default warehouse file, relative to the working directory.
 DEFAULT_PATH = Path("data/warehouse.duckdb")
@@ -83,12 +61,16 @@ def sql(name: str) -> str:
 
 @dataclass(frozen=True)
 class Write:
-    """Replace the rows of ``table`` chosen by ``sql/write/<delete>.delete.sql`` with ``frame``."""
+    """Replace the slice of ``table`` chosen by ``params`` with ``frame``.
+
+    The slice is the registry's (:meth:`pipelines.tables.Table.delete_sql`: the partition
+    columns named in ``params``), or the model ``sql/write/<delete>.delete.sql`` when
+    ``delete`` is given or the table declares one (a slice with logic)."""
 
     table: str
     frame: pl.DataFrame
     params: dict[str, Any] | None = None
-    delete: str | None = None  # defaults to the table's own delete model
+    delete: str | None = None  # a delete model with logic instead of the table's slice
 
 
 class Warehouse:
@@ -117,10 +99,10 @@ class Warehouse:
 
 
 def schema_version() -> str:
-    """A fingerprint of every table definition in ``sql/schema`` (changes when one does)."""
+    """A fingerprint of every table definition of the registry (changes when one does)."""
     h = hashlib.sha256()
-    for table in TABLES:
-        h.update(sql(f"schema/{table}").encode())
+    for table in registry.TABLES:
+        h.update(table.ddl().encode())
     return h.hexdigest()[:16]
 
 
@@ -131,16 +113,16 @@ def ensure_schema(conn: duckdb.DuckDBPyConnection) -> None:
     (a new version of Traveller) the old tables are dropped and created anew rather than
     migrated; the next run rebuilds them (``traveller run`` re-reads every date).
     """
-    conn.execute(sql("schema/warehouse_meta"))
+    conn.execute(registry.META.ddl())
     version = schema_version()
     row = conn.execute("SELECT schema_version FROM warehouse_meta").fetchone()
     if row is not None and row[0] != version:
-        for table in reversed(TABLES):
-            conn.execute(sql(f"drop/{table}"))
-        conn.execute("DELETE FROM warehouse_meta")
+        for table in reversed(registry.TABLES):
+            conn.execute(table.drop_sql())
+        conn.execute(registry.META.delete_sql())
         row = None
-    for table in TABLES:
-        conn.execute(sql(f"schema/{table}"))
+    for table in registry.TABLES:
+        conn.execute(table.ddl())
     if row is None:
         conn.execute("INSERT INTO warehouse_meta VALUES ($v)", {"v": version})
 
@@ -152,11 +134,16 @@ def query(
     return conn.sql(sql(name), params=params or None).pl()
 
 
+def export(conn: duckdb.DuckDBPyConnection, table: str) -> pl.DataFrame:
+    """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`)."""
+    return conn.sql(registry.table(table).export_sql()).pl()
+
+
 def _bound(text: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
     """Only the parameters a statement names (DuckDB rejects unused named parameters)."""
     if not params:
         return None
-    used = {k: v for k, v in params.items() if f"${k}" in text}
+    used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", text)}
     return used or None
 
 
@@ -166,12 +153,14 @@ def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str,
     conn.execute("BEGIN TRANSACTION")
     try:
         for w in writes:
-            delete = sql(f"write/{w.delete or w.table}.delete")
+            table = registry.table(w.table)
+            model = w.delete or table.delete
+            delete = sql(f"write/{model}.delete") if model else table.delete_sql(w.params)
             conn.execute(delete, _bound(delete, w.params))
             if w.frame.height:
                 conn.register("incoming", w.frame)
                 try:
-                    conn.execute(sql(f"write/{w.table}.insert"))
+                    conn.execute(table.insert_sql())
                 finally:
                     conn.unregister("incoming")
             counts[w.table] = counts.get(w.table, 0) + w.frame.height

@@ -109,10 +109,10 @@ def test_partition_write_is_one_transaction(tmp_path):
     )
     day = {"session_date": "2026-11-02"}
     with wh.connect() as conn:
-        write(conn, [Write("rejected_inputs", good, day, delete="rejected_inputs_validate")])
+        write(conn, [Write("rejected_inputs", good, {"stage": "validate", **day})])
     bad = good.with_columns(pl.lit(None, pl.Utf8).alias("reason"))  # violates NOT NULL
     with wh.connect() as conn, pytest.raises(duckdb.Error):
-        write(conn, [Write("rejected_inputs", bad, day, delete="rejected_inputs_validate")])
+        write(conn, [Write("rejected_inputs", bad, {"stage": "validate", **day})])
     with wh.connect() as conn:
         rows = conn.sql("SELECT reason FROM rejected_inputs").pl()
     assert rows["reason"].to_list() == ["r"]  # the delete was rolled back with the insert

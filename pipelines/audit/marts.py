@@ -1,6 +1,6 @@
 """The audit marts as a pure function of the rulings, appeals, events and boards played.
 
-:func:`build_marts` computes the four marts the warehouse keeps (``sql/schema/<mart>.sql``
+:func:`build_marts` computes the four marts the warehouse keeps (:mod:`pipelines.tables`
 documents their columns) from frames, so that the nightly asset, the reports and the tests
 (many generated seasons, no warehouse) compute them the same way:
 

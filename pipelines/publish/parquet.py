@@ -19,9 +19,10 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.publish.data import has_table
-from pipelines.warehouse import Warehouse, query
+from pipelines.warehouse import Warehouse, export, query
 
-#: Tables exported with their SQL model (``sql/export/<name>.sql``), partitioned by date.
+#: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
+#: partitioned by date.
 TABLES: tuple[str, ...] = (
     "standings",
     "scored_results",
@@ -58,11 +59,11 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     """Write every export table under ``out``; rows written per table."""
     counts: dict[str, int] = {}
     with Warehouse(warehouse).connect(read_only=True) as conn:
-        frames = {t: query(conn, f"export/{t}") for t in TABLES}
+        frames = {t: export(conn, t) for t in TABLES}
         frames["season_sessions"] = query(conn, "reports/season_sessions")
         for mart in MARTS:
             if has_table(conn, mart):
-                frames[mart] = query(conn, f"export/{mart}")
+                frames[mart] = export(conn, mart)
     for name, df in frames.items():
         by = {"season_sessions": "month"}.get(name, "period" if name in MARTS else "session_date")
         counts[name] = _write(df, out / name, by)

@@ -25,6 +25,7 @@ import polars as pl
 from pipelines import profiles
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
 from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.tables import polars_schema
 
 FORMS = ("pairs", "teams", "individual")
 SCORINGS = ("matchpoints", "butler", "cross_imps", "imps")
@@ -48,31 +49,7 @@ DEFAULTS: dict[str, str | int] = {
 }
 
 #: Schema of the resolved events table.
-EVENTS_SCHEMA: dict[str, pl.DataType] = {
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "date": pl.Utf8,
-    "name": pl.Utf8,
-    "form": pl.Utf8,
-    "scoring": pl.Utf8,
-    "movement": pl.Utf8,
-    "profile": pl.Utf8,
-    "laws": pl.Utf8,
-    "director": pl.Utf8,
-    "correction_minutes": pl.Int32,
-    "expected_results": pl.Int32,
-    "published_at": pl.Utf8,
-    "boards_per_match": pl.Int32,
-    "vp_scale": pl.Utf8,
-    "stage": pl.Utf8,
-    "file": pl.Utf8,
-    "location": pl.Utf8,
-    "club": pl.Utf8,
-    "level": pl.Utf8,
-    "appeal_minutes": pl.Int32,
-    "program": pl.Utf8,
-    "profile_source": pl.Utf8,
-}
+EVENTS_SCHEMA: dict[str, pl.DataType] = polars_schema("events")
 
 _INT = r"^\d+$"
 

@@ -38,34 +38,10 @@ from pipelines.laws.exact import exact_rank, reduce, sum_by, to_float
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.victory_points import victory_points
 from pipelines.scoring.imp_forms import TEAMS_DEN
+from pipelines.tables import polars_schema
 
-#: Columns of a match (one row per match per session: a knockout segment).
-MATCH_SCHEMA: dict[str, pl.DataType] = {
-    "session_date": pl.Utf8,
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "section": pl.Utf8,
-    "round": pl.Int32,
-    "match_id": pl.Utf8,
-    "stage": pl.Utf8,
-    "home": pl.Utf8,
-    "away": pl.Utf8,
-    "boards": pl.Int32,
-    "missing_boards": pl.Int32,
-    "home_imps": pl.Float64,  # IMPs won on the boards (gross), as a scoreboard shows them
-    "away_imps": pl.Float64,
-    "home_net": pl.Float64,  # net IMPs of the match, penalties deducted (decides the VPs)
-    "away_net": pl.Float64,
-    "home_penalties": pl.Float64,  # IMP penalties deducted from the team's side (Law 90)
-    "away_penalties": pl.Float64,
-    "home_carry_over": pl.Float64,  # knockout: net IMPs brought from earlier segments
-    "away_carry_over": pl.Float64,
-    "home_vp": pl.Float64,
-    "away_vp": pl.Float64,
-    "vp_scale": pl.Utf8,
-    "winner": pl.Utf8,  # the team ahead (knockout: on the running total); null if level
-    "profile": pl.Utf8,
-}
+#: Columns of a match (one row per match per session: a knockout segment; the ``matches`` table).
+MATCH_SCHEMA: dict[str, pl.DataType] = polars_schema("matches")
 
 _SIDE = ["event_id", "session", "section", "session_date", "movement", "profile"]
 

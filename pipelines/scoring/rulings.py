@@ -95,78 +95,16 @@ from pipelines.laws.vocabulary import (
     RulingKind,
 )
 from pipelines.scoring.events import DEFAULTS
+from pipelines.tables import polars_schema
 
 OFFENDING: tuple[str, ...] = ("NS", "EW", "both", "none")
 HEARD_BY: tuple[str, ...] = ("committee", "panel", "td_in_charge")
 
 #: Columns of a cleaned ruling (the ``rulings`` table).
-RULINGS_SCHEMA: dict[str, pl.DataType] = {
-    "session_date": pl.Utf8,
-    "ruling_id": pl.Utf8,
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "section": pl.Utf8,
-    "board": pl.Int32,
-    "round": pl.Utf8,
-    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
-    "table": pl.Utf8,
-    "ns_pair": pl.Utf8,
-    "ew_pair": pl.Utf8,
-    "director": pl.Utf8,
-    "called_at": pl.Utf8,
-    "ruled_at": pl.Utf8,
-    "laws": pl.Utf8,
-    "kind": pl.Utf8,
-    "offending": pl.Utf8,
-    "ns_result": pl.Utf8,
-    "ew_result": pl.Utf8,
-    "board_version": pl.Utf8,
-    "penalized": pl.Utf8,
-    "penalized_direction": pl.Utf8,
-    "penalty": pl.Utf8,
-    "approved": pl.Boolean,
-    "note": pl.Utf8,
-    "appeals": pl.Int32,
-    "pending_appeals": pl.Int32,
-    "appeal_outcome": pl.Utf8,
-    "effective_ns_result": pl.Utf8,
-    "effective_ew_result": pl.Utf8,
-    "changed_on_appeal": pl.Boolean,
-    "effective_kind": pl.Utf8,
-    "effective_penalty": pl.Utf8,
-    "late": pl.Boolean,
-    "applies": pl.Boolean,
-    "not_applied_reason": pl.Utf8,
-    "supersedes": pl.Utf8,  # the ruling this one replaces (the same table and board)
-    "file": pl.Utf8,
-    "location": pl.Utf8,
-}
+RULINGS_SCHEMA: dict[str, pl.DataType] = polars_schema("rulings")
 
 #: Columns of a cleaned appeal (the ``appeals`` table).
-APPEALS_SCHEMA: dict[str, pl.DataType] = {
-    "session_date": pl.Utf8,
-    "appeal_id": pl.Utf8,
-    "ruling_id": pl.Utf8,
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "lodged_at": pl.Utf8,
-    "lodged_by": pl.Utf8,
-    "heard_by": pl.Utf8,
-    "decided_at": pl.Utf8,
-    "outcome": pl.Utf8,
-    "ns_result": pl.Utf8,
-    "ew_result": pl.Utf8,
-    "penalty": pl.Utf8,
-    "deposit_retained": pl.Boolean,
-    "without_merit": pl.Boolean,
-    "pending": pl.Boolean,
-    "late": pl.Boolean,
-    "applies": pl.Boolean,
-    "not_applied_reason": pl.Utf8,
-    "note": pl.Utf8,
-    "file": pl.Utf8,
-    "location": pl.Utf8,
-}
+APPEALS_SCHEMA: dict[str, pl.DataType] = polars_schema("appeals")
 
 
 def parse_time(text: str | None) -> datetime | None:

@@ -53,44 +53,10 @@ from pipelines.scoring.imp_standings import (
     team_sides,
 )
 from pipelines.scoring.score import section_and_board_ids
+from pipelines.tables import polars_schema
 
-#: Columns of a standings row.
-STANDINGS_SCHEMA: dict[str, pl.DataType] = {
-    "event_id": pl.Utf8,
-    "scope": pl.Utf8,
-    "session": pl.Int32,
-    "session_date": pl.Utf8,
-    "section": pl.Utf8,
-    "contestant": pl.Utf8,
-    "direction": pl.Utf8,
-    "names": pl.Utf8,
-    "boards": pl.Int32,
-    "score": pl.Float64,
-    "score_num": pl.Int64,
-    "score_den": pl.Int64,
-    "top": pl.Float64,
-    "top_num": pl.Int64,
-    "top_den": pl.Int64,
-    "percentage": pl.Float64,
-    "unit": pl.Utf8,
-    "penalties": pl.Float64,  # in penalty_unit
-    "penalty_num": pl.Int64,
-    "penalty_den": pl.Int64,
-    "penalty_unit": pl.Utf8,  # MP, or IMP at IMP forms (teams: off the match margins)
-    "vp_penalties": pl.Float64,  # teams scored in VPs: VP penalties off the VP score
-    "vp_penalty_num": pl.Int64,
-    "vp_penalty_den": pl.Int64,
-    "sanction": pl.Utf8,
-    "rank": pl.Int32,
-    "tied": pl.Boolean,
-    "tiebreak": pl.Utf8,
-    "score_display": pl.Float64,
-    "percentage_display": pl.Float64,
-    "movement": pl.Utf8,
-    "profile": pl.Utf8,
-    "version": pl.Int32,
-    "status": pl.Utf8,
-}
+#: Columns of a standings row (the ``standings`` table).
+STANDINGS_SCHEMA: dict[str, pl.DataType] = polars_schema("standings")
 
 #: Columns of a penalty to apply (Laws 90, 91): who, how many matchpoints, and any sanction.
 PENALTIES_SCHEMA: dict[str, pl.DataType] = {

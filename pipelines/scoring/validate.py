@@ -39,6 +39,7 @@ from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
 from pipelines.scoring.checks import Check, apply_checks, quote
 from pipelines.scoring.score import deal_round_expr, redealt_profiles
+from pipelines.tables import polars_schema
 
 #: Artificial score codes: ``A<ns>/<ew>``, each side a fixed percentage or a variable average.
 ARTIFICIAL_RE = r"^A(60|50|40|\+|=|-)/(60|50|40|\+|=|-)$"
@@ -59,47 +60,8 @@ SUPPORTED = {
 #: The players of a table in an individual event (their sides are "north/south", "east/west").
 SEATS = ("north", "south", "east", "west")
 
-#: Columns of a validated result, in order.
-VALIDATED_SCHEMA: dict[str, pl.DataType] = {
-    "session_date": pl.Utf8,
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "section": pl.Utf8,
-    "round": pl.Int32,
-    "deal_round": pl.Int32,  # the round whose deal the board is; 0: same deals all session
-    "table": pl.Int32,
-    "board": pl.Int32,
-    "ns_pair": pl.Utf8,
-    "ew_pair": pl.Utf8,
-    "contract": pl.Utf8,
-    "declarer": pl.Utf8,
-    "tricks": pl.Int8,
-    "score_stated": pl.Utf8,
-    "stated_score": pl.Int64,
-    "computed_score": pl.Int64,
-    "score_agrees": pl.Boolean,
-    "kind": pl.Utf8,
-    "ns_art": pl.Utf8,
-    "ew_art": pl.Utf8,
-    "movement": pl.Utf8,
-    "profile": pl.Utf8,
-    "expected_results": pl.Int32,
-    "laws": pl.Utf8,
-    "source_ns_mp": pl.Float64,
-    "source_ew_mp": pl.Float64,
-    "file": pl.Utf8,
-    "location": pl.Utf8,
-    "format": pl.Utf8,
-    "form": pl.Utf8,
-    "scoring": pl.Utf8,
-    "stage": pl.Utf8,
-    "vp_scale": pl.Utf8,
-    "boards_per_match": pl.Int32,
-    "north": pl.Utf8,
-    "south": pl.Utf8,
-    "east": pl.Utf8,
-    "west": pl.Utf8,
-}
+#: Columns of a validated result, in order (the ``validated_results`` table).
+VALIDATED_SCHEMA: dict[str, pl.DataType] = polars_schema("validated_results")
 
 
 def _raw() -> pl.Expr:

@@ -39,51 +39,13 @@ from pipelines.scoring.standings import (
     event_standings,
     session_standings,
 )
+from pipelines.tables import polars_schema
 
-#: Columns of a recorded change between two versions of standings.
-CHANGES_SCHEMA: dict[str, pl.DataType] = {
-    "event_id": pl.Utf8,
-    "scope": pl.Utf8,
-    "session": pl.Int32,
-    "session_date": pl.Utf8,
-    "version": pl.Int32,
-    "cause": pl.Utf8,
-    "cause_id": pl.Utf8,
-    "ruling_id": pl.Utf8,
-    "section": pl.Utf8,
-    "contestant": pl.Utf8,
-    "direction": pl.Utf8,
-    "score_before": pl.Float64,
-    "score_after": pl.Float64,
-    "score_change": pl.Float64,
-    "percentage_before": pl.Float64,
-    "percentage_after": pl.Float64,
-    "rank_before": pl.Int32,
-    "rank_after": pl.Int32,
-}
+#: Columns of a recorded change between two versions of standings (``standings_changes``).
+CHANGES_SCHEMA: dict[str, pl.DataType] = polars_schema("standings_changes")
 
-#: Columns of an adjustment (one contestant, one applied ruling).
-ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = {
-    "session_date": pl.Utf8,
-    "event_id": pl.Utf8,
-    "session": pl.Int32,
-    "section": pl.Utf8,
-    "ruling_id": pl.Utf8,
-    "appeal_id": pl.Utf8,
-    "laws": pl.Utf8,
-    "kind": pl.Utf8,
-    "deal_round": pl.Int32,  # the round whose deal the board is (0: same deals all session)
-    "board": pl.Int32,
-    "contestant": pl.Utf8,
-    "direction": pl.Utf8,
-    "role": pl.Utf8,
-    "score_before": pl.Float64,
-    "score_after": pl.Float64,
-    "mp_change": pl.Float64,
-    "percentage_points": pl.Float64,
-    "unit": pl.Utf8,  # MP, or IMP (Butler, cross-IMPs, teams), or VP (a teams VP penalty)
-    "change": pl.Float64,  # score_after - score_before in unit (= mp_change at matchpoints)
-}
+#: Columns of an adjustment (one contestant, one applied ruling; the ``adjustments`` table).
+ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = polars_schema("adjustments")
 
 
 @dataclass(frozen=True)

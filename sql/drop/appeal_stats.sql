@@ -1,2 +1,0 @@
--- Dropped when the table definitions change (the warehouse is rebuilt from the inbox).
-DROP TABLE IF EXISTS appeal_stats;

@@ -1,3 +1,0 @@
--- The session standings of the given events (all dates), to total them per event.
-SELECT * REPLACE (strftime(session_date, '%Y-%m-%d') AS session_date)
-FROM standings WHERE scope = 'session' AND event_id IN (SELECT UNNEST($event_ids::VARCHAR[]));

@@ -1,2 +1,0 @@
--- The fingerprint of the table definitions this warehouse was built with.
-CREATE TABLE IF NOT EXISTS warehouse_meta (schema_version VARCHAR NOT NULL);

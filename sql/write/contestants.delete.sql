@@ -1,2 +1,0 @@
--- Reference table rewritten whole on every scan of the inbox.
-DELETE FROM contestants;

@@ -1,2 +1,0 @@
--- The whole mart is recomputed each run.
-DELETE FROM director_audit;

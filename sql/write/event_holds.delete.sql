@@ -1,2 +1,0 @@
--- Found while reading the inbox and rewritten on every scan.
-DELETE FROM event_holds;

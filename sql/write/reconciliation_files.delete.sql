@@ -1,2 +1,0 @@
--- The whole table is recomputed each run.
-DELETE FROM reconciliation_files;

@@ -1,2 +1,0 @@
--- Append the incoming frame (registered as 'incoming'), matching columns by name.
-INSERT INTO reconciliation_files BY NAME SELECT * FROM incoming;
