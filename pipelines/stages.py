@@ -34,16 +34,17 @@ import polars as pl
 from pipelines import inbox as inbox_mod
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
 from pipelines.scoring.conservation import breaches
+from pipelines.scoring.day import validate_day, validate_logs
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import parse_time, validate_rulings
+from pipelines.scoring.rulings import parse_time
 from pipelines.scoring.score import BOARD
-from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import (
     decisions,
     event_versions,
     penalties_frame,
-    results_for_date,
     rulings_in_effect,
+    score_newest,
+    session_versions,
 )
 from pipelines.warehouse import Warehouse, Write, query, sql, write
 
@@ -106,7 +107,7 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
     with wh.connect() as conn:
         raw = query(conn, "read/raw_results_for_date", _day(session_date))
         events = query(conn, "read/events")
-    validated, rejected = validate_results(raw, events)
+    validated, rejected = validate_day(raw, events)
     rejected = rejected.with_columns(
         pl.lit("validate").alias("stage"), pl.lit(session_date).alias("session_date")
     )
@@ -165,7 +166,7 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
         raw_a = query(conn, "read/raw_appeals_for_date", _day(session_date))
         validated = query(conn, "read/validated_for_date", _day(session_date))
         events = query(conn, "read/events")
-    result = validate_rulings(raw_r, raw_a, validated, events)
+    result = validate_logs(raw_r, raw_a, validated, events)
     rejected = result.rejected.with_columns(
         pl.lit("rulings").alias("stage"), pl.lit(session_date).alias("session_date")
     )
@@ -208,17 +209,20 @@ def _date_inputs(conn, session_date: str) -> dict:
 
 
 def score(wh: Warehouse, session_date: str) -> Summary:
-    """Score one date with its rulings applied (the official, newest version)."""
+    """Score one date with its rulings applied: the newest version's scored lines and its
+    adjustments (:func:`pipelines.scoring.versions.score_newest`)."""
     with wh.connect() as conn:
         inputs = _date_inputs(conn, session_date)
-    res = results_for_date(**inputs, now=now())
-    scored = res.scored.drop("__row")
+    scored, adjustments = score_newest(
+        inputs["validated"], inputs["rulings"], inputs["appeals"], inputs["contestants"]
+    )
+    scored = scored.drop("__row")
     with wh.connect() as conn:
         written = write(
             conn,
             [
                 Write("scored_results", scored, _day(session_date)),
-                Write("adjustments", res.adjustments, _day(session_date)),
+                Write("adjustments", adjustments, _day(session_date)),
             ],
         )
     factored = scored.filter(pl.col("factoring").is_in(["neuberg", "linear"]))
@@ -235,9 +239,13 @@ def score(wh: Warehouse, session_date: str) -> Summary:
 
 def standings(wh: Warehouse, session_date: str) -> Summary:
     """Every version of the date's session standings, and of the standings of every event
-    with a session that day; what each new version changed."""
+    with a session that day; what each new version changed. The newest version is ranked
+    from the scored lines the score stage stored (never scored again); only the older
+    versions of a session with decisions are (:func:`pipelines.scoring.versions.
+    session_versions`)."""
     with wh.connect() as conn:
         inputs = _date_inputs(conn, session_date)
+        scored = query(conn, "read/scored_for_date", _day(session_date))
         events = sorted(inputs["validated"]["event_id"].unique().to_list())
         ids = {"event_ids": events}
         dates = query(conn, "read/event_dates", ids)["session_date"].to_list()
@@ -251,8 +259,7 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
             pl.col("event_id").is_in(events)
         )
         all_scored = query(conn, "read/scored_for_events", ids)
-    res = results_for_date(**inputs, now=now())
-    sessions = res.standings
+    sessions, session_changes, _ = session_versions(scored, **inputs, now=now())
     every_session = (
         pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
     )
@@ -266,13 +273,10 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
         elsewhere = query(conn, "read/events_held_elsewhere", scope)
     held_here = holds["event_id"].unique().to_list()
     rows = hold_events(rows, held_here, [*held_here, *elsewhere["event_id"].to_list()])
-    changes = pl.concat([res.changes, ev_changes], how="diagonal_relaxed")
+    changes = pl.concat([session_changes, ev_changes], how="diagonal_relaxed")
     # Team matches of the events, every session (knockout segments carry their totals):
-    # this date's newest scores with the other dates' as stored.
-    team_scored = pl.concat(
-        [all_scored.filter(pl.col("session_date") != session_date), res.scored],
-        how="diagonal_relaxed",
-    )
+    # the newest scores of every date, as stored.
+    team_scored = all_scored
     decided = {d.cause_id for d in decisions(ev_rulings, ev_appeals)}
     ms = matches(
         team_scored,

@@ -209,12 +209,18 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
 
 
 def score_state(
-    validated: pl.DataFrame, in_effect: pl.DataFrame, contestants: pl.DataFrame | None
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Scored results and session standings with the rulings ``in_effect`` applied."""
+    validated: pl.DataFrame,
+    in_effect: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+    standings: bool = True,
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """Scored results and session standings with the rulings ``in_effect`` applied (the
+    standings ``None`` when not asked for)."""
     rows, comps = apply_rulings(validated, in_effect)
     rows = with_imp_awards(rows, in_effect)  # Law 86D (2007) / 86B1: IMPs for a match board
     scored = apply_session_rule(score_with_rulings(rows, comps)).drop(AWARD_COLUMNS, strict=False)
+    if not standings:
+        return scored, None
     penalties = penalties_frame(in_effect, scored)
     return scored, session_standings(scored, contestants, penalties)
 
@@ -230,28 +236,52 @@ class DateResults:
     decisions: list[Decision]
 
 
-def results_for_date(
+def score_newest(
+    validated: pl.DataFrame,
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The newest version's scored lines (every decision made, every ruling in effect applied)
+    and its adjustments (:func:`_adjustments`: each contestant's score before and after each
+    applied ruling). The board scores without any ruling are computed only when a ruling is
+    in effect (without one there is no adjustment)."""
+    latest = latest_in_effect(rulings, appeals)
+    scored, _ = score_state(validated, latest, contestants, standings=False)
+    if latest.height == 0:
+        return scored, pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
+    base_scored, base_standings = score_state(validated, rulings.clear(), contestants)
+    return scored, _adjustments(base_scored, base_standings, scored, latest, contestants)
+
+
+def session_versions(
+    scored: pl.DataFrame,
     validated: pl.DataFrame,
     rulings: pl.DataFrame,
     appeals: pl.DataFrame,
     events: pl.DataFrame,
     contestants: pl.DataFrame | None,
     now: datetime,
-) -> DateResults:
-    """Score one date with its rulings: every version of every session, the changes between
-    versions, and the adjustments of the newest version."""
+) -> tuple[pl.DataFrame, pl.DataFrame, list[Decision]]:
+    """Every version of every session of the date, the changes between them and the decisions
+    that made them, from the newest version's ``scored`` lines (:func:`score_newest`).
+
+    The newest version's standings are ranked from ``scored`` as given (never scored again);
+    only an older version (a session with decisions: version ``j`` reflects its first
+    ``j - 1``) is scored again, with the rulings in effect then."""
     decs = decisions(rulings, appeals)
     by_session: dict[tuple[str, int], list[Decision]] = {}
     for d in decs:
         by_session.setdefault((d.event_id, d.session), []).append(d)
     rounds = max((len(v) for v in by_session.values()), default=0)
     versions: list[pl.DataFrame] = []
-    scored = pl.DataFrame()
     for j in range(rounds + 1):
         applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
-        scored, standings = score_state(
-            validated, rulings_in_effect(rulings, appeals, applied), contestants
-        )
+        in_effect = rulings_in_effect(rulings, appeals, applied)
+        if j == rounds:  # every decision made: the newest version, as scored
+            standings = session_standings(scored, contestants, penalties_frame(in_effect, scored))
+        else:
+            _, standings = score_state(validated, in_effect, contestants)
         # A session with fewer decisions than j is unchanged since its last version.
         if j:
             due = pl.DataFrame(
@@ -267,11 +297,25 @@ def results_for_date(
         else pl.DataFrame(schema=STANDINGS_SCHEMA)
     )
     all_versions = _status(all_versions, appeals, events, now, latest_in_effect(rulings, appeals))
-    changes = _changes(all_versions, by_session, "session")
-    base_scored, base_standings = score_state(validated, rulings.clear(), contestants)
-    latest = latest_in_effect(rulings, appeals)
-    adjustments = _adjustments(base_scored, base_standings, scored, latest, contestants)
-    return DateResults(scored, all_versions, changes, adjustments, decs)
+    return all_versions, _changes(all_versions, by_session, "session"), decs
+
+
+def results_for_date(
+    validated: pl.DataFrame,
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    events: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+    now: datetime,
+) -> DateResults:
+    """Score one date with its rulings: every version of every session, the changes between
+    versions, and the adjustments of the newest version (:func:`score_newest`, then
+    :func:`session_versions` from its scored lines)."""
+    scored, adjustments = score_newest(validated, rulings, appeals, contestants)
+    standings, changes, decs = session_versions(
+        scored, validated, rulings, appeals, events, contestants, now
+    )
+    return DateResults(scored, standings, changes, adjustments, decs)
 
 
 def latest_in_effect(rulings: pl.DataFrame, appeals: pl.DataFrame) -> pl.DataFrame:
