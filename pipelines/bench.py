@@ -1,9 +1,10 @@
 """``traveller bench``: throughput and peak memory of validation, scoring and standings.
 
 It generates ``N`` table results as many club sessions
-(:func:`pipelines.synth.pairs.generate_results_frame`), then times each stage of
-the engine exactly as the pipeline runs it — no Dagster or DuckDB in the way:
-validation (types, Law 77), scoring (matchpoints, factoring), standings
+(:func:`pipelines.synth.pairs.generate_results_frame`), then runs the engine as the
+pipeline does (:func:`pipelines.scoring.day.score_day`, no rulings) — no Dagster or DuckDB
+in the way — and reports its timing of each step: validation (types, Law 77), scoring
+(matchpoints, factoring, artificial scores and the session-percentage rule), standings
 (session and event, exact ranks). Throughput is reported for scoring +
 standings together (the figure the project targets: 1,000,000 results/s) and
 for validation; peak memory is the peak resident set size of the process that
@@ -103,35 +104,29 @@ def canonical(frame: pl.DataFrame) -> pl.DataFrame:
 def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
     """Generate ``n`` results and time validation, scoring and standings, in this process.
 
-    ``peak_mb`` is this process's peak resident set size at the end.
+    The engine runs as every caller runs it (:func:`pipelines.scoring.day.score_day`: no
+    rulings here); its own timings of each step are reported, the event standings (every
+    event's sessions added up) counted with the standings. ``peak_mb`` is this process's
+    peak resident set size at the end.
     """
+    from pipelines.scoring.day import score_day
     from pipelines.scoring.events import EVENTS_SCHEMA
-    from pipelines.scoring.score import score_results, section_and_board_ids
-    from pipelines.scoring.standings import event_standings, session_standings
-    from pipelines.scoring.validate import validate_results
+    from pipelines.scoring.score import section_and_board_ids
+    from pipelines.scoring.standings import event_standings
     from pipelines.synth.pairs import generate_results_frame
 
     report = BenchReport(results=n)
-    progress(f"[1/4] generating {n:,} table results")
-    raw = canonical(generate_results_frame(n, seed))
     events = pl.DataFrame(schema=EVENTS_SCHEMA)
-    progress("[2/4] validating (types, contracts, Law 77)")
+    progress(f"[1/2] generating {n:,} table results; validating, scoring, session standings")
+    day = score_day(canonical(generate_results_frame(n, seed)), None, None, events)
+    report.seconds["validate"] = day.seconds["validate"]
+    report.seconds["score"] = day.seconds["rulings"] + day.seconds["score"]
+    report.boards = section_and_board_ids(day.scored)[3]
+    progress("[2/2] event standings (exact ranks)")
     t = time.perf_counter()
-    validated, _ = validate_results(raw, events)
-    report.seconds["validate"] = time.perf_counter() - t
-    del raw
-    progress("[3/4] scoring (matchpoints, factoring, artificial scores)")
-    t = time.perf_counter()
-    scored = score_results(validated)
-    report.seconds["score"] = time.perf_counter() - t
-    del validated
-    report.boards = section_and_board_ids(scored)[3]
-    progress("[4/4] standings (session and event, exact ranks)")
-    t = time.perf_counter()
-    sessions = session_standings(scored)
-    events_rows = event_standings(sessions, scored)
-    report.seconds["standings"] = time.perf_counter() - t
-    report.standings = sessions.height + events_rows.height
+    events_rows = event_standings(day.standings, day.scored)
+    report.seconds["standings"] = day.seconds["standings"] + time.perf_counter() - t
+    report.standings = day.standings.height + events_rows.height
     report.peak_mb = peak_rss_mb()
     return report
 

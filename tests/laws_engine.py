@@ -9,6 +9,7 @@ import polars as pl
 
 from pipelines.formats.model import RESULT_COLUMNS, frame
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
+from pipelines.scoring.day import score_day
 from pipelines.scoring.events import EVENTS_SCHEMA, with_defaults
 from pipelines.scoring.rulings import RulingsResult, validate_rulings
 from pipelines.scoring.validate import validate_results
@@ -110,15 +111,36 @@ def appeal(aid: str, rid: str, outcome: str | None, line: int = 2, **fields) -> 
     return a
 
 
-def checked(
-    v: pl.DataFrame, events: pl.DataFrame, rulings: list[dict], appeals: list[dict] | None = None
-) -> RulingsResult:
+def logs(
+    rulings: list[dict], appeals: list[dict] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The ruling and appeal log rows as the inbox reads them."""
     rf = pl.DataFrame(
         rulings, schema={c: pl.Utf8 for c in (*RULING_COLUMNS, "session_date")}, orient="row"
     )
     schema = {c: pl.Utf8 for c in (*APPEAL_COLUMNS, "session_date", "event_id", "session")}
-    af = pl.DataFrame(appeals or [], schema=schema, orient="row")
-    return validate_rulings(rf, af, v, events)
+    return rf, pl.DataFrame(appeals or [], schema=schema, orient="row")
+
+
+def checked(
+    v: pl.DataFrame, events: pl.DataFrame, rulings: list[dict], appeals: list[dict] | None = None
+) -> RulingsResult:
+    return validate_rulings(*logs(rulings, appeals), v, events)
+
+
+def scored_day(
+    rows: list[dict],
+    events: pl.DataFrame,
+    rulings: list[dict] | None = None,
+    appeals: list[dict] | None = None,
+    now: datetime = LATE,
+) -> DateResults:
+    """Canonical rows and log rows through :func:`pipelines.scoring.day.score_day` (asserts
+    every row and every ruling was accepted)."""
+    day = score_day(frame(rows, RESULT_COLUMNS), *logs(rulings or [], appeals), events, now=now)
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    assert day.rulings.rejected.height == 0, day.rulings.rejected.to_dicts()
+    return day.dated
 
 
 def run(

@@ -14,10 +14,9 @@ import polars as pl
 import pytest
 
 from pipelines.inbox import scan
+from pipelines.scoring.day import score_day
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import penalties_frame, results_for_date
+from pipelines.scoring.versions import penalties_frame
 from pipelines.synth.inbox import generate_inbox
 
 
@@ -26,11 +25,13 @@ def scored(tmp_path_factory: pytest.TempPathFactory):
     out: Path = tmp_path_factory.mktemp("cases")
     generate_inbox(out, sessions=6, clubs=3, seed=2026)
     snap = scan(out)
-    v, rejected = validate_results(snap.results, snap.events)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    v, rejected, rul = day.validated, day.rejected, day.rulings
     assert rejected.height == 0, rejected.head(5).to_dicts()
-    rul = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
     assert rul.rejected.height == 0, rul.rejected.head(5).to_dicts()
-    res = results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 12, 1))
+    res = day.dated
     return v, rul.rulings, res
 
 

@@ -9,9 +9,7 @@ from datetime import datetime
 import polars as pl
 
 from pipelines.inbox import scan
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
+from pipelines.scoring.day import score_day
 
 RESULTS = """event_id,session,board,north,south,east,west,contract,declarer,tricks,score
 I1,1,1,P1,P2,P3,P4,4S,N,10,420
@@ -30,12 +28,12 @@ def session(tmp_path, rulings: str | None = None, extra: str = ""):
     if rulings:
         (tmp_path / "rulings.csv").write_text(rulings)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    assert checked.rejected.height == 0, checked.rejected.to_dicts()
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
+    rejected, checked = day.rejected, day.rulings
+    assert checked.rejected.height == 0, checked.rejected.to_dicts()
+    res = day.dated
     return res, rejected
 
 
@@ -101,12 +99,12 @@ def test_individual_at_butler_each_player_gets_his_side_imps(tmp_path):
     (tmp_path / "results-2026-11-20.csv").write_text(RESULTS)
     (tmp_path / "events.csv").write_text(EVENTS.replace("matchpoints", "butler"))
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
+    rejected = day.rejected
+    assert rejected.height == 0
+    res = day.dated
     st = res.standings
     assert set(st["unit"].to_list()) == {"IMP"}
     assert score_of(st, "P1") == 3 and score_of(st, "P2") == 5

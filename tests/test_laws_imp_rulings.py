@@ -12,9 +12,7 @@ from fractions import Fraction
 import polars as pl
 
 from pipelines.inbox import scan
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
+from pipelines.scoring.day import score_day
 
 HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -25,23 +23,31 @@ RULINGS = (
 )
 APPEALS = "appeal_id,ruling_id,lodged_at,heard_by,decided_at,outcome,ns_result,ew_result\n"
 
+NOW = datetime(2026, 11, 30)
 
-def checked(tmp_path, results: str, events: str, rulings: str, appeals: str = ""):
+
+def scored(tmp_path, results: str, events: str, rulings: str, appeals: str = ""):
     (tmp_path / "results-2026-11-20.csv").write_text(HEADER + results)
     (tmp_path / "events.csv").write_text(events)
     (tmp_path / "rulings.csv").write_text(RULINGS + rulings)
     if appeals:
         (tmp_path / "appeals.csv").write_text(APPEALS + appeals)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0, rejected.to_dicts()
-    return snap, v, validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    return snap, day
+
+
+def checked(tmp_path, results: str, events: str, rulings: str, appeals: str = ""):
+    snap, day = scored(tmp_path, results, events, rulings, appeals)
+    return snap, day.validated, day.rulings
 
 
 def run(tmp_path, results: str, events: str, rulings: str, appeals: str = ""):
-    snap, v, rul = checked(tmp_path, results, events, rulings, appeals)
+    _, day = scored(tmp_path, results, events, rulings, appeals)
+    rul = day.rulings
     assert rul.rejected.height == 0, rul.rejected.to_dicts()
-    return results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
+    return day.dated
 
 
 BUTLER = "event_id,session,date,form,scoring,movement\nB,1,2026-11-20,pairs,butler,mitchell\n"

@@ -25,9 +25,7 @@ import pytest
 
 from pipelines import profiles
 from pipelines.inbox import scan
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
+from pipelines.scoring.day import score_day
 
 PAIRS_HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -41,11 +39,12 @@ def run(tmp_path, results: str, events: str, rulings: str = ""):
     if rulings:
         (tmp_path / "rulings.csv").write_text(RULINGS + rulings)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0, rejected.to_dicts()
-    rul = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    assert rul.rejected.height == 0, rul.rejected.to_dicts()
-    return results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
+    )
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    assert day.rulings.rejected.height == 0, day.rulings.rejected.to_dicts()
+    return day.dated
 
 
 def scores(res) -> dict[str, float]:

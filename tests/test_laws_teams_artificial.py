@@ -25,12 +25,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.formats.model import RESULT_COLUMNS, frame
 from pipelines.laws.teams import cancelled_board
 from pipelines.scoring.events import EVENTS_SCHEMA, with_defaults
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
-from tests.laws_engine import checked, ruling
+from tests.laws_engine import ruling, scored_day
 
 
 def team_events(stage: str = "round_robin") -> pl.DataFrame:
@@ -80,11 +77,7 @@ def match(t1_board1: str = "420", t2_board1: str = "420") -> list[dict]:
 
 def score(rows: list[dict], rulings: list[dict] | None = None, stage: str = "round_robin"):
     events = team_events(stage)
-    v, rejected = validate_results(frame(rows, RESULT_COLUMNS), events)
-    assert rejected.height == 0, rejected.to_dicts()
-    res = checked(v, events, rulings or [])
-    assert res.rejected.height == 0, res.rejected.to_dicts()
-    return results_for_date(v, res.rulings, res.appeals, events, None, datetime(2026, 11, 30))
+    return scored_day(rows, events, rulings or [], now=datetime(2026, 11, 30))
 
 
 def board1(res) -> tuple[float, float]:

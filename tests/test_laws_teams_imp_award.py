@@ -17,10 +17,8 @@ import polars as pl
 
 from pipelines.inbox import scan
 from pipelines.laws.teams import parse_imp_award
+from pipelines.scoring.day import score_day
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
 
 HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -36,6 +34,8 @@ RULINGS = (
     "ns_result,ew_result\n"
 )
 
+NOW = datetime(2026, 11, 30)
+
 
 def events(
     form: str = "teams", scoring: str = "imps", stage: str = "round_robin", movement: str = ""
@@ -46,20 +46,26 @@ def events(
     )
 
 
-def checked(tmp_path, rulings: str, ev: str | None = None):
+def scored(tmp_path, rulings: str, ev: str | None = None):
     (tmp_path / "results-2026-11-20.csv").write_text(MATCH)
     (tmp_path / "events.csv").write_text(ev or events())
     (tmp_path / "rulings.csv").write_text(RULINGS + rulings)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0, rejected.to_dicts()
-    return snap, v, validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    return snap, day
+
+
+def checked(tmp_path, rulings: str, ev: str | None = None):
+    snap, day = scored(tmp_path, rulings, ev)
+    return snap, day.validated, day.rulings
 
 
 def run(tmp_path, rulings: str, ev: str | None = None):
-    snap, v, rul = checked(tmp_path, rulings, ev)
+    _, day = scored(tmp_path, rulings, ev)
+    rul = day.rulings
     assert rul.rejected.height == 0, rul.rejected.to_dicts()
-    return results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
+    return day.dated
 
 
 def board1(res) -> list[tuple[int, str, float, str, float]]:

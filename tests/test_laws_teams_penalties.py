@@ -18,12 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipelines.inbox import scan
+from pipelines.scoring.day import score_day
 from pipelines.scoring.imp_forms import TEAMS_DEN
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import validate_rulings
 from pipelines.scoring.standings import PENALTIES_SCHEMA
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import penalties_frame, results_for_date
+from pipelines.scoring.versions import penalties_frame
 
 HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -46,6 +45,8 @@ RESULTS = HEADER + (
 )
 RULING_HEADER = "ruling_id,event_id,session,round,kind,offending,penalized,penalty\n"
 
+NOW = datetime(2026, 11, 30)
+
 
 def events(stage: str, vp_scale: str) -> str:
     return (
@@ -54,21 +55,27 @@ def events(stage: str, vp_scale: str) -> str:
     )
 
 
-def checked(tmp_path, rulings: str, stage: str, vp_scale: str):
+def scored(tmp_path, rulings: str, stage: str, vp_scale: str):
     (tmp_path / "results-2026-11-20.csv").write_text(RESULTS)
     (tmp_path / "events.csv").write_text(events(stage, vp_scale))
     if rulings:
         (tmp_path / "rulings.csv").write_text(RULING_HEADER + rulings)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0, rejected.to_dicts()
-    return snap, v, validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    return snap, day
+
+
+def checked(tmp_path, rulings: str, stage: str, vp_scale: str):
+    snap, day = scored(tmp_path, rulings, stage, vp_scale)
+    return snap, day.validated, day.rulings
 
 
 def run(tmp_path, rulings: str = "", stage: str = "round_robin", vp_scale: str = "wbf2013"):
-    snap, v, rul = checked(tmp_path, rulings, stage, vp_scale)
+    _, day = scored(tmp_path, rulings, stage, vp_scale)
+    rul = day.rulings
     assert rul.rejected.height == 0, rul.rejected.to_dicts()
-    res = results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
+    res = day.dated
     return res, rul
 
 
@@ -132,10 +139,9 @@ def test_knockout_penalty_carries_into_the_next_segment(tmp_path):
         RULING_HEADER + "P1,E,1,1,procedural_penalty,NS,T1,3 IMP\n"
     )
     snap = scan(tmp_path)
-    v, _ = validate_results(snap.results, snap.events)
-    rul = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
+    day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+    rul, res = day.rulings, day.dated
     assert rul.rejected.height == 0
-    res = results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
     ms = matches(res.scored, penalties_frame(rul.rulings, res.scored))
     t1 = ms.filter(pl.col("home") == "T1").sort("session")
     assert t1["home_carry_over"].to_list() == [0, -1]
@@ -154,8 +160,8 @@ def test_vp_penalty_in_a_knockout_is_refused_with_its_reason(tmp_path):
         RULING_HEADER + "P1,E,1,1,procedural_penalty,NS,T1,3 IMP\n"
     )
     snap = scan(tmp_path)
-    v, _ = validate_results(snap.results, snap.events)
-    assert validate_rulings(snap.rulings, snap.appeals, v, snap.events).rejected.height == 0
+    day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+    assert day.rulings.rejected.height == 0
 
 
 def test_imp_penalty_at_a_vp_event_shows_in_imps_and_costs_vps(tmp_path):

@@ -20,10 +20,10 @@ import pytest
 from pipelines import profiles
 from pipelines.inbox import scan
 from pipelines.scoring.conservation import breaches
+from pipelines.scoring.day import score_day
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import validate_rulings
 from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
 
 HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -68,22 +68,28 @@ RULINGS = (
 )
 
 
-def load(tmp_path: Path, results: str, events: str = TEAMS, rulings: str = ""):
+def write_inbox(tmp_path: Path, results: str, events: str = TEAMS, rulings: str = "") -> Path:
     (tmp_path / "results-2026-11-20.csv").write_text(HEADER + results)
     (tmp_path / "events.csv").write_text(events)
     if rulings:
         (tmp_path / "rulings.csv").write_text(RULINGS + rulings)
-    snap = scan(tmp_path)
+    return tmp_path
+
+
+def load(tmp_path: Path, results: str, events: str = TEAMS, rulings: str = ""):
+    snap = scan(write_inbox(tmp_path, results, events, rulings))
     v, rejected = validate_results(snap.results, snap.events)
     return snap, v, rejected
 
 
 def score(tmp_path: Path, results: str, rulings: str = "", events: str = TEAMS):
-    snap, v, rejected = load(tmp_path, results, events, rulings)
-    assert rejected.height == 0, rejected.to_dicts()
-    rul = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    assert rul.rejected.height == 0, rul.rejected.to_dicts()
-    return results_for_date(v, rul.rulings, rul.appeals, snap.events, None, datetime(2026, 11, 30))
+    snap = scan(write_inbox(tmp_path, results, events, rulings))
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
+    )
+    assert day.rejected.height == 0, day.rejected.to_dicts()
+    assert day.rulings.rejected.height == 0, day.rulings.rejected.to_dicts()
+    return day.dated
 
 
 def t1_net(res, rnd: int) -> float:

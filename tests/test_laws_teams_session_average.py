@@ -23,12 +23,9 @@ import polars as pl
 import pytest
 
 from pipelines import profiles
-from pipelines.formats.model import RESULT_COLUMNS, frame
 from pipelines.scoring.events import EVENTS_SCHEMA, with_defaults
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
-from tests.laws_engine import checked, ruling
+from tests.laws_engine import ruling, scored_day
 
 F = Fraction
 
@@ -107,11 +104,7 @@ def boards(b4_table1: str, b4_table2: str, others: bool = True) -> list[dict]:
 
 def board4(rows: list[dict], profile: str, laws: str = "2017", rulings=None):
     ev = events(profile, laws)
-    v, rejected = validate_results(frame(rows, RESULT_COLUMNS), ev)
-    assert rejected.height == 0, rejected.to_dicts()
-    res = checked(v, ev, rulings or [])
-    assert res.rejected.height == 0, res.rejected.to_dicts()
-    out = results_for_date(v, res.rulings, res.appeals, ev, None, datetime(2026, 11, 30))
+    out = scored_day(rows, ev, rulings or [], now=datetime(2026, 11, 30))
     s = out.scored.filter(pl.col("board") == 4)
     t1 = s.filter(pl.col("table") == 1).row(0, named=True)
     t2 = s.filter(pl.col("table") == 2).row(0, named=True)

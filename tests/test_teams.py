@@ -13,10 +13,8 @@ import polars as pl
 import pytest
 
 from pipelines.inbox import scan
+from pipelines.scoring.day import score_day
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
 
 HEADER = (
     "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
@@ -57,13 +55,13 @@ def run(
     if rulings:
         (tmp_path / "rulings.csv").write_text(header + rulings)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0, rejected.to_dicts()
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    assert checked.rejected.height == 0, checked.rejected.to_dicts()
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
+    rejected, checked = day.rejected, day.rulings
+    assert rejected.height == 0, rejected.to_dicts()
+    assert checked.rejected.height == 0, checked.rejected.to_dicts()
+    res = day.dated
     return res
 
 
@@ -171,11 +169,10 @@ def test_knockout_carry_over_between_segments(tmp_path):
     (tmp_path / "results-2026-11-20.csv").write_text(both)
     (tmp_path / "events.csv").write_text(events)
     snap = scan(tmp_path)
-    v, _ = validate_results(snap.results, snap.events)
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    r = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
+    r = day.dated
     ms = matches(r.scored).filter(pl.col("home") == "T1").sort("session")
     # segment 1: T1 -6; segment 2 starts at -6 and ends at -12: T2 leads throughout
     assert ms["home_carry_over"].to_list() == [0, -6]

@@ -97,6 +97,9 @@ def validate_logs(
         appeals = empty(
             APPEAL_COLUMNS, {"session_date": pl.Utf8, "event_id": pl.Utf8, "session": pl.Utf8}
         )
+    if rulings.height == 0 and appeals.height == 0:
+        # nothing to check against the results: skip indexing their tables (same frames)
+        return validate_rulings(rulings, appeals, None, events)
     return validate_rulings(rulings, appeals, validated, events)
 
 
@@ -131,6 +134,7 @@ def score_day(
     seconds: dict[str, float] = {}
     with _timed(seconds, "validate"):
         validated, rejected = validate_day(results, events)
+    del results  # not needed again: a caller that kept no reference frees it now
     with _timed(seconds, "rulings"):
         checked = validate_logs(rulings, appeals, validated, events)
     with _timed(seconds, "score"):

@@ -10,9 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.inbox import scan
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
+from pipelines.scoring.day import score_day
 
 
 @dataclass
@@ -27,24 +25,33 @@ class Engine:
 
 
 def score_inbox(inbox: Path, now: datetime = datetime(2030, 1, 1)) -> Engine:
-    """Read and score every date of ``inbox``; newest version of every standing."""
+    """Read and score every date of ``inbox`` (each with its own rulings and appeals, as the
+    pipeline's partitions do); newest version of every standing."""
     snap = scan(inbox)
-    validated, rejected = validate_results(snap.results, snap.events)
-    checked = validate_rulings(snap.rulings, snap.appeals, validated, snap.events)
-    scored, standings = [], []
-    for day in sorted(validated["session_date"].cast(pl.Utf8).unique().to_list()):
-        v = validated.filter(pl.col("session_date").cast(pl.Utf8) == day)
-        res = results_for_date(
-            v, checked.rulings, checked.appeals, snap.events, snap.contestants, now
+    assert snap.results["session_date"].null_count() == 0  # every row is in one date's score
+    days = []
+    for date in snap.dates():
+        on_day = pl.col("session_date") == date
+        days.append(
+            score_day(
+                snap.results_for(date),
+                snap.rulings.filter(on_day),
+                snap.appeals.filter(on_day),
+                snap.events,
+                now=now,
+                contestants=snap.contestants,
+            )
         )
-        scored.append(res.scored)
-        standings.append(res.standings.filter(pl.col("status") != "superseded"))
+
+    def every(part: str) -> pl.DataFrame:
+        return pl.concat([getattr(d, part) for d in days], how="diagonal_relaxed")
+
     return Engine(
         snap,
-        validated,
-        rejected,
-        pl.concat(scored, how="diagonal_relaxed"),
-        pl.concat(standings, how="diagonal_relaxed"),
+        every("validated"),
+        every("rejected"),
+        every("scored"),
+        every("standings").filter(pl.col("status") != "superseded"),
     )
 
 

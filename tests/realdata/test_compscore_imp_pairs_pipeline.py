@@ -13,9 +13,7 @@ import polars as pl
 import pytest
 
 from pipelines.inbox import scan
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
+from pipelines.scoring.day import score_day
 from tests.conftest import REALDATA, shared_file
 
 FILES = {
@@ -30,12 +28,17 @@ def scored(tmp_path_factory):
     for name in FILES.values():
         shutil.copy(shared_file(REALDATA / name), inbox / name)
     snap = scan(inbox)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, snap.contestants, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results,
+        snap.rulings,
+        snap.appeals,
+        snap.events,
+        now=datetime(2026, 11, 30),
+        contestants=snap.contestants,
     )
+    rejected = day.rejected
+    assert rejected.height == 0
+    res = day.dated
     return res, snap
 
 

@@ -103,19 +103,17 @@ def _scored(tmp_path):
     from datetime import datetime
 
     from pipelines.inbox import scan
+    from pipelines.scoring.day import score_day
     from pipelines.scoring.imp_standings import matches
-    from pipelines.scoring.rulings import validate_rulings
-    from pipelines.scoring.validate import validate_results
-    from pipelines.scoring.versions import results_for_date
 
     shutil.copy(shared_file(REALDATA / FILE), tmp_path / FILE)
     snap = scan(tmp_path)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, None, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
+    rejected = day.rejected
+    assert rejected.height == 0
+    res = day.dated
     return res, matches(res.scored)
 
 

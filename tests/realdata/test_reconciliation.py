@@ -19,10 +19,8 @@ import polars as pl
 import pytest
 
 from pipelines.inbox import scan
+from pipelines.scoring.day import score_day
 from pipelines.scoring.reconcile import reconcile
-from pipelines.scoring.rulings import validate_rulings
-from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
 from tests.conftest import REALDATA, shared_file
 
 FILES = (
@@ -40,12 +38,17 @@ FFB = "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn"
 
 def _reconcile(inbox: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
     snap = scan(inbox)
-    v, rejected = validate_results(snap.results, snap.events)
-    assert rejected.height == 0
-    checked = validate_rulings(snap.rulings, snap.appeals, v, snap.events)
-    res = results_for_date(
-        v, checked.rulings, checked.appeals, snap.events, snap.contestants, datetime(2026, 11, 30)
+    day = score_day(
+        snap.results,
+        snap.rulings,
+        snap.appeals,
+        snap.events,
+        now=datetime(2026, 11, 30),
+        contestants=snap.contestants,
     )
+    rejected = day.rejected
+    assert rejected.height == 0
+    res = day.dated
     return reconcile(res.scored, res.standings, snap.source_standings)
 
 
