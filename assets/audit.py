@@ -1,12 +1,12 @@
 """Audit assets: the penalty and appeal statistics, the director-consistency audit and the
-discrepancy cases (unpartitioned, recomputed whole after the standings), with their checks;
+discrepancy cases (unpartitioned, recomputed whole after the standings; their checks are made
+in ``assets/checks.py``);
 the audit and transparency reports written beside the warehouse, in ``reports/``."""
 
 from pathlib import Path
 
 import dagster as dg
 
-from assets.metadata import table
 from pipelines import stages
 from pipelines.resources import WarehouseResource
 
@@ -59,27 +59,6 @@ def audit_marts(warehouse: WarehouseResource):
                 **(s.figures if key == "director_audit" else {}),
             },
         )
-
-
-@dg.asset_check(
-    asset="director_audit",
-    blocking=True,
-    description="Every rate, target, funnel limit and shrunken rate of the marts is in [0, 1].",
-)
-def audit_rates_in_range(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    ok, bad = stages.check_audit_rates(warehouse.get())
-    return dg.AssetCheckResult(passed=ok, metadata={"out_of_range": table(bad)})
-
-
-@dg.asset_check(
-    asset="director_audit",
-    blocking=True,
-    description="Per season, the marts' rulings, penalties and appeals reconcile with the "
-    "rulings and appeals tables.",
-)
-def audit_counts_reconcile(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    ok, bad = stages.check_audit_counts(warehouse.get())
-    return dg.AssetCheckResult(passed=ok, metadata={"differences": table(bad)})
 
 
 @dg.asset(

@@ -2,7 +2,6 @@
 
 import dagster as dg
 
-from assets.metadata import table
 from pipelines import stages
 from pipelines.resources import InboxResource, WarehouseResource
 
@@ -54,16 +53,3 @@ def inbox_tables(warehouse: WarehouseResource, inbox: InboxResource):
                 **(meta if key == "source_files" else {}),
             },
         )
-
-
-@dg.asset_check(
-    asset="source_files",
-    blocking=True,
-    description="Per file: rows read = reference rows + dated results + rejected.",
-)
-def rows_accounted_on_read(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    ok, bad = stages.check_read_accounting(warehouse.get())
-    return dg.AssetCheckResult(
-        passed=ok,
-        metadata={"unbalanced_files": table(bad)},
-    )

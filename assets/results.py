@@ -1,8 +1,8 @@
-"""Results assets, one partition per session date: raw -> validated -> scored, with their checks."""
+"""Results assets, one partition per session date: raw -> validated -> scored (their checks
+are made from their specs in ``assets/checks.py``)."""
 
 import dagster as dg
 
-from assets.metadata import table
 from assets.partitions import SESSION_DATES
 from pipelines import stages
 from pipelines.resources import InboxResource, WarehouseResource
@@ -89,76 +89,3 @@ def scored_results(
     return dg.MaterializeResult(
         metadata={"dagster/row_count": s.written["scored_results"], **s.figures}
     )
-
-
-@dg.asset_check(
-    asset=validated_results,
-    blocking=True,
-    partitions_def=SESSION_DATES,
-    description="Per file: rows of the date read = validated + rejected.",
-)
-def rows_accounted(
-    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
-) -> dg.AssetCheckResult:
-    ok, bad = stages.check_date_accounting(warehouse.get(), context.partition_key)
-    return dg.AssetCheckResult(passed=ok, metadata={"unbalanced_files": table(bad)})
-
-
-@dg.asset_check(
-    asset=validated_results,
-    blocking=False,
-    partitions_def=SESSION_DATES,
-    description="Law 77: every stated score equals the score of its contract. A "
-    "disagreement is kept and holds its event's standings (status held, not published) until "
-    "corrected; the date's other events go on.",
-)
-def score_contract_agreement(
-    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
-) -> dg.AssetCheckResult:
-    ok, bad = stages.check_score_agreement(warehouse.get(), context.partition_key)
-    return dg.AssetCheckResult(
-        passed=ok,
-        metadata={"disagreements": bad.height, "lines": table(bad)},
-    )
-
-
-@dg.asset_check(
-    asset=scored_results,
-    blocking=True,
-    partitions_def=SESSION_DATES,
-    description="Law 78A: on every board NS + EW = top and each field sums to "
-    "k(k-1), or n(N-1) when factored.",
-)
-def matchpoints_conserved(
-    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
-) -> dg.AssetCheckResult:
-    ok, bad = stages.check_conservation(warehouse.get(), context.partition_key)
-    return dg.AssetCheckResult(passed=ok, metadata={"boards_off": table(bad)})
-
-
-@dg.asset_check(
-    asset=rulings,
-    blocking=False,
-    partitions_def=SESSION_DATES,
-    description="Every ruling and appeal of the date could be applied; one that cannot holds "
-    "its event's standings (status held, not published) until corrected; the date's other "
-    "events go on.",
-)
-def rulings_applicable(
-    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
-) -> dg.AssetCheckResult:
-    ok, bad = stages.check_rulings(warehouse.get(), context.partition_key)
-    return dg.AssetCheckResult(passed=ok, metadata={"rejected": bad.height, "rows": table(bad)})
-
-
-@dg.asset_check(
-    asset=rulings,
-    blocking=True,
-    partitions_def=SESSION_DATES,
-    description="Per file: rulings and appeals of the date read = accepted + rejected.",
-)
-def ruling_rows_accounted(
-    context: dg.AssetCheckExecutionContext, warehouse: WarehouseResource
-) -> dg.AssetCheckResult:
-    ok, bad = stages.check_ruling_accounting(warehouse.get(), context.partition_key)
-    return dg.AssetCheckResult(passed=ok, metadata={"unbalanced_files": table(bad)})

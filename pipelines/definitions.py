@@ -6,6 +6,7 @@ import dagster as dg
 
 from assets import audit, inbox, publish, results, standings
 from assets.automation import inbox_sensor, nightly, nightly_job
+from assets.checks import ASSET_CHECKS
 from pipelines.resources import (
     InboxResource,
     PublicationResource,
@@ -30,17 +31,7 @@ defs = dg.Definitions(
         audit.transparency_report,
         publish.publication,
     ],
-    asset_checks=[
-        inbox.rows_accounted_on_read,
-        results.rows_accounted,
-        results.score_contract_agreement,
-        results.matchpoints_conserved,
-        results.rulings_applicable,
-        results.ruling_rows_accounted,
-        standings.victory_points_balanced,
-        audit.audit_rates_in_range,
-        audit.audit_counts_reconcile,
-    ],
+    asset_checks=ASSET_CHECKS,
     jobs=[nightly_job],
     schedules=[nightly],
     sensors=[inbox_sensor],

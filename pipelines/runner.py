@@ -21,6 +21,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from pipelines.check_specs import HOLDING_CHECKS
 from pipelines.definitions import defs
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
@@ -28,10 +29,6 @@ from pipelines.warehouse import Warehouse
 # Failed checks are an expected outcome (they hold standings back), so the console logger is
 # kept quiet; an unexpected step failure is reported by RunFailed with Dagster's own message.
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-
-
-#: Checks whose failure holds back the events concerned (see ``holds``), not the whole date.
-HOLDING_CHECKS = frozenset({"score_contract_agreement", "rulings_applicable"})
 
 
 class RunFailed(RuntimeError):

@@ -2,8 +2,9 @@
 
 Each function reads its inputs from the warehouse (or the inbox), calls the
 engine, writes its slice in one transaction and returns a small summary that
-the Dagster assets report as metadata. The checks return ``(passed, rows)``
-where ``rows`` are the offending rows (empty when all is well).
+the Dagster assets report as metadata. :func:`check` runs one of the checks declared in
+:mod:`pipelines.check_specs` and returns ``(passed, rows)`` where ``rows`` are the
+offending rows (empty when all is well).
 
 Stage             writes                                          slice
 ----------------  ----------------------------------------------  ---------------------------
@@ -31,9 +32,9 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines import check_specs
 from pipelines import inbox as inbox_mod
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
-from pipelines.scoring.conservation import breaches
 from pipelines.scoring.day import validate_day, validate_logs
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time
@@ -340,55 +341,16 @@ def hold_events(
 # ------------------------------------------------------------------------------------ checks
 
 
-def check_read_accounting(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
-    """Every row of every file read is accepted, dated for a partition, or rejected."""
+def check(wh: Warehouse, name: str, session_date: str | None = None) -> tuple[bool, pl.DataFrame]:
+    """Run the check ``name`` (:data:`pipelines.check_specs.CHECKS`) against the warehouse, for
+    ``session_date`` when it is a check of one date: ``(passed, offending rows)``."""
+    spec = check_specs.spec(name)
+    if spec.partitioned and session_date is None:
+        raise ValueError(f"check {name} is run for one session date")
     with wh.connect() as conn:
-        rows = query(conn, "checks/rows_accounted_read")
-    return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
-
-
-def check_date_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Every dated row of the date is validated or rejected."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/rows_accounted_date", _day(session_date))
-    return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
-
-
-def check_score_agreement(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """No stated score disagrees with Law 77."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/score_disagreements", _day(session_date))
-    return rows.height == 0, rows
-
-
-def check_vp_balance(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Balanced team matches of the date's events give VPs summing to 20."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/vp_balance", _day(session_date))
-    return rows.height == 0, rows
-
-
-def check_conservation(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Matchpoints are conserved on every board of the date (Law 78A, see
-    :mod:`pipelines.scoring.conservation`)."""
-    with wh.connect() as conn:
-        scored = query(conn, "read/scored_for_date", _day(session_date))
-    rows = breaches(scored)
-    return rows.height == 0, rows
-
-
-def check_rulings(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Every ruling and appeal of the date could be applied."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/rulings_rejected", _day(session_date))
-    return rows.height == 0, rows
-
-
-def check_ruling_accounting(wh: Warehouse, session_date: str) -> tuple[bool, pl.DataFrame]:
-    """Every ruling and appeal of the date read is accepted or rejected."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/rows_accounted_rulings", _day(session_date))
-    return bool(rows["balanced"].all()), rows.filter(~pl.col("balanced"))
+        rows = query(conn, spec.sql, _day(session_date) if spec.partitioned else None)
+    bad = spec.failures(rows)
+    return bad.height == 0, bad
 
 
 # ------------------------------------------------------------------------------------ audit
@@ -437,20 +399,6 @@ def report(
         kind, audit_inputs(wh, date_from, date_to), out_dir, date_from, date_to
     )
     return Summary({}, {"path": str(path), **figures})
-
-
-def check_audit_rates(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
-    """Every rate, limit and shrunken rate of the marts lies within [0, 1]."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/audit_rates_in_range")
-    return rows.height == 0, rows
-
-
-def check_audit_counts(wh: Warehouse) -> tuple[bool, pl.DataFrame]:
-    """The marts' counts reconcile with the ``rulings`` and ``appeals`` tables."""
-    with wh.connect() as conn:
-        rows = query(conn, "checks/audit_counts_reconcile")
-    return rows.height == 0, rows
 
 
 def reconcile(wh: Warehouse, reports_dir: Path | None = None) -> Summary:

@@ -68,6 +68,23 @@ def test_blocking_checks_gate_standings_holding_checks_hold_events():
     assert HOLDING_CHECKS == {"score_contract_agreement", "rulings_applicable"}
 
 
+def test_every_check_spec_is_an_asset_check_of_the_definitions():
+    """The asset checks are made from pipelines/check_specs.py, one per spec, as it says."""
+    from assets.partitions import SESSION_DATES
+    from pipelines.check_specs import CHECKS
+
+    found = {spec.name: (spec, ac) for ac in defs.asset_checks for spec in ac.check_specs}
+    assert set(found) == {c.name for c in CHECKS}
+    graph_keys = {k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys()}
+    for c in CHECKS:
+        spec, ac = found[c.name]
+        assert spec.asset_key == dg.AssetKey(c.asset) and c.asset in graph_keys, c.name
+        assert spec.blocking == c.blocking, c.name
+        assert spec.description == c.description, c.name
+        assert ac.partitions_def == (SESSION_DATES if c.partitioned else None), c.name
+        assert (ROOT / "sql" / f"{c.sql}.sql").is_file(), c.name
+
+
 def test_schedule_and_sensor_on_by_default():
     assert nightly.default_status == dg.DefaultScheduleStatus.RUNNING
     assert inbox_sensor.default_status == dg.DefaultSensorStatus.RUNNING

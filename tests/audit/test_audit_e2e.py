@@ -61,8 +61,8 @@ def test_marts_are_written_and_reconcile(sample):
     )
     assert bar[2] == pytest.approx(bar[0] * 1000 / bar[1])
     wh = Warehouse(db)
-    assert stages.check_audit_rates(wh)[0]
-    assert stages.check_audit_counts(wh)[0]
+    assert stages.check(wh, "audit_rates_in_range")[0]
+    assert stages.check(wh, "audit_counts_reconcile")[0]
     controls = q(db, "SELECT DISTINCT controls FROM director_audit")["controls"].to_list()
     assert controls == ["level, form, scoring"]
 
@@ -77,9 +77,9 @@ def test_the_checks_catch_a_mart_that_does_not_reconcile(sample, tmp_path):
         )
         c.execute("UPDATE director_audit SET rate = 1.5 WHERE n > 0")
     wh = Warehouse(copy)
-    ok, bad = stages.check_audit_counts(wh)
+    ok, bad = stages.check(wh, "audit_counts_reconcile")
     assert not ok and "director_audit.rulings" in bad["what"].to_list()
-    ok, bad = stages.check_audit_rates(wh)
+    ok, bad = stages.check(wh, "audit_rates_in_range")
     assert not ok and (bad["value"] == 1.5).all()
 
 

@@ -1,0 +1,35 @@
+"""The checks as data (pipelines/check_specs.py) and the one function that runs them."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from pipelines import stages
+from pipelines.check_specs import CHECKS, CheckSpec, spec
+from pipelines.warehouse import Warehouse
+
+
+def test_a_check_that_holds_its_events_cannot_block():
+    with pytest.raises(ValueError, match="cannot block"):
+        CheckSpec("x", "a", "checks/vp_balance", True, "", False, "rows", holds_events=True)
+
+
+def test_failures_are_the_unbalanced_rows_or_every_row():
+    rows = pl.DataFrame({"file": ["a", "b", "c"], "balanced": [True, False, None]})
+    assert spec("rows_accounted").failures(rows)["file"].to_list() == ["b"]
+    assert spec("victory_points_balanced").failures(rows).height == 3
+
+
+def test_every_check_passes_on_an_empty_warehouse(tmp_path):
+    wh = Warehouse(tmp_path / "w.duckdb")
+    for c in CHECKS:
+        ok, bad = stages.check(wh, c.name, "2026-11-02" if c.partitioned else None)
+        assert ok and bad.height == 0, c.name
+
+
+def test_a_check_of_one_date_needs_its_date(tmp_path):
+    with pytest.raises(ValueError, match="one session date"):
+        stages.check(Warehouse(tmp_path / "w.duckdb"), "rows_accounted")
+    with pytest.raises(KeyError):
+        spec("no_such_check")
