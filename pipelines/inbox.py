@@ -237,19 +237,45 @@ def _date_results(
 _ISO_DATE = r"(\d{4}-\d{2}-\d{2})"
 
 
+def results_dates(dated_results: pl.DataFrame) -> pl.DataFrame:
+    """The date of each event session as its dated results give it (``event_id``,
+    ``session``, ``session_date``): the sessions whose results all carry one date."""
+    return (
+        dated_results.select("event_id", "session", "session_date")
+        .unique()
+        .filter(pl.len().over(pl.concat_str("event_id", "session", separator="\x1f")) == 1)
+        .rename({"session_date": "__results_date"})
+    )
+
+
 def date_logs(
-    rulings: pl.DataFrame, appeals: pl.DataFrame, events: pl.DataFrame, today: date
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    events: pl.DataFrame,
+    today: date,
+    dated_results: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Date ruling and appeal rows; returns (rulings, appeals, rejected).
 
-    A ruling is dated like a result: its event session's date in events.csv (or the
-    event's file), else an ISO date in the log's file name. A second ruling with an id
-    already used is rejected. An appeal takes the date, event and session of the ruling it
-    is about; an appeal about a ruling no log holds is rejected, as is a second appeal with
-    an id already used.
+    A ruling takes its session's date from wherever that session is dated: its event
+    session's date in events.csv (or the event's file), else the date of the session's
+    results (``dated_results``, e.g. from the results file's name), else an ISO date in the
+    log's own file name; only a ruling whose session is dated nowhere is rejected. A second
+    ruling with an id already used is rejected. An appeal takes the date, event and session
+    of the ruling it is about; an appeal about a ruling no log holds is rejected, as is a
+    second appeal with an id already used.
     """
     ruling_raw = RULING_COLUMNS[2:]
     r = rulings.with_columns(pl.col("file").str.extract(_ISO_DATE, 1).alias("session_date"))
+    if dated_results is not None and dated_results.height and r.height:
+        order = r.columns
+        r = (
+            r.with_row_index("__o")
+            .join(results_dates(dated_results), on=["event_id", "session"], how="left")
+            .sort("__o")
+            .with_columns(pl.coalesce("__results_date", "session_date").alias("session_date"))
+            .select(order)
+        )
     dated, rejected = _date_results(r, events, today, (*RULING_COLUMNS, "session_date"), ruling_raw)
     dated, dup = _first_of(dated, "ruling_id", "ruling", ruling_raw)
     appeal_raw = APPEAL_COLUMNS[2:]
@@ -493,7 +519,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
     dated, date_rejected = _date_results(results_read, resolved, today)
     dated_rulings, dated_appeals, log_rejected = date_logs(
-        _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today
+        _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today, dated
     )
     all_rulings, all_appeals = _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS)
     held = pl.concat([held, log_holds(all_rulings, all_appeals, dated_rulings, log_rejected)])
@@ -627,9 +653,12 @@ def recently_changed_dates(inbox: Path, since: float) -> list[str]:
 def dated_logs_for(
     inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Re-read ``files`` and return their ruling and appeal rows dated ``day``."""
+    """Re-read ``files`` and return their ruling and appeal rows dated ``day`` (dated as
+    :func:`scan` dates them: the files' results give their sessions' dates too)."""
+    today = today or date.today()
     read = [r for _, r in read_all(inbox, [inbox / f for f in files])]
     rulings = _concat([r.rulings for r in read if r.rulings is not None], RULING_COLUMNS)
     appeals = _concat([r.appeals for r in read if r.appeals is not None], APPEAL_COLUMNS)
-    r, a, _ = date_logs(rulings, appeals, events, today or date.today())
+    results, _ = _date_results(_concat([r.results for r in read], RESULT_COLUMNS), events, today)
+    r, a, _ = date_logs(rulings, appeals, events, today, results)
     return r.filter(pl.col("session_date") == day), a.filter(pl.col("session_date") == day)

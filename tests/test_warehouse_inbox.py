@@ -224,3 +224,55 @@ def test_a_program_identifier_two_files_share_is_rejected(tmp_path):
     bad = snap.rejected.filter(pl.col("file") == "events.csv").row(0, named=True)
     assert (bad["location"], bad["field"], bad["raw"]) == ("line 2", "event_id", "501")
     assert "several events (77-501, 78-501)" in bad["reason"]
+
+
+LOG_HEADER = (
+    "ruling_id,event_id,session,section,board,round,table,ns_pair,ew_pair,director,called_at,"
+    "ruled_at,laws,kind,offending,ns_result,ew_result,board_version,penalized,penalty,"
+    "approved,note\n"
+)
+
+
+def test_a_ruling_takes_its_sessions_date_from_the_results(tmp_path):
+    """E1 is dated by its results file's name only (no events.csv): its ruling log, whose
+    own name carries no date, is dated by the session's results; a ruling for a session
+    dated nowhere (E7) is still rejected."""
+    (tmp_path / "results-2026-11-05.csv").write_text(RESULTS)
+    (tmp_path / "rulings.csv").write_text(
+        LOG_HEADER
+        + "R1,E1,1,,1,,,3,4,TD A,2026-11-05 20:00,2026-11-05 20:05,12C2(a),artificial,NS,"
+        "A-,A+,,,,,board could not be played\n"
+        + "R2,E7,1,,1,,,1,2,TD A,2026-11-05 20:00,2026-11-05 20:05,12C2(a),artificial,NS,"
+        "A-,A+,,,,,\n"
+    )
+    snap = scan(tmp_path, today=date(2026, 11, 30))
+    assert snap.rulings.select("ruling_id", "session_date").rows() == [("R1", "2026-11-05")]
+    (bad,) = snap.rejected.filter(pl.col("file") == "rulings.csv").to_dicts()
+    assert bad["location"] == "line 3" and bad["reason"].startswith("no date for event E7")
+    reg = snap.files.filter(pl.col("file") == "rulings.csv").row(0, named=True)
+    assert reg["dates"] == ["2026-11-05"]
+
+
+def test_a_ruling_dated_by_the_results_is_applied_by_a_run(tmp_path):
+    from pipelines.runner import run_inbox
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-2026-11-05.csv").write_text(RESULTS)
+    (inbox / "rulings.csv").write_text(
+        LOG_HEADER
+        + "R1,E1,1,,1,,,3,4,TD A,2026-11-05 20:00,2026-11-05 20:05,12C2(a),artificial,NS,"
+        "A-,A+,,,,,board could not be played\n"
+    )
+    wh = tmp_path / "w.duckdb"
+    run_inbox(inbox, wh)
+    with duckdb.connect(str(wh), read_only=True) as conn:
+        rows = conn.execute(
+            "SELECT ruling_id, CAST(session_date AS VARCHAR) FROM rulings ORDER BY ALL"
+        ).fetchall()
+        rejected = conn.execute("SELECT count(*) FROM rejected_inputs").fetchone()[0]
+        table = conn.execute(
+            "SELECT ns_art, ew_art FROM scored_results WHERE event_id = 'E1' AND ns_pair = '3'"
+        ).fetchall()
+    # the director's Av-/Av+ (Law 12C2(a)) replaced the table's result
+    assert rows == [("R1", "2026-11-05")] and rejected == 0 and table == [("-", "+")]
