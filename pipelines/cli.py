@@ -8,7 +8,10 @@ Exit status of ``traveller run``:
   contract, Law 77, or a ruling or appeal that cannot be applied: that event only, the
   date's other events are published; see the ``holds`` table), or a whole date's (rows not
   accounted for, matchpoints not conserved); rejections may also exist;
-* ``1`` an unexpected error; ``2`` a usage error.
+* ``1`` an unexpected error; ``2`` a usage error (a missing inbox folder, or one that holds
+  no file: there is nothing to read, and the warehouse is not touched).
+
+A run that scores nothing because every file was rejected says so, and exits ``3``.
 
 ``traveller validate`` exits ``0`` when no problem was found, ``1`` otherwise.
 """
@@ -142,6 +145,15 @@ def run(
     if not inbox.is_dir():
         typer.echo(f"traveller: inbox folder not found: {inbox}", err=True)
         raise typer.Exit(2)
+    from pipelines.inbox import inbox_files
+
+    if not inbox_files(inbox):
+        typer.echo(
+            f"traveller: the inbox {inbox} holds no files: nothing to read (put the clubs' "
+            "files there, or name another folder with --inbox); the warehouse is untouched",
+            err=True,
+        )
+        raise typer.Exit(2)
     before = os.environ.get("TRAVELLER_PROFILE")
     if profile is not None:
         os.environ["TRAVELLER_PROFILE"] = profile
@@ -195,6 +207,8 @@ def run(
     )
     _echo_reconciliation(report.reconciliation)
     typer.echo(f"rejected   {s['rows_rejected']} rows or files")
+    if s["results_scored"] == 0 and report.rejections.height:
+        typer.echo("nothing    scored: every result of the inbox was rejected (see above)")
     if report.rejections.height:
         _echo_problems(
             [
