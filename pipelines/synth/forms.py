@@ -198,6 +198,34 @@ def _event(
     )
 
 
+def _team_event(
+    code: str,
+    club: int,
+    name: str,
+    n: int,
+    rounds: int,
+    bpr: int,
+    dates: list[date],
+    vp_scale: str,
+    **kw: str,
+) -> tuple[_Event, list[str], dict[str, str]]:
+    """A teams event (IMPs, the ``stage`` in ``kw``) of ``n`` teams named ``code``'s first
+    letter + 1..n, ``bpr``-board matches; with its ``events.csv`` team columns."""
+    ev = _event(
+        f"{code}{club + 1}-{dates[0].isoformat()}",
+        club,
+        name,
+        rounds,
+        bpr,
+        dates,
+        form="teams",
+        scoring="imps",
+        **kw,
+    )
+    teams = [f"{code[0]}{i + 1}" for i in range(n)]
+    return ev, teams, {"boards_per_match": str(bpr), "vp_scale": vp_scale, "stage": ev.stage}
+
+
 def _round_robin(n: int) -> list[list[tuple[int, int]]]:
     """Circle-method rounds of a round robin of ``n`` (even) teams, 0-based."""
     others = list(range(1, n))
@@ -233,51 +261,30 @@ def plan(
 
     club = first_club
     # --- a teams round robin: 6 teams, 5 rounds of 4 boards
-    ev_id = f"TEAMS{club + 1}-{day[0].isoformat()}"
-    teams = [f"T{i + 1}" for i in range(6)]
-    ev = _event(
-        ev_id,
-        club,
-        "Corvane Teams League",
-        5,
-        4,
-        [day[0]],
-        form="teams",
-        scoring="imps",
-        stage="round_robin",
+    ev, teams, extra = _team_event(
+        "TEAMS", club, "Corvane Teams League", 6, 5, 4, [day[0]], "wbf2013", stage="round_robin"
     )
     rows: list[list[str]] = []
     for r, pairs in enumerate(_round_robin(6), start=1):
         pairing = [(teams[a], teams[b]) for a, b in pairs]
-        got, _ = _match(rng, ev_id, 1, r, pairing, 1, 4)  # boards 1-4 each round, new deals
+        got, _ = _match(rng, ev.event_id, 1, r, pairing, 1, 4)  # boards 1-4 each round, new deals
         rows.extend(got)
-    sessions.append(
-        FormSession(
-            ev,
-            1,
-            day[0],
-            rows,
-            rows,
-            {"boards_per_match": "4", "vp_scale": "wbf2013", "stage": "round_robin"},
-        )
-    )
-    team_rows(ev_id, teams)
+    sessions.append(FormSession(ev, 1, day[0], rows, rows, extra))
+    team_rows(ev.event_id, teams)
 
     # --- a Swiss teams: 8 teams, 3 rounds of 6 boards, paired by VPs so far
     club += 1
-    ev_id = f"SWISS{club + 1}-{day[1].isoformat()}"
-    teams = [f"S{i + 1}" for i in range(8)]
-    ev = _event(
-        ev_id,
+    ev, teams, extra = _team_event(
+        "SWISS",
         club,
         "Maldrith Swiss Teams",
+        8,
         3,
         6,
         [day[1]],
-        form="teams",
-        scoring="imps",
-        profile="ebu",
+        "wbf2013",
         stage="swiss",
+        profile="ebu",
     )
     vps = {t: Fraction(0) for t in teams}
     met: set[frozenset[str]] = set()
@@ -296,53 +303,33 @@ def plan(
             left.remove(b)
             pairing.append((a, b))
             met.add(frozenset((a, b)))
-        got, net = _match(rng, ev_id, 1, r, pairing, (r - 1) * 6 + 1, 6)
+        got, net = _match(rng, ev.event_id, 1, r, pairing, (r - 1) * 6 + 1, 6)
         rows.extend(got)
         for (h, a), m in net.items():
             hv, av = victory_points(m, 6, "wbf2013")
             vps[h] += Fraction(hv, 100)
             vps[a] += Fraction(av, 100)
-    sessions.append(
-        FormSession(
-            ev,
-            1,
-            day[1],
-            rows,
-            rows,
-            {"boards_per_match": "6", "vp_scale": "wbf2013", "stage": "swiss"},
-        )
-    )
-    team_rows(ev_id, teams)
+    sessions.append(FormSession(ev, 1, day[1], rows, rows, extra))
+    team_rows(ev.event_id, teams)
 
     # --- a knockout over two evenings: semi-finals, then the final
     club += 1
-    ev_id = f"KO{club + 1}-{day[0].isoformat()}"
-    teams = [f"K{i + 1}" for i in range(4)]
     ko_days = [day[0], day[1]] if day[1] != day[0] else [day[0], day[0] + timedelta(days=1)]
-    ev = _event(
-        ev_id,
-        club,
-        "Oskara Knockout Cup",
-        1,
-        8,
-        ko_days,
-        form="teams",
-        scoring="imps",
-        stage="knockout",
+    ev, teams, extra = _team_event(
+        "KO", club, "Oskara Knockout Cup", 4, 1, 8, ko_days, "none", stage="knockout"
     )
-    extra = {"boards_per_match": "8", "vp_scale": "none", "stage": "knockout"}
     semis = [(teams[0], teams[3]), (teams[1], teams[2])]
     # a semi-final decided by a few IMPs could be turned by a ruling drawn later; the
     # generated semi-finals are redrawn until each is won by at least DECISIVE IMPs
     for _ in range(50):
-        rows, net = _match(rng, ev_id, 1, 1, semis, 1, 8)
+        rows, net = _match(rng, ev.event_id, 1, 1, semis, 1, 8)
         if all(abs(m) >= DECISIVE for m in net.values()):
             break
     sessions.append(FormSession(ev, 1, ko_days[0], rows, rows, dict(extra)))
     winners = [h if net[(h, a)] >= 0 else a for h, a in semis]
-    rows, _ = _match(rng, ev_id, 2, 2, [(winners[0], winners[1])], 9, 8)
+    rows, _ = _match(rng, ev.event_id, 2, 2, [(winners[0], winners[1])], 9, 8)
     sessions.append(FormSession(ev, 2, ko_days[1], rows, rows, dict(extra)))
-    team_rows(ev_id, teams)
+    team_rows(ev.event_id, teams)
 
     # --- Butler and cross-IMP pairs: Howells of 8 pairs, 7 rounds of 3 boards
     for k, (scoring, title) in enumerate((("butler", "Butler"), ("cross_imps", "Cross-IMP"))):
@@ -433,15 +420,14 @@ def planned_rulings(rng: np.random.Generator, sessions: list) -> list[dict]:
         boards = _match_boards(sess)
         if boards:
             for row in boards[len(boards) // 2]:
-                called, ruled = _in_session(rng, sess, row, 5, 20)
+                times = _in_session(rng, sess, row, 5, 20)
                 out.append(
                     _ruling(
                         sess,
                         row,
                         "director_error",
+                        times,
                         director=sess.event.director,
-                        called_at=called,
-                        ruled_at=ruled,
                         laws="82C",
                         ns_result="A+",
                         ew_result="A+",
@@ -457,15 +443,14 @@ def planned_rulings(rng: np.random.Generator, sessions: list) -> list[dict]:
             first, second = boards[int(rng.integers(0, len(boards)))]
             m = imps(_own(first)[1] - _own(second)[1])
             award = m + 3 if m >= 0 else m - 3
-            called, ruled = _in_session(rng, sess, first, 5, 20)
+            times = _in_session(rng, sess, first, 5, 20)
             out.append(
                 _ruling(
                     sess,
                     first,
                     "imp_award",
+                    times,
                     director=sess.event.director,
-                    called_at=called,
-                    ruled_at=ruled,
                     laws="16B1;86B1",
                     offending="EW" if award > 0 else "NS",
                     ns_result=f"{award:+d} IMP",
@@ -479,15 +464,14 @@ def planned_rulings(rng: np.random.Generator, sessions: list) -> list[dict]:
         rows = [r for r in sess.rows if r.table == 1]
         if rows:
             row = rows[0]
-            called, ruled = _in_session(rng, sess, row, 1, 6)
+            times = _in_session(rng, sess, row, 1, 6)
             out.append(
                 _ruling(
                     sess,
                     row,
                     "procedural_penalty",
+                    times,
                     director=sess.event.director,
-                    called_at=called,
-                    ruled_at=ruled,
                     laws="90B2",
                     offending="EW",
                     penalized=row.ew,

@@ -135,23 +135,15 @@ def generate_inbox(
             labels = [(str(p), "") for p in range(1, ev.size + 1)]
         else:
             labels = [(str(p), d) for d in ("NS", "EW") for p in range(1, ev.size + 1)]
-        for (contestant, direction), a, b in zip(labels, players[0::2], players[1::2], strict=True):
-            contestant_rows.append(
-                [
-                    ev.event_id,
-                    contestant,
-                    direction,
-                    f"{a[0]} & {b[0]}",
-                    f"{a[1]};{b[1]}",
-                    "A",
-                ]
-            )
+        # a second section's pairs are visitors, drawn from a stream of their own
+        by_section = [("A", players)]
         for letter in ev.section_letters[1:]:
             extra = visitors[ev.club]
             pick = sections_rng.permutation(len(extra))[: 2 * n_pairs]
-            players = [extra[int(i)] for i in pick]
+            by_section.append((letter, [extra[int(i)] for i in pick]))
+        for letter, members in by_section:
             for (contestant, direction), a, b in zip(
-                labels, players[0::2], players[1::2], strict=True
+                labels, members[0::2], members[1::2], strict=True
             ):
                 contestant_rows.append(
                     [

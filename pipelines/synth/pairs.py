@@ -890,8 +890,15 @@ def _other(side: str) -> str:
     return "EW" if side == "NS" else "NS"
 
 
-def _ruling(sess: _Session, row: _Row | None, kind: str, **fields: str) -> dict:
-    """A ruling row (every column of :data:`RULING_HEADER`) about ``row``'s table."""
+def _ruling(
+    sess: _Session,
+    row: _Row | None,
+    kind: str,
+    times: tuple[str, str] | None = None,
+    **fields: str,
+) -> dict:
+    """A ruling row (every column of :data:`RULING_HEADER`) about ``row``'s table, the
+    director called and the ruling given at ``times`` (``called_at``, ``ruled_at``)."""
     rec = {c: "" for c in RULING_HEADER}
     rec.update(
         event_id=sess.event.event_id,
@@ -904,6 +911,8 @@ def _ruling(sess: _Session, row: _Row | None, kind: str, **fields: str) -> dict:
         rec.update(round=str(row.round), table=str(row.table))
         if kind not in ("procedural_penalty", "disciplinary_penalty"):
             rec.update(board=str(row.board), ns_pair=row.ns, ew_pair=row.ew)
+    if times is not None:
+        rec.update(called_at=times[0], ruled_at=times[1])
     rec.update(fields)
     return {**rec, "_date": sess.day.isoformat(), "_sess": sess, "_row": row}
 
@@ -938,22 +947,16 @@ def _make(
     own_text, own_score = _own(row)
     cands = _candidates(sess, row)
     side = "NS" if rng.random() < 0.5 else "EW"  # the offending side
+
+    def ruling(at: _Row, times: tuple[str, str], laws: str, note: str, **fields: str) -> dict:
+        """This call's ruling about ``at``'s table, by its director at ``times``."""
+        return _ruling(sess, at, kind, times, director=director, laws=laws, note=note, **fields)
+
     if kind == "score_stands":
         laws, note = _pick(rng, _NO_DAMAGE)
-        called, ruled = _in_session(rng, sess, row)
-        return [
-            _ruling(
-                sess,
-                row,
-                kind,
-                director=director,
-                called_at=called,
-                ruled_at=ruled,
-                laws=laws,
-                offending=side if rng.random() < 0.6 else "none",
-                note=note,
-            )
-        ]
+        times = _in_session(rng, sess, row)
+        offending = side if rng.random() < 0.6 else "none"
+        return [ruling(row, times, laws, note, offending=offending)]
     if kind in ("assigned", "weighted"):
         laws, note = _pick(rng, _INFRACTIONS)
         better = _toward(cands, own_score, _other(side))
@@ -962,8 +965,7 @@ def _make(
             better = _toward(cands, own_score, _other(side))
         if not better:
             return []
-        called, ruled = _in_session(rng, sess, row, 5, 25)
-        common = dict(director=director, called_at=called, ruled_at=ruled, offending=side)
+        times = _in_session(rng, sess, row, 5, 25)
         assigned = _pick(rng, better, 2)
         if kind == "assigned":
             if split is None:
@@ -971,41 +973,22 @@ def _make(
             if split:
                 # the non-offending side's own serious error: it keeps the table result
                 ns, ew = (own_text, assigned[0]) if side == "EW" else (assigned[0], own_text)
-                return [
-                    _ruling(
-                        sess,
-                        row,
-                        kind,
-                        laws=f"{laws};12C1(e)",
-                        ns_result=ns,
-                        ew_result=ew,
-                        note=f"split: {_other(side)}'s own serious error ({note})",
-                        **common,
-                    )
-                ]
-            return [
-                _ruling(
-                    sess,
-                    row,
-                    kind,
-                    laws=f"{laws};12C1(b)",
-                    ns_result=assigned[0],
-                    note=note,
-                    **common,
-                )
-            ]
-        comps = [assigned[0]]
-        rest = [c[0] for c in better if c[0] != assigned[0]]
-        if rng.random() < 0.3 and rest:
-            comps.append(rest[0])
-        comps.append(own_text)
-        weights = _pick(rng, _TWO_WEIGHTS if len(comps) == 2 else _THREE_WEIGHTS)
-        text = "; ".join(f"{w}% {c}" for w, c in zip(weights, comps, strict=True))
-        return [
-            _ruling(sess, row, kind, laws=f"{laws};12C1(c)", ns_result=text, note=note, **common)
-        ]
+                laws = f"{laws};12C1(e)"
+                note = f"split: {_other(side)}'s own serious error ({note})"
+            else:
+                ns, ew, laws = assigned[0], "", f"{laws};12C1(b)"
+        else:
+            comps = [assigned[0]]
+            rest = [c[0] for c in better if c[0] != assigned[0]]
+            if rng.random() < 0.3 and rest:
+                comps.append(rest[0])
+            comps.append(own_text)
+            weights = _pick(rng, _TWO_WEIGHTS if len(comps) == 2 else _THREE_WEIGHTS)
+            ns = "; ".join(f"{w}% {c}" for w, c in zip(weights, comps, strict=True))
+            ew, laws = "", f"{laws};12C1(c)"
+        return [ruling(row, times, laws, note, offending=side, ns_result=ns, ew_result=ew)]
     if kind == "artificial":
-        called, ruled = _in_session(rng, sess, row)
+        times = _in_session(rng, sess, row)
         u = rng.random()
         if u < 0.7:
             ns, ew, offending = ("A-", "A+", "NS") if side == "NS" else ("A+", "A-", "EW")
@@ -1013,43 +996,20 @@ def _make(
             ns, ew, offending = "A", "A", "both"
         else:
             ns, ew, offending = ("A40", "A60", "NS") if side == "NS" else ("A60", "A40", "EW")
+        note = _pick(rng, _ARTIFICIAL_NOTES)
         return [
-            _ruling(
-                sess,
-                row,
-                kind,
-                director=director,
-                called_at=called,
-                ruled_at=ruled,
-                laws="12C2(a)",
-                offending=offending,
-                ns_result=ns,
-                ew_result=ew,
-                note=_pick(rng, _ARTIFICIAL_NOTES),
-            )
+            ruling(row, times, "12C2(a)", note, offending=offending, ns_result=ns, ew_result=ew)
         ]
     if kind == "director_error":
-        called, ruled = _in_session(rng, sess, row, 5, 20)
+        times = _in_session(rng, sess, row, 5, 20)
         up, down = _toward(cands, own_score, "NS"), _toward(cands, own_score, "EW")
         if rng.random() < 0.6 or not (up or down):
             ns, ew = "A+", "A+"
         else:  # each side its most favourable likely result
             ns = up[0][0] if up else own_text
             ew = down[0][0] if down else own_text
-        return [
-            _ruling(
-                sess,
-                row,
-                kind,
-                director=director,
-                called_at=called,
-                ruled_at=ruled,
-                laws="82C",
-                ns_result=ns,
-                ew_result=ew,
-                note=_pick(rng, _DIRECTOR_ERRORS),
-            )
-        ]
+        note = _pick(rng, _DIRECTOR_ERRORS)
+        return [ruling(row, times, "82C", note, ns_result=ns, ew_result=ew)]
     if kind == "fouled_board":
         board = sess.deal_rows(row)
         pos = board.index(row)
@@ -1064,22 +1024,9 @@ def _make(
                 break
         else:
             return []
-        called, ruled = _in_session(rng, sess, row, 10, 30)
+        times = _in_session(rng, sess, row, 10, 30)
         note = _pick(rng, _FOULED_NOTES)
-        return [
-            _ruling(
-                sess,
-                r,
-                kind,
-                director=director,
-                called_at=called,
-                ruled_at=ruled,
-                laws="87A",
-                board_version="B",
-                note=note,
-            )
-            for r in window
-        ]
+        return [ruling(r, times, "87A", note, board_version="B") for r in window]
     if kind in ("procedural_penalty", "disciplinary_penalty"):
         if kind == "procedural_penalty":
             i = int(rng.choice(len(_PROCEDURAL), p=_PROCEDURAL_P))
@@ -1109,25 +1056,10 @@ def _make(
         if sess.event.form == "individual":  # Law 89: one player is responsible
             pair = pair.split("/")[int(rng.integers(0, 2))]
         penalty = _penalty_at(sess.event, penalty, rng)
-        called, ruled = _in_session(rng, sess, at, 1, 6)
+        times = _in_session(rng, sess, at, 1, 6)
         if laws == "90B1":
-            called = _t(sess.start + _minutes(rng, 2, 8))
-            ruled = _t(sess.start + _minutes(rng, 9, 14))
-        return [
-            _ruling(
-                sess,
-                at,
-                kind,
-                director=director,
-                called_at=called,
-                ruled_at=ruled,
-                laws=laws,
-                offending=side,
-                penalized=pair,
-                penalty=penalty,
-                note=note,
-            )
-        ]
+            times = (_t(sess.start + _minutes(rng, 2, 8)), _t(sess.start + _minutes(rng, 9, 14)))
+        return [ruling(at, times, laws, note, offending=side, penalized=pair, penalty=penalty)]
     raise ValueError(f"unknown call kind {kind!r}")
 
 
@@ -1181,9 +1113,8 @@ def _correction(rng: np.random.Generator, sess: _Session, row: _Row, when: int) 
         sess,
         row,
         "score_correction",
+        (_t(called), _t(ruled)),
         director=sess.event.director,
-        called_at=_t(called),
-        ruled_at=_t(ruled),
         laws=laws,
         ns_result=fixed,
         approved=approved,
