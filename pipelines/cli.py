@@ -34,6 +34,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+#: The options several commands share.
+_Warehouse = Annotated[
+    Path | None,
+    typer.Option(
+        help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
+    ),
+]
+_From = Annotated[str | None, typer.Option("--from", help="First session date, YYYY-MM-DD.")]
+_To = Annotated[str | None, typer.Option("--to", help="Last session date.")]
+
 EXIT_REJECTED = 3
 #: Assets of the audit: a failed check there withholds no standings.
 AUDIT_ASSETS = (
@@ -118,12 +128,7 @@ def run(
         Path | None,
         typer.Option(help="Inbox folder (default: the bundled sample, or $TRAVELLER_INBOX)."),
     ] = None,
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
-        ),
-    ] = None,
+    warehouse: _Warehouse = None,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -453,12 +458,7 @@ def _existing_warehouse(warehouse: Path | None) -> Path:
 @app.command()
 def publish(
     out: Annotated[Path, typer.Option(help="Folder to write the site, exports and dashboard.")],
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
-        ),
-    ] = None,
+    warehouse: _Warehouse = None,
 ) -> None:
     """Write the results site, the USEBIO/PBN/Parquet exports and the season dashboard."""
     from pipelines.publish import publish as publish_all
@@ -481,13 +481,8 @@ report_app = typer.Typer(
 )
 app.add_typer(report_app, name="report")
 
-_WAREHOUSE_OPT = typer.Option(
-    help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
-)
-
 
 def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh: Path | None):
-    from pipelines.resources import default_warehouse
     from pipelines.stages import report as render
     from pipelines.warehouse import Warehouse
 
@@ -498,11 +493,7 @@ def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh
             except ValueError:
                 typer.echo(f"traveller: {name} must be YYYY-MM-DD, not {value!r}", err=True)
                 raise typer.Exit(2) from None
-    path = wh or Path(default_warehouse())
-    if not path.is_file():
-        typer.echo(f"traveller: warehouse not found: {path} (run traveller run first)", err=True)
-        raise typer.Exit(2)
-    s = render(Warehouse(path), kind, out, date_from, date_to)
+    s = render(Warehouse(_existing_warehouse(wh)), kind, out, date_from, date_to)
     f = s.figures
     typer.echo(f"wrote {f['path']}")
     typer.echo(
@@ -515,11 +506,9 @@ def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh
 @report_app.command("audit")
 def report_audit(
     out: Annotated[Path, typer.Option(help="Folder to write audit.html into.")],
-    date_from: Annotated[
-        str | None, typer.Option("--from", help="First session date, YYYY-MM-DD.")
-    ] = None,
-    date_to: Annotated[str | None, typer.Option("--to", help="Last session date.")] = None,
-    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+    date_from: _From = None,
+    date_to: _To = None,
+    warehouse: _Warehouse = None,
 ) -> None:
     """The director-consistency audit: funnel plots, audit table, discrepancy cases."""
     _report("audit", out, date_from, date_to, warehouse)
@@ -528,11 +517,9 @@ def report_audit(
 @report_app.command("transparency")
 def report_transparency(
     out: Annotated[Path, typer.Option(help="Folder to write transparency.html into.")],
-    date_from: Annotated[
-        str | None, typer.Option("--from", help="First session date, YYYY-MM-DD.")
-    ] = None,
-    date_to: Annotated[str | None, typer.Option("--to", help="Last session date.")] = None,
-    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+    date_from: _From = None,
+    date_to: _To = None,
+    warehouse: _Warehouse = None,
 ) -> None:
     """The public version: rulings and appeals by law and outcome, Board-Appeal Ratio,
     directors pseudonymised, no player names or ID numbers."""
@@ -542,12 +529,7 @@ def report_transparency(
 @report_app.command("season")
 def report_season(
     out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("data/season.html"),
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            help="DuckDB warehouse file (default data/warehouse.duckdb, or $TRAVELLER_WAREHOUSE)."
-        ),
-    ] = None,
+    warehouse: _Warehouse = None,
 ) -> None:
     """The season dashboard: one self-contained HTML page with its charts embedded."""
     from pipelines.reports.season import render_season
@@ -559,7 +541,7 @@ def report_season(
 def report_reconciliation(
     out: Annotated[Path, typer.Option(help="Folder to write reconciliation.html (or .csv).")],
     fmt: Annotated[str, typer.Option("--format", help="html or csv.")] = "html",
-    warehouse: Annotated[Path | None, _WAREHOUSE_OPT] = None,
+    warehouse: _Warehouse = None,
 ) -> None:
     """Does it match the club's results? Per file, the official figures compared and
     reproduced, and every difference with both values and the reason."""

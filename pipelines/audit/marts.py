@@ -75,6 +75,7 @@ from pipelines.laws.vocabulary import (
     RULING_KINDS,
     RulingKind,
 )
+from pipelines.tables import polars_schema
 
 #: What the directors are compared within (columns of the event).
 CONTROLS: tuple[str, ...] = ("level", "form", "scoring")
@@ -91,6 +92,24 @@ MEASURE_LABELS: dict[str, str] = {
     "procedural_penalty_rate": "Procedural penalties per ruling",
     "overturn_rate": "Rulings changed on appeal per appeal decided",
 }
+#: What ``director_audit`` says of a director, the same on each of his measures' rows.
+DIRECTOR_FIGURES: tuple[str, ...] = (
+    "sessions_directed",
+    "boards_directed",
+    "rulings",
+    "rulings_per_1000_boards",
+    *RULING_KINDS,
+    "appeals_against",
+    "appeals_decided",
+    "mean_adjustment_pct",
+    "mean_adjustment_imps",
+)
+_AUDIT_SCHEMA = polars_schema("director_audit")
+#: The funnel and shrinkage statistics of a measure and their types (``director_audit``'s
+#: columns after ``n``).
+FUNNEL_STATS: dict[str, pl.DataType] = dict(
+    list(_AUDIT_SCHEMA.items())[list(_AUDIT_SCHEMA).index("n") + 1 :]
+)
 #: Dimensions of penalty_stats and appeal_stats.
 DIMENSIONS: tuple[str, ...] = (
     "all",
@@ -621,38 +640,7 @@ def _director_audit(
         )
         .sort([*keys[:4], "__m", "director"])
         .drop("__m")
-        .select(
-            *keys,
-            "sessions_directed",
-            "boards_directed",
-            "rulings",
-            "rulings_per_1000_boards",
-            *RULING_KINDS,
-            "appeals_against",
-            "appeals_decided",
-            "mean_adjustment_pct",
-            "mean_adjustment_imps",
-            "measure",
-            "x",
-            "n",
-            "rate",
-            "target",
-            "lower95",
-            "upper95",
-            "lower998",
-            "upper998",
-            "phi",
-            "over_dispersed",
-            "lower95_widened",
-            "upper95_widened",
-            "lower998_widened",
-            "upper998_widened",
-            "shrunk_rate",
-            "shrunk_lower",
-            "shrunk_upper",
-            "flagged",
-            "flag_direction",
-        )
+        .select(*keys, *DIRECTOR_FIGURES, "measure", "x", "n", *FUNNEL_STATS)
     )
 
 
@@ -690,31 +678,7 @@ def _funnel_stats(long: pl.DataFrame) -> pl.DataFrame:
         )
     if parts:
         return pl.concat(parts)
-    floats = [
-        "rate",
-        "target",
-        "lower95",
-        "upper95",
-        "lower998",
-        "upper998",
-        "phi",
-        "lower95_widened",
-        "upper95_widened",
-        "lower998_widened",
-        "upper998_widened",
-        "shrunk_rate",
-        "shrunk_lower",
-        "shrunk_upper",
-    ]
-    return pl.DataFrame(
-        schema={
-            **{k: pl.Utf8 for k in keys},
-            **{c: pl.Float64 for c in floats},
-            "over_dispersed": pl.Boolean,
-            "flagged": pl.Boolean,
-            "flag_direction": pl.Utf8,
-        }
-    )
+    return pl.DataFrame(schema={**{k: pl.Utf8 for k in keys}, **FUNNEL_STATS})
 
 
 # ----------------------------------------------------------------------- ruling_discrepancies

@@ -23,7 +23,13 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, ReadResult, frame
+from pipelines.formats.model import (
+    REJECT_COLUMNS,
+    RESULT_COLUMNS,
+    RESULT_CSV_HEADER,
+    ReadResult,
+    frame,
+)
 
 #: Longest ``raw`` text kept in a reject row.
 RAW_LIMIT = 300
@@ -31,19 +37,18 @@ RAW_LIMIT = 300
 #: Hidden column holding the physical line number of each CSV row.
 LINE_COL = "__line"
 
-RESULT_REQUIRED: tuple[str, ...] = (
-    "event_id",
-    "session",
-    "board",
-    "ns_pair",
-    "ew_pair",
-    "contract",
-    "declarer",
-    "tricks",
-)
+#: The columns of a results CSV it may leave out.
 RESULT_OPTIONAL: tuple[str, ...] = ("section", "round", "table", "score")
+#: The columns a results CSV must have: its header but the optional ones.
+RESULT_REQUIRED: tuple[str, ...] = tuple(c for c in RESULT_CSV_HEADER if c not in RESULT_OPTIONAL)
 #: An individual event names the four players instead of two pairs (Law 89 events).
 INDIVIDUAL_SEATS: tuple[str, ...] = ("north", "south", "east", "west")
+#: The header of an individual event's results CSV: the four seats in place of the two pairs.
+INDIVIDUAL_CSV_HEADER: tuple[str, ...] = (
+    *RESULT_CSV_HEADER[: RESULT_CSV_HEADER.index("ns_pair")],
+    *INDIVIDUAL_SEATS,
+    *RESULT_CSV_HEADER[RESULT_CSV_HEADER.index("ew_pair") + 1 :],
+)
 
 _PASS_WORDS = ["P", "PASS", "PASSED", "AP", "ALLPASS", "PASSEDOUT"]
 _SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}

@@ -66,6 +66,7 @@ APPEAL_COLUMNS: tuple[str, ...] = (
     "note",
 )
 
+_LOG_COLUMNS = {"rulings": RULING_COLUMNS, "appeals": APPEAL_COLUMNS}
 _REQUIRED = {
     "rulings": ("ruling_id", "event_id", "session", "kind"),
     "appeals": ("appeal_id", "ruling_id", "outcome"),
@@ -88,7 +89,7 @@ def read_log(path: Path, file: str, kind: str) -> tuple[pl.DataFrame, pl.DataFra
     a line that is not a JSON object, or a CSV row with the wrong number of fields, is rejected
     on its own.
     """
-    columns = RULING_COLUMNS if kind == "rulings" else APPEAL_COLUMNS
+    columns = _LOG_COLUMNS[kind]
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
@@ -197,25 +198,19 @@ def empty_appeals() -> pl.DataFrame:
     return empty_frame(APPEAL_COLUMNS)
 
 
+def _read_log_file(path: Path, file: str, kind: str) -> ReadResult:
+    """A ruling or appeal log (``kind`` ``rulings`` or ``appeals``, CSV or JSON Lines) in a
+    :class:`ReadResult` (format ``kind``, the log as its field of that name)."""
+    rows, rejected, n = read_log(path, file, kind)
+    log = rows if rows.height else empty_frame(_LOG_COLUMNS[kind])
+    return ReadResult(file=file, format=kind, rejected=rejected, rows_read=n, **{kind: log})
+
+
 def read_rulings(path: Path, file: str) -> ReadResult:
     """Read a ruling log (CSV or JSON Lines) into a :class:`ReadResult` with ``rulings``."""
-    rows, rejected, n = read_log(path, file, "rulings")
-    return ReadResult(
-        file=file,
-        format="rulings",
-        rulings=rows if rows.height else empty_rulings(),
-        rejected=rejected,
-        rows_read=n,
-    )
+    return _read_log_file(path, file, "rulings")
 
 
 def read_appeals(path: Path, file: str) -> ReadResult:
     """Read an appeal log (CSV or JSON Lines) into a :class:`ReadResult` with ``appeals``."""
-    rows, rejected, n = read_log(path, file, "appeals")
-    return ReadResult(
-        file=file,
-        format="appeals",
-        appeals=rows if rows.height else empty_appeals(),
-        rejected=rejected,
-        rows_read=n,
-    )
+    return _read_log_file(path, file, "appeals")

@@ -64,27 +64,23 @@ def vp_table(matches: pl.DataFrame, names: dict[str, str]) -> dict[str, Any] | N
     """Teams by total VPs, with each round's VPs and opponent; ``None`` without VPs."""
     if not matches.height or matches["home_vp"].is_null().all():
         return None
-    home = matches.select(
-        "session",
-        "round",
-        pl.col("home").alias("team"),
-        pl.col("away").alias("opponent"),
-        pl.col("home_vp").alias("vp"),
-    )
-    away = matches.select(
-        "session",
-        "round",
-        pl.col("away").alias("team"),
-        pl.col("home").alias("opponent"),
-        pl.col("away_vp").alias("vp"),
-    )
+    sides = [  # each match once from the home team's side, once from the away team's
+        matches.select(
+            "session",
+            "round",
+            pl.col(team).alias("team"),
+            pl.col(opponent).alias("opponent"),
+            pl.col(f"{team}_vp").alias("vp"),
+        )
+        for team, opponent in (("home", "away"), ("away", "home"))
+    ]
     order = (
         matches.select("session", "round")
         .unique()
         .sort(["session", "round"], nulls_last=True)
         .with_row_index("slot", offset=1)
     )
-    long = pl.concat([home, away]).join(order, on=["session", "round"], nulls_equal=True)
+    long = pl.concat(sides).join(order, on=["session", "round"], nulls_equal=True)
     slots = sorted(long["slot"].unique().to_list())
     totals = (
         long.group_by("team")

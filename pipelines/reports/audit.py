@@ -26,6 +26,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from pipelines.audit.marts import (
+    DIRECTOR_FIGURES,
     MEASURE_LABELS,
     MEASURES,
     AuditInputs,
@@ -111,18 +112,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
     if d.height == 0:
         return []
     keys = ["period", "stratum", "director"]
-    base = d.filter(pl.col("measure") == MEASURES[0]).select(
-        *keys,
-        "sessions_directed",
-        "boards_directed",
-        "rulings",
-        "rulings_per_1000_boards",
-        *RULING_KINDS,
-        "appeals_against",
-        "appeals_decided",
-        "mean_adjustment_pct",
-        "mean_adjustment_imps",
-    )
+    base = d.filter(pl.col("measure") == MEASURES[0]).select(*keys, *DIRECTOR_FIGURES)
     rows = []
     for r in base.to_dicts():
         name = (labels or {}).get(r["director"], r["director"])
@@ -161,32 +151,47 @@ def _laws_table(inputs: AuditInputs) -> list[dict]:
     )
 
 
+def _render(
+    template: str, marts: Marts, labels: dict[str, str] | None, window: str, **values: object
+) -> Report:
+    """The report ``template`` with what both reports show (the window, the controls, the
+    funnel plots, the audit table with directors shown by ``labels`` when given, the measures
+    and the summary) and its own ``values``."""
+    d = marts.director_audit
+    html = (
+        _env()
+        .get_template(template)
+        .render(
+            window=window,
+            controls=d["controls"][0] if d.height else "",
+            plots=_plots(marts, labels),
+            rows=_audit_rows(marts, labels),
+            measures=MEASURES,
+            measure_labels=MEASURE_LABELS,
+            summary=_summary(marts),
+            **values,
+        )
+    )
+    return Report(html, key_figures(marts))
+
+
 def render_audit(inputs: AuditInputs, window: str) -> Report:
     """The internal audit report of ``inputs`` (see the module docstring)."""
     marts = build_marts(inputs, window=window)
     cases = marts.ruling_discrepancies
-    flagged = marts.director_audit.filter(pl.col("flagged").fill_null(False))
-    html = (
-        _env()
-        .get_template("audit.html.j2")
-        .render(
-            window=window,
-            controls=marts.director_audit["controls"][0] if marts.director_audit.height else "",
-            strata=marts.director_audit["stratum"].unique(maintain_order=True).to_list(),
-            plots=_plots(marts, None),
-            rows=_audit_rows(marts, None),
-            measures=MEASURES,
-            measure_labels=MEASURE_LABELS,
-            flagged=flagged.to_dicts(),
-            cases=cases.head(MAX_CASES).to_dicts(),
-            cases_total=cases.height,
-            summary=_summary(marts),
-            penalty_by_director=marts.penalty_stats.filter(
-                (pl.col("dimension") == "director") & (pl.col("category") == "all")
-            ).to_dicts(),
-        )
+    return _render(
+        "audit.html.j2",
+        marts,
+        None,
+        window,
+        strata=marts.director_audit["stratum"].unique(maintain_order=True).to_list(),
+        flagged=marts.director_audit.filter(pl.col("flagged").fill_null(False)).to_dicts(),
+        cases=cases.head(MAX_CASES).to_dicts(),
+        cases_total=cases.height,
+        penalty_by_director=marts.penalty_stats.filter(
+            (pl.col("dimension") == "director") & (pl.col("category") == "all")
+        ).to_dicts(),
     )
-    return Report(html, _figures(marts))
 
 
 def render_transparency(inputs: AuditInputs, window: str) -> Report:
@@ -195,31 +200,18 @@ def render_transparency(inputs: AuditInputs, window: str) -> Report:
     monthly = build_marts(inputs).appeal_stats.filter(
         (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
     )
-    labels = pseudonyms(marts.director_audit["director"].to_list())
-    html = (
-        _env()
-        .get_template("transparency.html.j2")
-        .render(
-            window=window,
-            controls=marts.director_audit["controls"][0] if marts.director_audit.height else "",
-            plots=_plots(marts, labels),
-            rows=_audit_rows(marts, labels),
-            measures=MEASURES,
-            measure_labels=MEASURE_LABELS,
-            laws=_laws_table(inputs),
-            appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
-            .sort("value")
-            .to_dicts(),
-            summary=_summary(marts),
-            months=monthly.sort("period").to_dicts(),
-            trend=Markup(trend_svg(monthly)) if monthly.height else None,
-        )
+    return _render(
+        "transparency.html.j2",
+        marts,
+        pseudonyms(marts.director_audit["director"].to_list()),
+        window,
+        laws=_laws_table(inputs),
+        appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
+        .sort("value")
+        .to_dicts(),
+        months=monthly.sort("period").to_dicts(),
+        trend=Markup(trend_svg(monthly)) if monthly.height else None,
     )
-    return Report(html, _figures(marts))
-
-
-def _figures(marts: Marts) -> dict[str, object]:
-    return key_figures(marts)
 
 
 def write_report(

@@ -777,21 +777,8 @@ def _describe_duplicates(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .alias("reason"),
         pl.concat_str(
             [
-                pl.col(c).cast(pl.Utf8).fill_null("")
-                for c in (
-                    "event_id",
-                    "session",
-                    "section",
-                    "round",
-                    "table",
-                    "board",
-                    "ns_pair",
-                    "ew_pair",
-                    "contract",
-                    "declarer",
-                    "tricks",
-                    "score_stated",
-                )
+                pl.col("score_stated" if c == "score" else c).cast(pl.Utf8).fill_null("")
+                for c in RESULT_CSV_HEADER
             ],
             separator=",",
         ).alias("raw"),

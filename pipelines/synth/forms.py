@@ -41,6 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from pipelines.formats.canonical_csv import INDIVIDUAL_CSV_HEADER
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.laws.imps import imps
 from pipelines.laws.teams import cancelled_board
@@ -72,22 +73,7 @@ TEAM_NAMES: tuple[str, ...] = (
 DECISIVE = 15
 
 #: The header of an individual event's results file (players in place of pairs).
-INDIVIDUAL_HEADER: tuple[str, ...] = (
-    "event_id",
-    "session",
-    "section",
-    "round",
-    "table",
-    "board",
-    "north",
-    "south",
-    "east",
-    "west",
-    "contract",
-    "declarer",
-    "tricks",
-    "score",
-)
+INDIVIDUAL_HEADER: tuple[str, ...] = INDIVIDUAL_CSV_HEADER
 
 
 @dataclass

@@ -86,6 +86,7 @@ from pipelines.laws.contract import (
     ns_score_expr,
     parse_contract,
 )
+from pipelines.laws.vocabulary import OUTCOMES, OVERTURNED
 
 # --------------------------------------------------------------------------- constants
 
@@ -621,13 +622,7 @@ _CALL_P = _CALL_P / _CALL_P.sum()
 _CORRECTION_P = np.array([0.7, 0.18, 0.12])
 
 #: Appeal outcomes (Laws 92, 93) and who hears the appeal.
-APPEAL_OUTCOMES: tuple[str, ...] = (
-    "upheld",
-    "changed",
-    "changed_one_side",
-    "withdrawn",
-    "referred_back",
-)
+APPEAL_OUTCOMES: tuple[str, ...] = OUTCOMES
 _OUTCOME_P = np.array([0.55, 0.25, 0.08, 0.07, 0.05])
 APPEAL_BODIES: tuple[str, ...] = ("committee", "panel", "td_in_charge")
 _BODY_P = np.array([0.6, 0.25, 0.15])
@@ -1295,7 +1290,7 @@ class Planted:
         if self.overturned is None or rec["director"] != self.overturned:
             return None
         p = _OUTCOME_P.copy()
-        over = np.array([o in ("changed", "changed_one_side") for o in APPEAL_OUTCOMES])
+        over = np.array([o in OVERTURNED for o in APPEAL_OUTCOMES])
         q = float(p[over].sum())
         q_new = min(self.overturn_factor * q, 0.95)
         p = np.where(over, p * q_new / q, p * (1 - q_new) / (1 - q))
