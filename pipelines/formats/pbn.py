@@ -135,6 +135,12 @@ def _dash(value: str | None) -> str | None:
     return None if value in ("", "-") else value
 
 
+def _played_at(values: dict[str, str]) -> dict[str, str | None]:
+    """Where a result was played: its ``Section``, ``Round`` and ``Table`` (a ScoreTable
+    row's columns or a record's tags of those names)."""
+    return {c: _dash(values.get(c.capitalize())) for c in ("section", "round", "table")}
+
+
 def negate(score: str) -> str:
     """The other side's score: ``"420"`` → ``"-420"``, ``"-50"`` → ``"50"``, ``"0"`` → ``"0"``."""
     s = score.strip()
@@ -358,9 +364,7 @@ class _Reader:
             {
                 **self._base(location),
                 "format": FORMAT,
-                "section": _dash(row.get("Section")),
-                "round": _dash(row.get("Round")),
-                "table": _dash(row.get("Table")),
+                **_played_at(row),
                 "board": rec.tags.get("Board") or None,
                 "ns_pair": _dash(row.get("PairId_NS")),
                 "ew_pair": _dash(row.get("PairId_EW")),
@@ -443,9 +447,7 @@ class _Reader:
             {
                 **self._base(where),
                 "format": FORMAT,
-                "section": _dash(tags.get("Section")),
-                "round": _dash(tags.get("Round")),
-                "table": _dash(tags.get("Table")),
+                **_played_at(tags),
                 "board": _dash(tags.get("Board")),
                 "ns_pair": _dash(tags.get("HomeTeam")),
                 "ew_pair": _dash(tags.get("VisitTeam")),
