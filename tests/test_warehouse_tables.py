@@ -153,3 +153,26 @@ def test_a_write_replaces_its_slice_only(tmp_path):
         )
         stages = conn.sql("SELECT stage FROM rejected_inputs ORDER BY stage").fetchall()
     assert stages == [("read",), ("validate",)]
+
+
+def test_every_sql_model_left_is_used():
+    """sql/ keeps only models the code runs: each is named by a string of pipelines/ or
+    assets/ (``"read/events"``), or by its last part where the code builds the path
+    (``f"publish/{name}"``, a write's ``delete="standings_of_date"``)."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    strings: set[str] = set()
+    for folder in ("pipelines", "assets"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    strings.add(node.value)
+    unused = []
+    for path in sorted((ROOT / "sql").rglob("*.sql")):
+        model = path.relative_to(ROOT / "sql").with_suffix("").as_posix()
+        last = model.split("/", 1)[1].removesuffix(".delete")
+        if model not in strings and last not in strings:
+            unused.append(model)
+    assert unused == []
