@@ -188,16 +188,6 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
     return frame(rows, columns), frame(rejected, REJECT_COLUMNS), len(body)
 
 
-def empty_rulings() -> pl.DataFrame:
-    """An empty rulings frame."""
-    return empty_frame(RULING_COLUMNS)
-
-
-def empty_appeals() -> pl.DataFrame:
-    """An empty appeals frame."""
-    return empty_frame(APPEAL_COLUMNS)
-
-
 def _read_log_file(path: Path, file: str, kind: str) -> ReadResult:
     """A ruling or appeal log (``kind`` ``rulings`` or ``appeals``, CSV or JSON Lines) in a
     :class:`ReadResult` (format ``kind``, the log as its field of that name)."""
