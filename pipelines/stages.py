@@ -35,6 +35,7 @@ import polars as pl
 from pipelines import check_specs
 from pipelines import inbox as inbox_mod
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.day import validate_day, validate_logs
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.rulings import parse_time
@@ -108,7 +109,7 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
     with wh.connect() as conn:
         raw = query(conn, "read/raw_results_for_date", _day(session_date))
         events = query(conn, "read/events")
-    validated, rejected = validate_day(raw, events)
+    validated, rejected = validate_day(raw, events, ProfileSet.of_events(events))
     rejected = rejected.with_columns(
         pl.lit("validate").alias("stage"), pl.lit(session_date).alias("session_date")
     )
@@ -167,7 +168,7 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
         raw_a = query(conn, "read/raw_appeals_for_date", _day(session_date))
         validated = query(conn, "read/validated_for_date", _day(session_date))
         events = query(conn, "read/events")
-    result = validate_logs(raw_r, raw_a, validated, events)
+    result = validate_logs(raw_r, raw_a, validated, events, ProfileSet.of_events(events))
     rejected = result.rejected.with_columns(
         pl.lit("rulings").alias("stage"), pl.lit(session_date).alias("session_date")
     )
@@ -215,7 +216,11 @@ def score(wh: Warehouse, session_date: str) -> Summary:
     with wh.connect() as conn:
         inputs = _date_inputs(conn, session_date)
     scored, adjustments = score_newest(
-        inputs["validated"], inputs["rulings"], inputs["appeals"], inputs["contestants"]
+        inputs["validated"],
+        inputs["rulings"],
+        inputs["appeals"],
+        inputs["contestants"],
+        profs=ProfileSet.of_events(inputs["events"]),
     )
     scored = scored.drop("__row")
     with wh.connect() as conn:
@@ -260,12 +265,17 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
             pl.col("event_id").is_in(events)
         )
         all_scored = query(conn, "read/scored_for_events", ids)
-    sessions, session_changes, _ = session_versions(scored, **inputs, now=now())
+    profs = ProfileSet.of_events(inputs["events"])
+    sessions, session_changes, _ = session_versions(scored, **inputs, now=now(), profs=profs)
     every_session = (
         pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
     )
     ev_rows, ev_changes = event_versions(
-        every_session, decisions(ev_rulings, ev_appeals), all_scored, inputs["contestants"]
+        every_session,
+        decisions(ev_rulings, ev_appeals),
+        all_scored,
+        inputs["contestants"],
+        profs=profs,
     )
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
     scope = {"session_date": session_date, "event_ids": events}
@@ -279,10 +289,8 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     # the newest scores of every date, as stored.
     team_scored = all_scored
     decided = {d.cause_id for d in decisions(ev_rulings, ev_appeals)}
-    ms = matches(
-        team_scored,
-        penalties_frame(rulings_in_effect(ev_rulings, ev_appeals, decided), team_scored),
-    )
+    in_effect = rulings_in_effect(ev_rulings, ev_appeals, decided)
+    ms = matches(team_scored, penalties_frame(in_effect, team_scored, profs=profs), profs=profs)
     with wh.connect() as conn:
         written = write(
             conn,

@@ -95,6 +95,7 @@ Fields (section.key):
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -351,6 +352,58 @@ class Profile(BaseModel):
     def unit_den(self) -> int:
         """Denominator of one matchpoint unit: 1 on 2/1, 2 on 1/0.5."""
         return 1 if self.matchpoints.scale == "2/1" else 2
+
+
+class ProfileSet(Mapping[str, Profile]):
+    """The profiles one computation scores with, each loaded once and passed down.
+
+    ``profs[name]`` is the profile ``name`` (``None`` or empty: :data:`DEFAULT_PROFILE`), the
+    same object every time. :func:`pipelines.scoring.day.score_day` builds one for the day's
+    events (:meth:`of_events`, every profile they name loaded and validated before anything is
+    scored) and hands it to every step; a function called on its own (a test, the benchmark)
+    gets a fresh one (:meth:`ensure`). A name not yet in the set is loaded on first use.
+    """
+
+    def __init__(self, loaded: Mapping[str, Profile] | None = None) -> None:
+        self._by: dict[str, Profile] = dict(loaded or {})
+
+    @staticmethod
+    def key(name: str | None) -> str:
+        """The profile a name means: ``None`` or empty is the default; case and spaces aside."""
+        return (name or DEFAULT_PROFILE).strip().lower()
+
+    def __getitem__(self, name: str | None) -> Profile:  # type: ignore[override]
+        key = self.key(name)
+        if key not in self._by:
+            self._by[key] = load(key)
+        return self._by[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by)
+
+    def __len__(self) -> int:
+        return len(self._by)
+
+    @classmethod
+    def of(cls, names: Iterable[str | None]) -> ProfileSet:
+        """The profiles ``names``, each loaded (and so validated) now."""
+        out = cls()
+        for name in names:
+            _ = out[name]  # loaded (and validated) now
+        return out
+
+    @classmethod
+    def of_events(cls, events: object) -> ProfileSet:
+        """The profiles the resolved ``events`` frame names (its ``profile`` column), and the
+        default (an event not listed is scored with it)."""
+        columns = getattr(events, "columns", [])
+        names = events["profile"].to_list() if "profile" in columns else []  # type: ignore[index]
+        return cls.of([None, *names])
+
+    @classmethod
+    def ensure(cls, profs: ProfileSet | None) -> ProfileSet:
+        """``profs``, or a fresh set when none was passed down."""
+        return cls() if profs is None else profs
 
 
 def detect(program: str | None) -> str | None:

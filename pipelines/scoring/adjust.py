@@ -39,6 +39,7 @@ from pipelines.laws.adjustments import (
 from pipelines.laws.exact import sum_by, to_float
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.vocabulary import SCORE_ADJUSTING, RulingKind
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.components import (
     COMPONENT_COLUMNS,
     components_frame,
@@ -255,23 +256,26 @@ def expected_results(rows: pl.DataFrame) -> pl.Expr:
     ).cast(pl.Int64)
 
 
-def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
+def score_with_rulings(
+    rows: pl.DataFrame, components: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """Score rows after :func:`apply_rulings` (each event under its own profile).
 
     Returns the scored columns plus :data:`ADJUSTMENT_COLUMNS`, in row order; variable
     artificial scores still carry the profile's fixed values (see :func:`apply_session_rule`).
     """
+    profs = ProfileSet.ensure(profs)
     extra = ["__row", *ADJUSTMENT_COLUMNS]
     if rows.height == 0:
-        return score_results(rows.drop(extra)).with_columns(rows.select(extra))
+        return score_results(rows.drop(extra), profs=profs).with_columns(rows.select(extra))
     if "scoring" in rows.columns:
         at_imps = pl.col("scoring").is_in(IMP_SCORINGS).fill_null(False)
         imp_rows = rows.filter(at_imps)
         if imp_rows.height:
             rest = rows.filter(~at_imps)
-            parts = [score_imp_rows(imp_rows, components)]
+            parts = [score_imp_rows(imp_rows, components, profs=profs)]
             if rest.height:
-                parts.insert(0, score_with_rulings(rest, components))
+                parts.insert(0, score_with_rulings(rest, components, profs=profs))
             return pl.concat(parts, how="diagonal_relaxed").sort("__row")
     rows = rows.with_columns(expected_results(rows).alias("expected_results"))
     rows = rows.with_columns(_irregular_boards(rows))
@@ -279,12 +283,12 @@ def score_with_rulings(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataF
     irregular = rows.filter(pl.col("__irregular"))
     parts = []
     if regular.height:
-        scored = score_results(regular.drop(extra, "__irregular"))
+        scored = score_results(regular.drop(extra, "__irregular"), profs=profs)
         parts.append(scored.with_columns(regular.select(extra)))
     if irregular.height:
         for name in sorted(irregular["profile"].unique().to_list()):
             sub = irregular.filter(pl.col("profile") == name)
-            parts.append(score_irregular(sub.drop("__irregular"), components, profiles.load(name)))
+            parts.append(score_irregular(sub.drop("__irregular"), components, profs[name]))
     out = pl.concat(parts, how="diagonal_relaxed").sort("__row")
     return out
 
@@ -474,7 +478,7 @@ PLAYER_COLUMNS: dict[str, pl.DataType] = {
 _VARIABLE = ("+", "-")
 
 
-def apply_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
+def apply_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) -> pl.DataFrame:
     """Law 12C2(c) (2007: Law 88): give variable averages their session-percentage value.
 
     Every side given a variable artificial score is concerned — a table-level artificial
@@ -503,11 +507,12 @@ def apply_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     A contestant with no other board keeps the fixed value; fixed codes (``60 50 40``) are
     never changed.
     """
+    profs = ProfileSet.ensure(profs)
     scored = scored.with_columns(
         *(pl.lit(None, t).alias(c) for c, t in PLAYER_COLUMNS.items() if c not in scored.columns)
     )
-    scored = _mp_session_rule(scored)
-    scored = _imp_session_rule(scored)
+    scored = _mp_session_rule(scored, profs=profs)
+    scored = _imp_session_rule(scored, profs=profs)
     return scored
 
 
@@ -542,24 +547,25 @@ def _seats(individual: bool, side: str, r: dict) -> list[str]:
     return [r[f"{side}_pair"]]
 
 
-def _mp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
+def _mp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) -> pl.DataFrame:
     """The matchpoint part of :func:`apply_session_rule` (per ruled row: they are few)."""
+    profs = ProfileSet.ensure(profs)
     targets = scored.filter(_variable_sides() & (_scoring(scored) == "matchpoints"))
     if targets.height == 0:
         return scored
-    rule = [
-        n for n in targets["profile"].unique().to_list() if profiles.load(n).session_percentage_rule
-    ]
+    rule = [n for n in targets["profile"].unique().to_list() if profs[n].session_percentage_rule]
     targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
         _individual(targets).alias("__ind")
     )
     if targets.height == 0:
         return scored
     sessions = targets.select("event_id", "session").unique()
-    totals = _other_board_totals(scored.join(sessions, on=["event_id", "session"], how="semi"))
+    totals = _other_board_totals(
+        scored.join(sessions, on=["event_id", "session"], how="semi"), profs=profs
+    )
     updates = []
     for r in targets.iter_rows(named=True):
-        prof = profiles.load(r["profile"])
+        prof = profs[r["profile"]]
         top = Fraction(2 * (r["expected"] - 1), prof.unit_den)
         fr: dict[str, Fraction | None] = {}
         for side in ("ns", "ew"):
@@ -625,7 +631,7 @@ def _mp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     temp = ["__ns", "__ew", "__den", "__south", "__west"]
     parts = [rest.drop(temp)]
     for name in sorted(changed["profile"].unique().to_list()):
-        prof = profiles.load(name)
+        prof = profs[name]
         part = figures(changed.filter(pl.col("profile") == name), prof)
         parts.append(_player_figures(part, prof).drop(temp))
     return pl.concat(parts, how="diagonal_relaxed").sort("__row")
@@ -654,15 +660,18 @@ def _player_figures(part: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame:
     return out
 
 
-def _other_board_totals(scored: pl.DataFrame) -> dict[tuple, tuple[Fraction, Fraction]]:
+def _other_board_totals(
+    scored: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> dict[tuple, tuple[Fraction, Fraction]]:
     """Per contestant (event, session, section, contestant, direction or ''): exact
     matchpoints and tops over the boards on which it did not receive an artificial score
     (a side with an artificial code is left out, the assigned side of a split score counts).
     The contestant of an individual (Law 89) is each player of the side."""
+    profs = ProfileSet.ensure(profs)
     long = _contestant_boards(scored, "mp_num", "mp_den")
     if long.height == 0:
         return {}
-    unit = {n: profiles.load(n).unit_den for n in long["profile"].unique().to_list()}
+    unit = {n: profs[n].unit_den for n in long["profile"].unique().to_list()}
     long = long.with_columns(
         (2 * (pl.col("expected") - 1)).cast(pl.Int64).alias("__top"),
         pl.col("profile").replace_strict(unit, return_dtype=pl.Int64).alias("__unit"),
@@ -719,19 +728,18 @@ def _contestant_boards(scored: pl.DataFrame, num: str, den: str) -> pl.DataFrame
     return pl.concat(parts) if parts else pl.DataFrame()
 
 
-def _imp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
+def _imp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) -> pl.DataFrame:
     """The IMP part of :func:`apply_session_rule`: Butler and cross-IMP pairs and individuals
     under a profile with ``imp_session_average`` (teams:
     :func:`pipelines.scoring.imp_forms._team_session_rule`)."""
+    profs = ProfileSet.ensure(profs)
     if "scoring" not in scored.columns or "ns_imps_num" not in scored.columns:
         return scored
     at = _variable_sides() & _scoring(scored).is_in(["butler", "cross_imps"])
     targets = scored.filter(at)
     if targets.height == 0:
         return scored
-    rule = [
-        n for n in targets["profile"].unique().to_list() if profiles.load(n).imp_session_average
-    ]
+    rule = [n for n in targets["profile"].unique().to_list() if profs[n].imp_session_average]
     targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
         _individual(targets).alias("__ind")
     )
@@ -801,7 +809,7 @@ def _imp_session_rule(scored: pl.DataFrame) -> pl.DataFrame:
     )
     parts = [out.filter(~has)]
     for name in sorted(out.filter(has)["profile"].unique().to_list()):
-        prof = profiles.load(name)
+        prof = profs[name]
         d, mode = prof.imp_decimals, prof.imp_rounding
         den = pl.col("imps_den")
         part = out.filter(has & (pl.col("profile") == name)).with_columns(

@@ -30,6 +30,7 @@ from datetime import datetime
 
 import polars as pl
 
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.rulings import RulingsResult, validate_rulings
 from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import (
@@ -56,6 +57,7 @@ class DayResult:
     contestants: pl.DataFrame | None = None
     #: seconds spent in each step: ``validate``, ``rulings``, ``score``, ``standings``
     seconds: dict[str, float] = field(default_factory=dict)
+    profiles: ProfileSet | None = None  # the profiles the day was scored with
 
     @property
     def dated(self) -> DateResults:
@@ -69,13 +71,17 @@ class DayResult:
         """Every version of each event's standings over the day's sessions, and the changes
         between them (:func:`~pipelines.scoring.versions.event_versions`); an event with
         sessions on other days needs those too (the standings stage adds them)."""
-        return event_versions(self.standings, self.versions, self.scored, self.contestants)
+        return event_versions(
+            self.standings, self.versions, self.scored, self.contestants, profs=self.profiles
+        )
 
 
-def validate_day(results: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def validate_day(
+    results: pl.DataFrame, events: pl.DataFrame, profs: ProfileSet | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Step 1: the day's canonical result rows checked against the resolved ``events``:
     ``(validated, rejected)`` (:func:`~pipelines.scoring.validate.validate_results`)."""
-    return validate_results(results, events)
+    return validate_results(results, events, profs=profs)
 
 
 def validate_logs(
@@ -83,6 +89,7 @@ def validate_logs(
     appeals: pl.DataFrame | None,
     validated: pl.DataFrame,
     events: pl.DataFrame,
+    profs: ProfileSet | None = None,
 ) -> RulingsResult:
     """Step 2: the day's ruling and appeal log rows checked against its validated results
     (:func:`~pipelines.scoring.rulings.validate_rulings`); no log is an empty one."""
@@ -99,8 +106,8 @@ def validate_logs(
         )
     if rulings.height == 0 and appeals.height == 0:
         # nothing to check against the results: skip indexing their tables (same frames)
-        return validate_rulings(rulings, appeals, None, events)
-    return validate_rulings(rulings, appeals, validated, events)
+        return validate_rulings(rulings, appeals, None, events, profs=profs)
+    return validate_rulings(rulings, appeals, validated, events, profs=profs)
 
 
 @contextmanager
@@ -115,7 +122,7 @@ def score_day(
     rulings: pl.DataFrame | None,
     appeals: pl.DataFrame | None,
     events: pl.DataFrame,
-    profiles: object | None = None,
+    profiles: ProfileSet | None = None,
     now: datetime | None = None,
     *,
     contestants: pl.DataFrame | None = None,
@@ -125,23 +132,33 @@ def score_day(
     ``results`` are canonical result rows (:data:`pipelines.formats.model.RESULT_COLUMNS`),
     ``rulings`` / ``appeals`` the day's log rows with their ``session_date`` (``None``: no
     log), ``events`` the resolved event sessions (each names its ``profile``); ``profiles``
-    is reserved for the profiles of the events, which today are read from the events'
-    ``profile`` column; ``now`` the time the standings are judged provisional or final at
-    (Laws 79C, 92B; default: every period over). ``contestants`` names the players.
+    the profiles they are scored with (default: those the events name, each loaded once,
+    :meth:`~pipelines.profiles.ProfileSet.of_events`), passed down to every step; ``now``
+    the time the standings are judged provisional or final at (Laws 79C, 92B; default:
+    every period over). ``contestants`` names the players.
     """
-    del profiles  # the events name their profiles; see the docstring
+    profs = ProfileSet.of_events(events) if profiles is None else profiles
     when = now or datetime.max
     seconds: dict[str, float] = {}
     with _timed(seconds, "validate"):
-        validated, rejected = validate_day(results, events)
+        validated, rejected = validate_day(results, events, profs)
     del results  # not needed again: a caller that kept no reference frees it now
     with _timed(seconds, "rulings"):
-        checked = validate_logs(rulings, appeals, validated, events)
+        checked = validate_logs(rulings, appeals, validated, events, profs)
     with _timed(seconds, "score"):
-        scored, adjustments = score_newest(validated, checked.rulings, checked.appeals, contestants)
+        scored, adjustments = score_newest(
+            validated, checked.rulings, checked.appeals, contestants, profs=profs
+        )
     with _timed(seconds, "standings"):
         standings, changes, decisions = session_versions(
-            scored, validated, checked.rulings, checked.appeals, events, contestants, when
+            scored,
+            validated,
+            checked.rulings,
+            checked.appeals,
+            events,
+            contestants,
+            when,
+            profs=profs,
         )
     return DayResult(
         validated=validated,
@@ -154,4 +171,5 @@ def score_day(
         versions=decisions,
         contestants=contestants,
         seconds=seconds,
+        profiles=profs,
     )

@@ -52,6 +52,7 @@ from pipelines.laws.imps import imps_array
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.teams import FAULT
 from pipelines.laws.vocabulary import RulingKind
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.components import side_components, weight_den
 from pipelines.scoring.score import BOARD, SCORED_COLUMNS
 
@@ -151,18 +152,21 @@ def with_imp_awards(rows: pl.DataFrame, rulings: pl.DataFrame) -> pl.DataFrame:
     return rows.join(hit, on="__row", how="left")
 
 
-def score_imp_rows(rows: pl.DataFrame, components: pl.DataFrame) -> pl.DataFrame:
+def score_imp_rows(
+    rows: pl.DataFrame, components: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """Score rows of IMP events (after :func:`~pipelines.scoring.adjust.apply_rulings`).
 
     Returns the rows with :data:`~pipelines.scoring.score.SCORED_COLUMNS` (the matchpoint
     figures null) and :data:`IMP_COLUMNS`, in ``__row`` order. A team event's ``stage``
     column says whether it is a knockout (non-balancing boards averaged, Law 86C).
     """
+    profs = ProfileSet.ensure(profs)
     comps = side_components(rows, components)
     w = weight_den(components)
     parts = []
     for (name, scoring), sub in rows.group_by(["profile", "scoring"], maintain_order=True):
-        prof = profiles.load(name)
+        prof = profs[name]
         mine = comps.join(sub.select("__row"), on="__row", how="semi")
         if scoring == "butler":
             part = _butler(sub, mine, prof, w)

@@ -33,10 +33,10 @@ from fractions import Fraction
 
 import polars as pl
 
-from pipelines import profiles
 from pipelines.laws.exact import exact_rank, reduce, sum_by, to_float
 from pipelines.laws.rounding import round_expr, shown
 from pipelines.laws.victory_points import victory_points
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.imp_forms import TEAMS_DEN
 from pipelines.tables import polars_schema
 
@@ -157,9 +157,12 @@ def team_boards(scored: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(sides).unique(["match_id", "board", "team"], keep="first", maintain_order=True)
 
 
-def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.DataFrame:
+def matches(
+    scored: pl.DataFrame, penalties: pl.DataFrame | None = None, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """The matches of the team events in ``scored`` (:data:`MATCH_SCHEMA`), one row per match
     per session; knockout segments carry the running total forward."""
+    profs = ProfileSet.ensure(profs)
     tb = team_boards(scored)
     if tb.height == 0:
         return pl.DataFrame(schema=MATCH_SCHEMA)
@@ -198,7 +201,7 @@ def matches(scored: pl.DataFrame, penalties: pl.DataFrame | None = None) -> pl.D
     m = _carry_over(m)
     records = []
     for r in m.iter_rows(named=True):  # one per match: a few dozen a session
-        prof = profiles.load(r["profile"])
+        prof = profs[r["profile"]]
         scale = r["vp_scale"] or "wbf2013"
         boards = r["boards_per_match"] or r["boards"]
         h = Fraction(int(r["home_net"]), TEAMS_DEN)
@@ -345,7 +348,10 @@ def team_sides(ms: pl.DataFrame) -> pl.DataFrame:
 
 
 def team_session_totals(
-    scored: pl.DataFrame, penalties: pl.DataFrame | None
+    scored: pl.DataFrame,
+    penalties: pl.DataFrame | None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(team session totals, matches): VPs (IMPs in a knockout) per team per session.
 
@@ -353,7 +359,8 @@ def team_session_totals(
     (``penalty_unit`` ``IMP``: they came off its match margins, so at a VP event they are
     already inside its VPs); a VP penalty, deducted from the VP score, is in
     ``vp_penalties`` (null in a knockout, which has no VPs)."""
-    ms = matches(scored, penalties)
+    profs = ProfileSet.ensure(profs)
+    ms = matches(scored, penalties, profs=profs)
     if ms.height == 0:
         return pl.DataFrame(), ms
     long = team_sides(ms)
@@ -411,17 +418,22 @@ def team_session_totals(
 
 
 def rank_by_score(
-    totals: pl.DataFrame, group: list[str], matches_: pl.DataFrame | None = None
+    totals: pl.DataFrame,
+    group: list[str],
+    matches_: pl.DataFrame | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> pl.DataFrame:
     """Places by exact score within ``group``; percentage null. Teams level on VPs are
     separated as their profile says (``team_tiebreak``)."""
+    profs = ProfileSet.ensure(profs)
     t = exact_rank(totals, "score_num", "score_den", group)
     t = t.with_columns(pl.lit(None, pl.Utf8).alias("tiebreak"))
     if matches_ is not None and matches_.height and t["tied"].any() and "__won" in t.columns:
-        t = _team_tiebreak(t, group, matches_)
+        t = _team_tiebreak(t, group, matches_, profs=profs)
     parts = []
     for name in t["profile"].unique().to_list():
-        prof = profiles.load(name)
+        prof = profs[name]
         d = prof.imp_decimals
         parts.append(
             t.filter(pl.col("profile") == name).with_columns(
@@ -447,12 +459,15 @@ def rank_by_score(
     )
 
 
-def _team_tiebreak(t: pl.DataFrame, group: list[str], ms: pl.DataFrame) -> pl.DataFrame:
+def _team_tiebreak(
+    t: pl.DataFrame, group: list[str], ms: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """Break VP ties: head to head (the VPs of the match between two tied teams), then the
     IMP quotient (IMPs won / IMPs lost), as the profile's ``team_tiebreak`` says."""
+    profs = ProfileSet.ensure(profs)
     out = []
     for _, g in t.group_by(group, maintain_order=True):
-        prof = profiles.load(g["profile"][0])
+        prof = profs[g["profile"][0]]
         if prof.team_tiebreak == "none" or not g["tied"].any():
             out.append(g)
             continue

@@ -94,6 +94,7 @@ from pipelines.laws.vocabulary import (
     AppealOutcome,
     RulingKind,
 )
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.events import DEFAULTS
 from pipelines.tables import polars_schema
 
@@ -211,6 +212,8 @@ def validate_rulings(
     appeals: pl.DataFrame,
     results: pl.DataFrame | None,
     events: pl.DataFrame,
+    *,
+    profs: ProfileSet | None = None,
 ) -> RulingsResult:
     """Validate one date's rulings and appeals against its validated ``results``.
 
@@ -220,6 +223,7 @@ def validate_rulings(
     checked on its own by ``traveller validate``) tables, contestants and event sessions are
     not checked: only the notation and the rules of each kind.
     """
+    profs = ProfileSet.ensure(profs)
     from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 
     problems = _Problems()
@@ -236,7 +240,7 @@ def validate_rulings(
     clean: list[dict] = []
     parsed: dict[str, tuple[SideResult | None, SideResult | None]] = {}
     for rec in rulings.iter_rows(named=True):
-        row = _ruling(rec, problems, tables, people, ev_info, RULING_COLUMNS)
+        row = _ruling(rec, problems, tables, people, ev_info, RULING_COLUMNS, profs=profs)
         if row is not None:
             row, sides = row
             clean.append(row)
@@ -247,7 +251,7 @@ def validate_rulings(
     rejected_ids = {r["ruling_id"] for r in rulings.iter_rows(named=True)} - set(by_id)
     clean_appeals: list[dict] = []
     for rec in appeals.iter_rows(named=True):
-        row = _appeal(rec, problems, by_id, rejected_ids, APPEAL_COLUMNS, ev_info)
+        row = _appeal(rec, problems, by_id, rejected_ids, APPEAL_COLUMNS, ev_info, profs=profs)
         if row is not None:
             clean_appeals.append(row)
     _effective(clean, clean_appeals)
@@ -385,8 +389,11 @@ def _ruling(
     people: dict,
     ev_info: dict | None,
     columns: tuple[str, ...],
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[dict, tuple[SideResult | None, SideResult | None]] | None:
     """Check one ruling; its cleaned row and parsed sides, or ``None`` (problems recorded)."""
+    profs = ProfileSet.ensure(profs)
     n_before = len(problems.rows)
 
     def bad(fld: str, reason: str) -> None:
@@ -410,7 +417,7 @@ def _ruling(
             f"event {rec.get('event_id')} session {rec.get('session')} has no "
             "results: unknown event session",
         )
-    prof = profiles.load((info or {}).get("profile"))
+    prof = profs[(info or {}).get("profile")]
     scoring = (info or {}).get("scoring") or "matchpoints"
     times = {}
     for col in ("called_at", "ruled_at"):
@@ -548,7 +555,7 @@ def _ruling(
         info.get("published_at") or info.get("date") or rec.get("session_date")
     ):
         published = published_at(info, rec.get("session_date"))
-        minutes, _ = periods(info)
+        minutes, _ = periods(info, profs=profs)
         deadline = correction_deadline(published, minutes)
         laws = info.get("laws") or "2017"
         if kind == RulingKind.SCORE_CORRECTION:
@@ -679,10 +686,11 @@ def _whole_percentages(sides: tuple, bad) -> None:
             bad(col, "at teams the weights of a weighted score are whole percentages (60%, 40%)")
 
 
-def periods(info: dict) -> tuple[int, int]:
+def periods(info: dict, *, profs: ProfileSet | None = None) -> tuple[int, int]:
     """The correction period (Law 79C) and the appeal period (Law 92B) of an event session,
     in minutes: its own (``events.csv``), else its profile's ``[periods]``."""
-    prof = profiles.load(info.get("profile"))
+    profs = ProfileSet.ensure(profs)
+    prof = profs[info.get("profile")]
     correction = info.get("correction_minutes")
     appeal = info.get("appeal_minutes")
     return (
@@ -873,9 +881,12 @@ def _appeal(
     rejected_ids: set,
     columns: tuple[str, ...],
     ev_info: dict | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> dict | None:
     """Check one appeal; its cleaned row, or ``None`` (problems recorded). An appeal the Laws
     do not allow is returned with ``applies`` false and the reason (module docstring)."""
+    profs = ProfileSet.ensure(profs)
     n_before = len(problems.rows)
 
     def bad(fld: str, reason: str) -> None:
@@ -957,7 +968,7 @@ def _appeal(
             bad("ns_result", "an appeal about a penalty gives the new penalty, not a result")
         if pen_text:
             info = (ev_info or {}).get((ruling["event_id"], ruling["session"])) or {}
-            prof = profiles.load(info.get("profile"))
+            prof = profs[info.get("profile")]
             at_imps = (info.get("scoring") or "matchpoints") != "matchpoints"
             try:
                 new = parse_penalty(pen_text, prof.standard_imps if at_imps else prof.standard)
@@ -989,7 +1000,7 @@ def _appeal(
         ruled = parse_time(ruling["ruled_at"])
         if ruled is not None and ruled > start:
             start = ruled
-        deadline = start + timedelta(minutes=periods(info)[1])
+        deadline = start + timedelta(minutes=periods(info, profs=profs)[1])
         if lodged > deadline:
             applies, late = False, True
             why = (

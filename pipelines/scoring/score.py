@@ -32,6 +32,7 @@ import polars as pl
 from pipelines import profiles
 from pipelines.laws.exact import column, column_codes, dense_ids, group_ids, pack
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.profiles import ProfileSet
 
 #: A board of a session: its event, session, section, the round whose deal it is
 #: (``deal_round``, :func:`deal_round_expr`; 0 when every round plays the same deals) and
@@ -57,9 +58,10 @@ def deal_round_expr(redealt_profiles: list[str]) -> pl.Expr:
     )
 
 
-def redealt_profiles(names: list[str]) -> list[str]:
+def redealt_profiles(names: list[str], *, profs: ProfileSet | None = None) -> list[str]:
     """Those of the profiles ``names`` whose boards are re-dealt per round."""
-    return [n for n in names if profiles.load(n).redealt_per_round]
+    profs = ProfileSet.ensure(profs)
+    return [n for n in names if profs[n].redealt_per_round]
 
 
 #: Columns added by scoring, after the validated columns.
@@ -82,23 +84,24 @@ SCORED_COLUMNS: dict[str, pl.DataType] = {
 }
 
 
-def score_results(validated: pl.DataFrame) -> pl.DataFrame:
+def score_results(validated: pl.DataFrame, *, profs: ProfileSet | None = None) -> pl.DataFrame:
     """Score every validated result; returns the validated columns plus :data:`SCORED_COLUMNS`.
 
     Rows keep their order. Events are scored under their own profile.
     """
+    profs = ProfileSet.ensure(profs)
     if validated.height == 0:
         return validated.with_columns(
             *(pl.lit(None, dtype=t).alias(c) for c, t in SCORED_COLUMNS.items())
         )
     names = validated.select(pl.col("profile").unique()).to_series().to_list()
     if len(names) == 1:
-        return score_with_profile(validated, profiles.load(names[0]))
+        return score_with_profile(validated, profs[names[0]])
     # Several profiles: score the columns scoring reads, profile by profile, then put the
     # new columns back in row order beside the validated ones.
     narrow = validated.select(*_READS, "profile").with_row_index("__order")
     parts = [
-        score_with_profile(narrow.filter(pl.col("profile") == name), profiles.load(name))
+        score_with_profile(narrow.filter(pl.col("profile") == name), profs[name])
         for name in sorted(names)
     ]
     added = [c for c in parts[0].columns if c not in narrow.columns]

@@ -43,6 +43,7 @@ from pipelines.laws.exact import (
     to_float,
 )
 from pipelines.laws.rounding import round_expr, shown
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.imp_forms import TEAMS_DEN
 from pipelines.scoring.imp_standings import (
     is_imp_scored,
@@ -116,6 +117,8 @@ def session_standings(
     scored: pl.DataFrame,
     contestants: pl.DataFrame | None = None,
     penalties: pl.DataFrame | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> pl.DataFrame:
     """Session standings for every session in ``scored`` (each under its event's profile).
 
@@ -125,15 +128,16 @@ def session_standings(
     change. A contestant with a ``sanction`` (suspended, disqualified) is shown without a
     place, or left out, as the profile says, and the others are ranked without it.
     """
+    profs = ProfileSet.ensure(profs)
     scored = suspended_sides(individual_sides(scored), penalties)
     parts = []
     imp = is_imp_scored(scored)
     if imp.any():
-        parts.extend(_imp_sessions(scored.filter(imp), penalties))
+        parts.extend(_imp_sessions(scored.filter(imp), penalties, profs=profs))
         scored = scored.filter(~imp)
     names = sorted(scored.select(pl.col("profile").unique()).to_series().to_list())
     for name in names:
-        prof = profiles.load(name)
+        prof = profs[name]
         rows = (
             scored
             if len(names) == 1
@@ -157,18 +161,21 @@ def _in_unit(penalties: pl.DataFrame | None, unit: str) -> pl.DataFrame | None:
     return penalties.filter(pl.col("unit").fill_null("MP") == unit)
 
 
-def _imp_sessions(scored: pl.DataFrame, penalties: pl.DataFrame | None) -> list[pl.DataFrame]:
+def _imp_sessions(
+    scored: pl.DataFrame, penalties: pl.DataFrame | None, *, profs: ProfileSet | None = None
+) -> list[pl.DataFrame]:
     """Session standings of IMP events (:mod:`pipelines.scoring.imp_standings`)."""
+    profs = ProfileSet.ensure(profs)
     group = ["event_id", "session", "section", "dir_key"]
     out = []
     teams = scored["form"] == "teams"
     if (~teams).any():
         totals = pair_session_totals(scored.filter(~teams), penalties)
-        out.append(rank_by_score(totals, group))
+        out.append(rank_by_score(totals, group, profs=profs))
     if teams.any():
-        totals, ms = team_session_totals(scored.filter(teams), penalties)
+        totals, ms = team_session_totals(scored.filter(teams), penalties, profs=profs)
         if totals.height:
-            out.append(rank_by_score(totals, group, ms))
+            out.append(rank_by_score(totals, group, ms, profs=profs))
     return [o.with_columns(pl.lit("session").alias("scope")) for o in out]
 
 
@@ -465,6 +472,8 @@ def event_standings(
     session_rows: pl.DataFrame,
     scored: pl.DataFrame,
     contestants: pl.DataFrame | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> pl.DataFrame:
     """Event standings from the session standings of all sessions of each event.
 
@@ -473,13 +482,14 @@ def event_standings(
     Session scores and tops are summed exactly per (event, section, direction,
     contestant), numbered with integers, one common denominator per ranking group.
     """
+    profs = ProfileSet.ensure(profs)
     s = session_rows.filter(pl.col("scope") == "session")
     if s.height == 0:
         return pl.DataFrame(schema=STANDINGS_SCHEMA)
     at_imps = pl.col("unit").is_in(["IMP", "VP"]).fill_null(False) if "unit" in s.columns else None
     imp_part = None
     if at_imps is not None and s.select(at_imps.any()).item():
-        imp_part = _imp_event(s.filter(at_imps), scored)
+        imp_part = _imp_event(s.filter(at_imps), scored, profs=profs)
         s = s.filter(~at_imps)
         if s.height == 0:
             return _finish(imp_part, contestants)
@@ -490,7 +500,7 @@ def event_standings(
     keys = [*group, "contestant"]
     parts = []
     for name in sorted(s["profile"].unique().to_list()):
-        prof = profiles.load(name)
+        prof = profs[name]
         sp = s.filter(pl.col("profile") == name)
         cid, n_cont = group_ids(sp, keys)
         row_rg, _ = group_ids(sp, group)
@@ -575,10 +585,13 @@ def event_sanction() -> pl.Expr:
     )
 
 
-def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
+def _imp_event(
+    s: pl.DataFrame, scored: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """Event standings at IMPs or VPs: the sessions' scores summed exactly (carry-forward of
     VPs from session to session), ranked by score; teams' ties broken on all the event's
     matches."""
+    profs = ProfileSet.ensure(profs)
     group = ["event_id", "section", "dir_key"]
     s = s.with_columns(pl.col("direction").fill_null("").alias("dir_key"))
     first_profile = s.sort("session").group_by("event_id").agg(pl.col("profile").first())
@@ -613,7 +626,10 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
     ms = None
     teams = scored.filter(pl.col("form") == "teams") if "form" in scored.columns else None
     if teams is not None and teams.height:
-        ms = matches(teams.filter(pl.col("event_id").is_in(totals["event_id"].unique().to_list())))
+        ms = matches(
+            teams.filter(pl.col("event_id").is_in(totals["event_id"].unique().to_list())),
+            profs=profs,
+        )
         won = (
             team_sides(ms)
             .group_by("event_id", "contestant")
@@ -623,7 +639,7 @@ def _imp_event(s: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
             )
         )
         totals = totals.join(won, on=["event_id", "contestant"], how="left")
-    return rank_by_score(totals, group, ms)
+    return rank_by_score(totals, group, ms, profs=profs)
 
 
 def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.DataFrame:

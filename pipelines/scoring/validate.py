@@ -37,6 +37,7 @@ import polars as pl
 from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, RESULT_CSV_HEADER
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.checks import Check, apply_checks, quote
 from pipelines.scoring.score import deal_round_expr, redealt_profiles
 from pipelines.tables import polars_schema
@@ -235,7 +236,9 @@ _STRAIN_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 
 
-def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def validate_results(
+    raw: pl.DataFrame, events: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Validate canonical result rows against the resolved ``events`` (defaults applied).
 
     Returns ``(validated, rejected)``: ``validated`` has :data:`VALIDATED_SCHEMA`;
@@ -249,6 +252,7 @@ def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFr
     described (one rejected row per failed check, as
     :func:`~pipelines.scoring.checks.apply_checks` does).
     """
+    profs = ProfileSet.ensure(profs)
     if raw.height == 0:
         return pl.DataFrame(schema=VALIDATED_SCHEMA), pl.DataFrame(
             schema={c: pl.Utf8 for c in REJECT_COLUMNS}
@@ -272,7 +276,7 @@ def validate_results(raw: pl.DataFrame, events: pl.DataFrame) -> tuple[pl.DataFr
     typed = _type(df, codes)
     del df
     names = typed["profile"].unique().drop_nulls().to_list()
-    typed = typed.with_columns(deal_round_expr(redealt_profiles(names)))
+    typed = typed.with_columns(deal_round_expr(redealt_profiles(names, profs=profs)))
     typed, dup_rejected = _reject_duplicates(typed, codes)
     del codes
     if dup_rejected.height:

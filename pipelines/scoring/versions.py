@@ -26,10 +26,10 @@ from fractions import Fraction
 
 import polars as pl
 
-from pipelines import profiles
 from pipelines.laws.corrections import standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.laws.vocabulary import OVERTURNED, PENALTY_KINDS, RulingKind
+from pipelines.profiles import ProfileSet
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
 from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
 from pipelines.scoring.rulings import decide, periods, published_at
@@ -148,12 +148,15 @@ def rulings_in_effect(
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
-def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFrame:
+def penalties_frame(
+    in_effect: pl.DataFrame, scored: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> pl.DataFrame:
     """The penalties in effect as matchpoint deductions (:data:`PENALTIES_SCHEMA`).
 
     ``25%`` is a quarter of the full board top of the contestant's session section
     (Law 90; scoring-rules.md section 8); a warning deducts nothing.
     """
+    profs = ProfileSet.ensure(profs)
     pens = in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS)))
     if pens.height == 0:
         return pl.DataFrame(schema=PENALTIES_SCHEMA)
@@ -175,7 +178,7 @@ def penalties_frame(in_effect: pl.DataFrame, scored: pl.DataFrame) -> pl.DataFra
     for p in pens.iter_rows(named=True):
         key = (p["event_id"], p["session"], p["section"] or "")
         expected, name, how = top_of.get(key, (1, None, None))
-        prof = profiles.load(name)
+        prof = profs[name]
         if how in ("butler", "cross_imps", "imps"):
             # at IMP forms the amount is in IMPs or VPs, as the ruling or the profile says
             pen = parse_penalty(p["penalty"], prof.standard_imps)
@@ -213,16 +216,21 @@ def score_state(
     in_effect: pl.DataFrame,
     contestants: pl.DataFrame | None,
     standings: bool = True,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """Scored results and session standings with the rulings ``in_effect`` applied (the
     standings ``None`` when not asked for)."""
+    profs = ProfileSet.ensure(profs)
     rows, comps = apply_rulings(validated, in_effect)
     rows = with_imp_awards(rows, in_effect)  # Law 86D (2007) / 86B1: IMPs for a match board
-    scored = apply_session_rule(score_with_rulings(rows, comps)).drop(AWARD_COLUMNS, strict=False)
+    scored = apply_session_rule(score_with_rulings(rows, comps, profs=profs), profs=profs).drop(
+        AWARD_COLUMNS, strict=False
+    )
     if not standings:
         return scored, None
-    penalties = penalties_frame(in_effect, scored)
-    return scored, session_standings(scored, contestants, penalties)
+    penalties = penalties_frame(in_effect, scored, profs=profs)
+    return scored, session_standings(scored, contestants, penalties, profs=profs)
 
 
 @dataclass
@@ -241,17 +249,22 @@ def score_newest(
     rulings: pl.DataFrame,
     appeals: pl.DataFrame,
     contestants: pl.DataFrame | None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The newest version's scored lines (every decision made, every ruling in effect applied)
     and its adjustments (:func:`_adjustments`: each contestant's score before and after each
     applied ruling). The board scores without any ruling are computed only when a ruling is
     in effect (without one there is no adjustment)."""
+    profs = ProfileSet.ensure(profs)
     latest = latest_in_effect(rulings, appeals)
-    scored, _ = score_state(validated, latest, contestants, standings=False)
+    scored, _ = score_state(validated, latest, contestants, standings=False, profs=profs)
     if latest.height == 0:
         return scored, pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
-    base_scored, base_standings = score_state(validated, rulings.clear(), contestants)
-    return scored, _adjustments(base_scored, base_standings, scored, latest, contestants)
+    base_scored, base_standings = score_state(validated, rulings.clear(), contestants, profs=profs)
+    return scored, _adjustments(
+        base_scored, base_standings, scored, latest, contestants, profs=profs
+    )
 
 
 def session_versions(
@@ -262,6 +275,8 @@ def session_versions(
     events: pl.DataFrame,
     contestants: pl.DataFrame | None,
     now: datetime,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame, list[Decision]]:
     """Every version of every session of the date, the changes between them and the decisions
     that made them, from the newest version's ``scored`` lines (:func:`score_newest`).
@@ -269,6 +284,7 @@ def session_versions(
     The newest version's standings are ranked from ``scored`` as given (never scored again);
     only an older version (a session with decisions: version ``j`` reflects its first
     ``j - 1``) is scored again, with the rulings in effect then."""
+    profs = ProfileSet.ensure(profs)
     decs = decisions(rulings, appeals)
     by_session: dict[tuple[str, int], list[Decision]] = {}
     for d in decs:
@@ -279,9 +295,11 @@ def session_versions(
         applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
         in_effect = rulings_in_effect(rulings, appeals, applied)
         if j == rounds:  # every decision made: the newest version, as scored
-            standings = session_standings(scored, contestants, penalties_frame(in_effect, scored))
+            standings = session_standings(
+                scored, contestants, penalties_frame(in_effect, scored, profs=profs), profs=profs
+            )
         else:
-            _, standings = score_state(validated, in_effect, contestants)
+            _, standings = score_state(validated, in_effect, contestants, profs=profs)
         # A session with fewer decisions than j is unchanged since its last version.
         if j:
             due = pl.DataFrame(
@@ -296,7 +314,9 @@ def session_versions(
         if versions
         else pl.DataFrame(schema=STANDINGS_SCHEMA)
     )
-    all_versions = _status(all_versions, appeals, events, now, latest_in_effect(rulings, appeals))
+    all_versions = _status(
+        all_versions, appeals, events, now, latest_in_effect(rulings, appeals), profs=profs
+    )
     return all_versions, _changes(all_versions, by_session, "session"), decs
 
 
@@ -307,13 +327,16 @@ def results_for_date(
     events: pl.DataFrame,
     contestants: pl.DataFrame | None,
     now: datetime,
+    *,
+    profs: ProfileSet | None = None,
 ) -> DateResults:
     """Score one date with its rulings: every version of every session, the changes between
     versions, and the adjustments of the newest version (:func:`score_newest`, then
     :func:`session_versions` from its scored lines)."""
-    scored, adjustments = score_newest(validated, rulings, appeals, contestants)
+    profs = ProfileSet.ensure(profs)
+    scored, adjustments = score_newest(validated, rulings, appeals, contestants, profs=profs)
     standings, changes, decs = session_versions(
-        scored, validated, rulings, appeals, events, contestants, now
+        scored, validated, rulings, appeals, events, contestants, now, profs=profs
     )
     return DateResults(scored, standings, changes, adjustments, decs)
 
@@ -346,10 +369,13 @@ def _status(
     events: pl.DataFrame,
     now: datetime,
     in_effect: pl.DataFrame | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> pl.DataFrame:
     """``superseded`` for older versions; the newest ``provisional`` or ``final``: final once
     the correction period (Law 79C) and the appeal period (Law 92B) are over, no admissible
     appeal is pending and every disqualification is approved (Law 91B)."""
+    profs = ProfileSet.ensure(profs)
     if standings.height == 0:
         return standings
     latest = standings.group_by("event_id", "session").agg(
@@ -383,7 +409,7 @@ def _status(
         key = (k["event_id"], k["session"])
         e = info.get(key, {})
         status = standings_status(
-            now, published_at(e, dates[key]), max(periods(e)), n_pending.get(key, 0)
+            now, published_at(e, dates[key]), max(periods(e, profs=profs)), n_pending.get(key, 0)
         )
         rows.append({"event_id": k["event_id"], "session": k["session"], "__status": status})
     st = pl.DataFrame(
@@ -469,6 +495,8 @@ def _adjustments(
     scored: pl.DataFrame,
     in_effect: pl.DataFrame,
     contestants: pl.DataFrame | None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> pl.DataFrame:
     """One row per contestant per applied ruling of the newest version (module docstring).
 
@@ -478,6 +506,7 @@ def _adjustments(
     even when unchanged. For a penalty: the penalised contestant's session score before
     and after. Percentage points are of the contestant's session top.
     """
+    profs = ProfileSet.ensure(profs)
     del contestants
     if in_effect.height == 0:
         return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
@@ -607,7 +636,7 @@ def _adjustments(
         orient="row",
     )
     adj = adj.join(tops, on=who, how="left", nulls_equal=True)
-    pen = penalties_frame(in_effect, scored)
+    pen = penalties_frame(in_effect, scored, profs=profs)
     if pen.height:
         amounts = pen.select(
             *who,
@@ -677,6 +706,8 @@ def event_versions(
     session_decisions: list[Decision],
     scored: pl.DataFrame,
     contestants: pl.DataFrame | None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Every version of each event's standings, and the changes between them.
 
@@ -684,6 +715,7 @@ def event_versions(
     ``k`` adds up, for each session, the version reflecting the event's first ``k-1``
     decisions. The newest event version is ``final`` when every session's is.
     """
+    profs = ProfileSet.ensure(profs)
     out, changes = [], []
     by_event: dict[str, list[Decision]] = {}
     for d in sorted(session_decisions, key=lambda d: (d.time, d.cause_id)):
@@ -700,7 +732,9 @@ def event_versions(
                 newest = rows["version"].max()
                 want = min(1 + seen.get(s, 0), newest)
                 pick.append(rows.filter(pl.col("version") == want))
-            ev = event_standings(pl.concat(pick, how="diagonal_relaxed"), scored, contestants)
+            ev = event_standings(
+                pl.concat(pick, how="diagonal_relaxed"), scored, contestants, profs=profs
+            )
             versions.append(ev.with_columns(pl.lit(k + 1, pl.Int32).alias("version")))
         every = pl.concat(versions, how="diagonal_relaxed")
         newest = (
