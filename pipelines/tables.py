@@ -174,6 +174,77 @@ META = Table(
 )
 
 #: Every table, in dependency order (created in this order, dropped in the reverse).
+#: The columns of a checked table result, shared by ``validated_results`` and the head of
+#: ``scored_results`` (which adds the scores, the matchpoints and the IMPs).
+RESULT_LINE: tuple[Column, ...] = (
+    Column("session_date", DATE, NOT_NULL),
+    Column("event_id", VARCHAR, NOT_NULL),
+    Column("session", INTEGER, NOT_NULL),
+    Column("section", VARCHAR, NOT_NULL),
+    Column("round", INTEGER),
+    Column(
+        "deal_round",
+        INTEGER,
+        NOT_NULL,
+        doc=(
+            "the round whose deal the board is (teams; pairs whose profile re-deals per "
+            "round); 0: same deals all session"
+        ),
+    ),
+    Column("table", INTEGER),
+    Column("board", INTEGER, NOT_NULL),
+    Column("ns_pair", VARCHAR, NOT_NULL),
+    Column("ew_pair", VARCHAR, NOT_NULL),
+    Column("contract", VARCHAR),
+    Column("declarer", VARCHAR),
+    Column("tricks", TINYINT),
+    Column("score_stated", VARCHAR, doc="the score column as the club program wrote it"),
+    Column("stated_score", BIGINT, doc="... when it is an NS-signed number"),
+    Column(
+        "computed_score",
+        BIGINT,
+        doc="Law 77 score from contract, declarer, tricks, Law 2 vulnerability",
+    ),
+    Column(
+        "score_agrees",
+        BOOLEAN,
+        doc="false: kept with both values, blocks official standings",
+    ),
+    Column("kind", VARCHAR, NOT_NULL, doc="played | artificial | not_played"),
+    Column("ns_art", VARCHAR, doc="artificial score of each side: 60 50 40 or + = -"),
+    Column("ew_art", VARCHAR),
+    Column("movement", VARCHAR, NOT_NULL),
+    Column("profile", VARCHAR, NOT_NULL),
+    Column("expected_results", INTEGER),
+    Column("laws", VARCHAR),
+    Column("source_ns_mp", DOUBLE, doc="matchpoints the exporting program computed"),
+    Column("source_ew_mp", DOUBLE),
+    Column("file", VARCHAR, NOT_NULL),
+    Column("location", VARCHAR, NOT_NULL),
+    Column("format", VARCHAR),
+    Column("form", VARCHAR, doc="pairs | individual"),
+    Column("scoring", VARCHAR, doc="matchpoints | butler | cross_imps | imps"),
+    Column("stage", VARCHAR, doc="teams: round_robin | swiss | knockout"),
+    Column("vp_scale", VARCHAR, doc="teams: wbf2013 | wbf2013_discrete | none"),
+    Column(
+        "boards_per_match",
+        INTEGER,
+        doc="teams: boards of a match (the VP scale's length)",
+    ),
+    Column("north", VARCHAR, doc="an individual event's players (sides north/south,"),
+    Column("south", VARCHAR, doc="east/west: each player gets its side's score)"),
+    Column("east", VARCHAR),
+    Column("west", VARCHAR),
+)
+
+
+def _with_doc(columns: tuple[Column, ...], **docs: str) -> tuple[Column, ...]:
+    """``columns`` with the docs of the columns named in ``docs`` replaced."""
+    return tuple(
+        Column(c.name, c.type, c.not_null, docs[c.name]) if c.name in docs else c for c in columns
+    )
+
+
 TABLES: tuple[Table, ...] = (
     Table(
         "source_files",
@@ -489,66 +560,7 @@ TABLES: tuple[Table, ...] = (
     Table(
         "validated_results",
         "Typed, checked table results with the Law 77 score; partitioned by session_date.",
-        (
-            Column("session_date", DATE, NOT_NULL),
-            Column("event_id", VARCHAR, NOT_NULL),
-            Column("session", INTEGER, NOT_NULL),
-            Column("section", VARCHAR, NOT_NULL),
-            Column("round", INTEGER),
-            Column(
-                "deal_round",
-                INTEGER,
-                NOT_NULL,
-                doc=(
-                    "the round whose deal the board is (teams; pairs whose profile re-deals per "
-                    "round); 0: same deals all session"
-                ),
-            ),
-            Column("table", INTEGER),
-            Column("board", INTEGER, NOT_NULL),
-            Column("ns_pair", VARCHAR, NOT_NULL),
-            Column("ew_pair", VARCHAR, NOT_NULL),
-            Column("contract", VARCHAR),
-            Column("declarer", VARCHAR),
-            Column("tricks", TINYINT),
-            Column("score_stated", VARCHAR, doc="the score column as the club program wrote it"),
-            Column("stated_score", BIGINT, doc="... when it is an NS-signed number"),
-            Column(
-                "computed_score",
-                BIGINT,
-                doc="Law 77 score from contract, declarer, tricks, Law 2 vulnerability",
-            ),
-            Column(
-                "score_agrees",
-                BOOLEAN,
-                doc="false: kept with both values, blocks official standings",
-            ),
-            Column("kind", VARCHAR, NOT_NULL, doc="played | artificial | not_played"),
-            Column("ns_art", VARCHAR, doc="artificial score of each side: 60 50 40 or + = -"),
-            Column("ew_art", VARCHAR),
-            Column("movement", VARCHAR, NOT_NULL),
-            Column("profile", VARCHAR, NOT_NULL),
-            Column("expected_results", INTEGER),
-            Column("laws", VARCHAR),
-            Column("source_ns_mp", DOUBLE, doc="matchpoints the exporting program computed"),
-            Column("source_ew_mp", DOUBLE),
-            Column("file", VARCHAR, NOT_NULL),
-            Column("location", VARCHAR, NOT_NULL),
-            Column("format", VARCHAR),
-            Column("form", VARCHAR, doc="pairs | individual"),
-            Column("scoring", VARCHAR, doc="matchpoints | butler | cross_imps | imps"),
-            Column("stage", VARCHAR, doc="teams: round_robin | swiss | knockout"),
-            Column("vp_scale", VARCHAR, doc="teams: wbf2013 | wbf2013_discrete | none"),
-            Column(
-                "boards_per_match",
-                INTEGER,
-                doc="teams: boards of a match (the VP scale's length)",
-            ),
-            Column("north", VARCHAR, doc="an individual event's players (sides north/south,"),
-            Column("south", VARCHAR, doc="east/west: each player gets its side's score)"),
-            Column("east", VARCHAR),
-            Column("west", VARCHAR),
-        ),
+        RESULT_LINE,
         partition=("session_date",),
     ),
     Table(
@@ -655,58 +667,10 @@ TABLES: tuple[Table, ...] = (
             "by session_date."
         ),
         (
-            Column("session_date", DATE, NOT_NULL),
-            Column("event_id", VARCHAR, NOT_NULL),
-            Column("session", INTEGER, NOT_NULL),
-            Column("section", VARCHAR, NOT_NULL),
-            Column("round", INTEGER),
-            Column(
-                "deal_round",
-                INTEGER,
-                NOT_NULL,
-                doc="the round whose deal the board is; 0: same deals all session",
+            *_with_doc(
+                RESULT_LINE,
+                kind="played | artificial | adjusted (split, weighted) | not_played",
             ),
-            Column("table", INTEGER),
-            Column("board", INTEGER, NOT_NULL),
-            Column("ns_pair", VARCHAR, NOT_NULL),
-            Column("ew_pair", VARCHAR, NOT_NULL),
-            Column("contract", VARCHAR),
-            Column("declarer", VARCHAR),
-            Column("tricks", TINYINT),
-            Column("score_stated", VARCHAR),
-            Column("stated_score", BIGINT),
-            Column("computed_score", BIGINT),
-            Column("score_agrees", BOOLEAN),
-            Column(
-                "kind",
-                VARCHAR,
-                NOT_NULL,
-                doc="played | artificial | adjusted (split, weighted) | not_played",
-            ),
-            Column("ns_art", VARCHAR),
-            Column("ew_art", VARCHAR),
-            Column("movement", VARCHAR, NOT_NULL),
-            Column("profile", VARCHAR, NOT_NULL),
-            Column("expected_results", INTEGER),
-            Column("laws", VARCHAR),
-            Column("source_ns_mp", DOUBLE),
-            Column("source_ew_mp", DOUBLE),
-            Column("file", VARCHAR, NOT_NULL),
-            Column("location", VARCHAR, NOT_NULL),
-            Column("format", VARCHAR),
-            Column("form", VARCHAR, doc="pairs | individual"),
-            Column("scoring", VARCHAR, doc="matchpoints | butler | cross_imps | imps"),
-            Column("stage", VARCHAR, doc="teams: round_robin | swiss | knockout"),
-            Column("vp_scale", VARCHAR, doc="teams: wbf2013 | wbf2013_discrete | none"),
-            Column(
-                "boards_per_match",
-                INTEGER,
-                doc="teams: boards of a match (the VP scale's length)",
-            ),
-            Column("north", VARCHAR, doc="an individual event's players (sides north/south,"),
-            Column("south", VARCHAR, doc="east/west: each player gets its side's score)"),
-            Column("east", VARCHAR),
-            Column("west", VARCHAR),
             Column(
                 "ns_score",
                 BIGINT,
