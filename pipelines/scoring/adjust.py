@@ -592,35 +592,8 @@ def _mp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) -
                     values.append(pct * top / 100)
             fr[side] = values[0]
             fr["south" if side == "ns" else "west"] = values[1] if r["__ind"] else None
-        present = [v for v in fr.values() if v is not None]
-        den = lcm(*(v.denominator for v in present))
-        num = {
-            k: (v.numerator * (den // v.denominator) if v is not None else None)
-            for k, v in fr.items()
-        }
-        split = r["__ind"] and (fr["south"] != fr["ns"] or fr["west"] != fr["ew"])
-        updates.append(
-            (
-                r["__row"],
-                num["ns"],
-                num["ew"],
-                den,
-                num["south"] if split else None,
-                num["west"] if split else None,
-            )
-        )
-    upd = pl.DataFrame(
-        updates,
-        schema={
-            "__row": pl.Int64,
-            "__ns": pl.Int64,
-            "__ew": pl.Int64,
-            "__den": pl.Int64,
-            "__south": pl.Int64,
-            "__west": pl.Int64,
-        },
-        orient="row",
-    )
+        updates.append(_over_one_den(r["__row"], r["__ind"], fr))
+    upd = _updates_frame(updates)
     out = scored.join(upd, on="__row", how="left").with_columns(
         pl.coalesce("__ns", "ns_mp_num").alias("ns_mp_num"),
         pl.coalesce("__ew", "ew_mp_num").alias("ew_mp_num"),
@@ -769,35 +742,8 @@ def _imp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) 
                 values.append(_imp_value(code, fixed, a, r["laws"] or "2017"))
             fr[side] = values[0]
             fr["south" if side == "ns" else "west"] = values[1] if r["__ind"] else None
-        present = [v for v in fr.values() if v is not None]
-        den = lcm(*(v.denominator for v in present))
-        num = {
-            k: (v.numerator * (den // v.denominator) if v is not None else None)
-            for k, v in fr.items()
-        }
-        split = r["__ind"] and (fr["south"] != fr["ns"] or fr["west"] != fr["ew"])
-        updates.append(
-            (
-                r["__row"],
-                num["ns"],
-                num["ew"],
-                den,
-                num["south"] if split else None,
-                num["west"] if split else None,
-            )
-        )
-    upd = pl.DataFrame(
-        updates,
-        schema={
-            "__row": pl.Int64,
-            "__ns": pl.Int64,
-            "__ew": pl.Int64,
-            "__den": pl.Int64,
-            "__south": pl.Int64,
-            "__west": pl.Int64,
-        },
-        orient="row",
-    )
+        updates.append(_over_one_den(r["__row"], r["__ind"], fr))
+    upd = _updates_frame(updates)
     out = scored.join(upd, on="__row", how="left")
     has = pl.col("__den").is_not_null()
     out = out.with_columns(
@@ -843,3 +789,35 @@ def _imp_value(code: str | None, fixed: Fraction, average: Fraction | None, laws
     if code == "+":
         return max(fixed, average)
     return min(fixed, average) if laws == "2017" else fixed
+
+
+_Update = tuple[int, int | None, int | None, int, int | None, int | None]
+
+
+def _over_one_den(row: int, individual: bool, fr: dict[str, Fraction | None]) -> _Update:
+    """A table's exact values (``ns``, ``ew`` and, at an individual, ``south``, ``west``)
+    over their least common denominator: ``(row, ns, ew, den, south, west)``; the south and
+    west players' values only where they differ from their side's (at an individual, Law 89,
+    each player of a side takes the side's score, unless an artificial score that depends on
+    his own session percentage, 12C2(c), gives the two players different values)."""
+    present = [v for v in fr.values() if v is not None]
+    den = lcm(*(v.denominator for v in present))
+    num = {
+        k: (v.numerator * (den // v.denominator) if v is not None else None) for k, v in fr.items()
+    }
+    split = individual and (fr["south"] != fr["ns"] or fr["west"] != fr["ew"])
+    return (
+        row,
+        num["ns"],
+        num["ew"],
+        den,
+        num["south"] if split else None,
+        num["west"] if split else None,
+    )
+
+
+def _updates_frame(updates: list[_Update]) -> pl.DataFrame:
+    """The rows of :func:`_over_one_den` as a frame (``__row``, ``__ns``, ``__ew``,
+    ``__den``, ``__south``, ``__west``) to join back onto the scored lines."""
+    names = ("__row", "__ns", "__ew", "__den", "__south", "__west")
+    return pl.DataFrame(updates, schema=dict.fromkeys(names, pl.Int64), orient="row")
