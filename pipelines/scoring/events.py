@@ -72,6 +72,15 @@ def _one_of(col: str, allowed: tuple[str, ...]) -> Check:
     )
 
 
+def _whole_from_one(col: str) -> Check:
+    """``col``, when given, is a whole number >= 1."""
+    return Check(
+        col,
+        pl.col(col).is_not_null() & (pl.col(col).cast(pl.Int64, strict=False).fill_null(0) < 1),
+        pl.format(f"{col} must be a whole number >= 1, not '{{}}'", quote(col)),
+    )
+
+
 def event_checks() -> list[Check]:
     """The row checks an event-session row must pass."""
     return [
@@ -127,22 +136,8 @@ def event_checks() -> list[Check]:
         ),
         _one_of("vp_scale", VP_SCALES),
         _one_of("stage", STAGES),
-        Check(
-            "boards_per_match",
-            pl.col("boards_per_match").is_not_null()
-            & (pl.col("boards_per_match").cast(pl.Int64, strict=False).fill_null(0) < 1),
-            pl.format(
-                "boards_per_match must be a whole number >= 1, not '{}'", quote("boards_per_match")
-            ),
-        ),
-        Check(
-            "expected_results",
-            pl.col("expected_results").is_not_null()
-            & (pl.col("expected_results").cast(pl.Int64, strict=False).fill_null(0) < 1),
-            pl.format(
-                "expected_results must be a whole number >= 1, not '{}'", quote("expected_results")
-            ),
-        ),
+        _whole_from_one("boards_per_match"),
+        _whole_from_one("expected_results"),
     ]
 
 
