@@ -13,11 +13,13 @@
    standings from those scored lines (older versions, one per later decision, Laws 79C, 92,
    93), their status (provisional, final, superseded) at ``now`` and what each version changed.
 
-It is pure: frames in, frames out; no Dagster, no warehouse, no clock (``now`` is given). The
+It is pure: frames in, frames out; no Dagster, no warehouse, no clock (``now`` is given; the
+step timings of :attr:`DayResult.seconds` are measurements, not inputs). The
 stages of the nightly run (:mod:`pipelines.stages`) run the same steps one asset each, through
 :func:`validate_day`, :func:`validate_logs`, :func:`~pipelines.scoring.versions.score_newest`
 and :func:`~pipelines.scoring.versions.session_versions`; the standings stage ranks the scored
-lines the score stage stored. The benchmark, the tests and the examples call :func:`score_day`.
+lines the score stage stored. The benchmark, the tests and their round trips call
+:func:`score_day`.
 """
 
 from __future__ import annotations
