@@ -547,15 +547,25 @@ def _seats(individual: bool, side: str, r: dict) -> list[str]:
     return [r[f"{side}_pair"]]
 
 
+def _ruled_targets(
+    scored: pl.DataFrame, form: pl.Expr, setting: str, profs: ProfileSet
+) -> pl.DataFrame:
+    """The lines of ``form`` with a variable artificial score (12C2(c): Av+/Av- that depend on
+    the contestant's session) under a profile whose ``setting`` applies the session rule, with
+    ``__ind`` (an individual's line)."""
+    targets = scored.filter(_variable_sides() & form)
+    if targets.height == 0:
+        return targets
+    rule = [n for n in targets["profile"].unique().to_list() if getattr(profs[n], setting)]
+    targets = targets.filter(pl.col("profile").is_in(rule))
+    return targets.with_columns(_individual(targets).alias("__ind"))
+
+
 def _mp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) -> pl.DataFrame:
     """The matchpoint part of :func:`apply_session_rule` (per ruled row: they are few)."""
     profs = ProfileSet.ensure(profs)
-    targets = scored.filter(_variable_sides() & (_scoring(scored) == "matchpoints"))
-    if targets.height == 0:
-        return scored
-    rule = [n for n in targets["profile"].unique().to_list() if profs[n].session_percentage_rule]
-    targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
-        _individual(targets).alias("__ind")
+    targets = _ruled_targets(
+        scored, _scoring(scored) == "matchpoints", "session_percentage_rule", profs
     )
     if targets.height == 0:
         return scored
@@ -708,14 +718,8 @@ def _imp_session_rule(scored: pl.DataFrame, *, profs: ProfileSet | None = None) 
     profs = ProfileSet.ensure(profs)
     if "scoring" not in scored.columns or "ns_imps_num" not in scored.columns:
         return scored
-    at = _variable_sides() & _scoring(scored).is_in(["butler", "cross_imps"])
-    targets = scored.filter(at)
-    if targets.height == 0:
-        return scored
-    rule = [n for n in targets["profile"].unique().to_list() if profs[n].imp_session_average]
-    targets = targets.filter(pl.col("profile").is_in(rule)).with_columns(
-        _individual(targets).alias("__ind")
-    )
+    at = _scoring(scored).is_in(["butler", "cross_imps"])
+    targets = _ruled_targets(scored, at, "imp_session_average", profs)
     if targets.height == 0:
         return scored
     sessions = targets.select("event_id", "session").unique()
