@@ -255,43 +255,27 @@ def event_holds(
         .then(pl.col("session").cast(pl.Int64, strict=False).cast(pl.Utf8))
         .otherwise(None)
     )
+    where = ("event_id", session.alias("session"), "file", "location")
     parts = [empty]
     for c in event_checks():
         if c.field == "event_id":
             continue
         hit = events.filter(c.fails.fill_null(False) & pl.col("event_id").is_not_null())
         if hit.height:
-            parts.append(
-                hit.select(
-                    "event_id",
-                    session.alias("session"),
-                    "file",
-                    "location",
-                    pl.lit(c.field).alias("field"),
-                    pl.format(
-                        "the event's row was rejected ({}), so its details are not known: "
-                        "correct the row",
-                        c.reason,
-                    ).alias("reason"),
-                )
+            reason = pl.format(
+                "the event's row was rejected ({}), so its details are not known: correct the row",
+                c.reason,
             )
+            parts.append(hit.select(*where, pl.lit(c.field).alias("field"), reason.alias("reason")))
     for file, cols in (unknown_columns or {}).items():
         hit = events.filter((pl.col("file") == file) & pl.col("event_id").is_not_null())
         for col in cols:
-            parts.append(
-                hit.select(
-                    "event_id",
-                    session.alias("session"),
-                    "file",
-                    "location",
-                    pl.lit(col).alias("field"),
-                    pl.lit(
-                        f"the file has a column '{col}' that is not an events.csv column (a "
-                        "renamed header?): its values were not read, so the event's details "
-                        "are not known; name it as the README lists the columns"
-                    ).alias("reason"),
-                )
+            reason = pl.lit(
+                f"the file has a column '{col}' that is not an events.csv column (a renamed "
+                "header?): its values were not read, so the event's details are not known; "
+                "name it as docs/inputs.md lists the columns"
             )
+            parts.append(hit.select(*where, pl.lit(col).alias("field"), reason.alias("reason")))
     return pl.concat(parts).unique(maintain_order=True)
 
 
