@@ -307,3 +307,22 @@ def test_sanctioned_contestant_can_be_left_out(monkeypatch):
     ).standings
     assert "1" not in st["contestant"].to_list() and st.height == 7
     assert st["rank"].null_count() == 0 and min(st["rank"]) == 1 and max(st["rank"]) <= 7
+
+
+def test_conservation_names_a_table_and_a_field_that_do_not_sum():
+    """Law 78A: four results 420 420 400 -50 on a top of 6 (2 per result beaten, 1 per tie)
+    give NS/EW 5/1, 5/1, 2/4, 0/6. Planting 4 for the first NS pair (not 5) breaks that
+    table's NS + EW = 6 (5) and the NS field's sum 4 x 6 / 2 = 12 (11): both are named."""
+    from tests.builders import board, scored
+
+    s = scored(board([420, 420, 400, -50]))
+    assert breaches(s).height == 0
+    den = s["mp_den"][0]
+    bad = s.with_columns(
+        pl.when(pl.col("ns_pair") == "1")
+        .then(4 * den)
+        .otherwise(pl.col("ns_mp_num"))
+        .alias("ns_mp_num")
+    )
+    found = {r["side"]: (r["sum"], r["expected_sum"]) for r in breaches(bad).to_dicts()}
+    assert found == {"NS": (11.0, 12.0), "NS+EW": (5.0, 6.0)}

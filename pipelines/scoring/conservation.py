@@ -28,6 +28,26 @@ def _small_group(method: str | None) -> bool:
     return (method or "") in SMALL_GROUP_METHODS
 
 
+def _table_breaches(
+    tables: pl.DataFrame, side: str, total: pl.Expr, expected: pl.Expr | str
+) -> list[dict]:
+    """One breach per row of ``tables`` (tables that do not balance): ``total`` is what the
+    table's two sides sum to, ``expected`` what they must."""
+    version = (
+        pl.col("board_version") if "board_version" in tables.columns else pl.lit(None, pl.Utf8)
+    )
+    return tables.select(
+        *BOARD,
+        version.alias("board_version"),
+        pl.lit(side).alias("side"),
+        pl.lit(1, pl.Int64).alias("results"),
+        total.cast(pl.Float64).alias("sum"),
+        (pl.col(expected) if isinstance(expected, str) else expected)
+        .cast(pl.Float64)
+        .alias("expected_sum"),
+    ).to_dicts()
+
+
 def breaches(scored: pl.DataFrame) -> pl.DataFrame:
     """The fields (board, version, side) or tables that break conservation (empty if none)."""
     out = []
@@ -73,17 +93,11 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
             != (pl.col("top") * pl.col("mp_den")).round(0).cast(pl.Int64)
         )
     )
-    for r in balanced.iter_rows(named=True):
-        out.append(
-            {
-                **{k: r[k] for k in BOARD},
-                "board_version": r.get("board_version"),
-                "side": "NS+EW",
-                "results": 1,
-                "sum": (r["ns_mp_num"] + r["ew_mp_num"]) / r["mp_den"],
-                "expected_sum": r["top"],
-            }
+    out.extend(
+        _table_breaches(
+            balanced, "NS+EW", (pl.col("ns_mp_num") + pl.col("ew_mp_num")) / pl.col("mp_den"), "top"
         )
+    )
     out.extend(imp_breaches(scored))
     schema = {
         "event_id": pl.Utf8,
@@ -119,17 +133,8 @@ def imp_breaches(scored: pl.DataFrame) -> list[dict]:
     clean = imp.filter(~unbalanced)
     out = []
     tables = clean.filter(pl.col("ns_imps_num") + pl.col("ew_imps_num") != 0)
-    for r in tables.iter_rows(named=True):
-        out.append(
-            {
-                **{k: r[k] for k in BOARD},
-                "board_version": r.get("board_version"),
-                "side": "NS+EW IMPs",
-                "results": 1,
-                "sum": (r["ns_imps_num"] + r["ew_imps_num"]) / r["imps_den"],
-                "expected_sum": 0.0,
-            }
-        )
+    imps = (pl.col("ns_imps_num") + pl.col("ew_imps_num")) / pl.col("imps_den")
+    out.extend(_table_breaches(tables, "NS+EW IMPs", imps, pl.lit(0.0)))
     cross = clean.filter(pl.col("scoring") == "cross_imps") if "scoring" in clean.columns else None
     if cross is not None and cross.height:
         keys = [*BOARD, "board_version"]
