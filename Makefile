@@ -80,13 +80,16 @@ chromium:
 run: install  ## run the main job on the bundled sample inbox -> data/warehouse.duckdb
 	$(BIN)/traveller run
 
+# The suite runs on every core, up to four processes (pytest-xdist): 7 min instead of 13 on
+# the 2-core development machine. `PYTEST_WORKERS=0 make test` runs it in one process.
+PYTEST_WORKERS ?= auto
 test: install  ## lint, then the whole test suite (the doctests of pipelines/laws included)
 	$(BIN)/ruff check pipelines assets tests
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --maxprocesses=4
 
 test-fast: install  ## lint, then the suite without the tests marked slow (the edit loop)
 	$(BIN)/ruff check pipelines assets tests
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n $(PYTEST_WORKERS) --maxprocesses=4
 
 lint: install
 	$(BIN)/ruff check pipelines assets tests
