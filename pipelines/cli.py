@@ -140,13 +140,13 @@ def run(
     """Materialise every asset for the inbox, in-process, and summarise the run."""
     import os
 
-    from pipelines.resources import default_inbox, default_warehouse
+    from pipelines.resources import default_inbox
     from pipelines.runner import HOLDING_CHECKS, run_inbox
 
     if profile is not None:
         _known_profile(profile)
     inbox = inbox or Path(default_inbox())
-    warehouse = warehouse or Path(default_warehouse())
+    warehouse = _warehouse_path(warehouse)
     if not inbox.is_dir():
         typer.echo(f"traveller: inbox folder not found: {inbox}", err=True)
         raise typer.Exit(2)
@@ -444,11 +444,22 @@ def bench_run(
     child(inbox, warehouse, publish)
 
 
+def _warehouse_path(warehouse: Path | None) -> Path:
+    """``--warehouse``, else ``$TRAVELLER_WAREHOUSE``, else ``data/warehouse.duckdb``; exit 2
+    with one line when the value is not a file path (a URL)."""
+    from pipelines.resources import default_warehouse
+    from pipelines.warehouse import not_a_path
+
+    value = str(warehouse) if warehouse is not None else default_warehouse()
+    if why := not_a_path(value):
+        typer.echo(f"traveller: {why}", err=True)
+        raise typer.Exit(2)
+    return Path(value)
+
+
 def _existing_warehouse(warehouse: Path | None) -> Path:
     """The warehouse file to read (default as for ``traveller run``); exit 2 when absent."""
-    from pipelines.resources import default_warehouse
-
-    path = warehouse or Path(default_warehouse())
+    path = _warehouse_path(warehouse)
     if not path.is_file():
         typer.echo(f"traveller: warehouse not found: {path} (run `traveller run` first)", err=True)
         raise typer.Exit(2)
@@ -480,6 +491,26 @@ report_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(report_app, name="report")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"traveller {version('traveller')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Traveller: score duplicate bridge sessions by the Laws and publish standings."""
 
 
 def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh: Path | None):

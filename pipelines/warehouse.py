@@ -73,10 +73,29 @@ class Write:
     delete: str | None = None  # a delete model with logic instead of the table's slice
 
 
+#: A value with a URL scheme (``postgresql://…``, and what ``Path`` makes of it,
+#: ``postgresql:/…``); a drive letter (``C:/``) is a path.
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")
+
+
+def not_a_path(value: str | Path) -> str | None:
+    """Why ``value`` cannot be the warehouse, or None: this version keeps the warehouse in a
+    DuckDB file, so a URL (which would otherwise become a folder named ``postgresql:``) is
+    refused rather than taken as a path."""
+    if _URL.match(str(value)):
+        return (
+            f"the warehouse '{value}' is a URL, not a file path: this version keeps the "
+            "warehouse in a DuckDB file (e.g. data/warehouse.duckdb)"
+        )
+    return None
+
+
 class Warehouse:
     """A DuckDB warehouse file (created on first use)."""
 
     def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
+        if not_a_path(path):
+            raise ValueError(not_a_path(path))
         self.path = Path(path)
 
     @contextmanager
