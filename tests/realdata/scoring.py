@@ -4,15 +4,34 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import polars as pl
 
-from pipelines.inbox import scan
+from pipelines.inbox import InboxSnapshot, scan
+from pipelines.scoring.day import score_day
 from pipelines.scoring.score import score_results
 from pipelines.scoring.standings import session_standings
 from pipelines.scoring.validate import validate_results
+from pipelines.scoring.versions import DateResults
 from tests.conftest import REALDATA, shared_file
+
+
+def score_inbox_day(inbox: Path) -> tuple[DateResults, InboxSnapshot]:
+    """Scan ``inbox`` and score it with :func:`score_day` as the pipeline does (every
+    period over); the real files must read with nothing rejected."""
+    snap = scan(inbox)
+    day = score_day(
+        snap.results,
+        snap.rulings,
+        snap.appeals,
+        snap.events,
+        now=datetime(2026, 11, 30),
+        contestants=snap.contestants,
+    )
+    assert day.rejected.height == 0, day.rejected
+    return day.dated, snap
 
 
 @dataclass

@@ -7,14 +7,12 @@ and ``PARTICIPANTS/PAIR``). No names are printed: they are real people."""
 from __future__ import annotations
 
 import shutil
-from datetime import datetime
 
 import polars as pl
 import pytest
 
-from pipelines.inbox import scan
-from pipelines.scoring.day import score_day
 from tests.conftest import REALDATA, shared_file
+from tests.realdata.scoring import score_inbox_day
 
 FILES = {
     "butler": "compscore_usebio_butler_mitchell_14p.xml",
@@ -27,19 +25,7 @@ def scored(tmp_path_factory):
     inbox = tmp_path_factory.mktemp("imp_pairs")
     for name in FILES.values():
         shutil.copy(shared_file(REALDATA / name), inbox / name)
-    snap = scan(inbox)
-    day = score_day(
-        snap.results,
-        snap.rulings,
-        snap.appeals,
-        snap.events,
-        now=datetime(2026, 11, 30),
-        contestants=snap.contestants,
-    )
-    rejected = day.rejected
-    assert rejected.height == 0
-    res = day.dated
-    return res, snap
+    return score_inbox_day(inbox)
 
 
 @pytest.mark.parametrize(("scoring", "lines"), [("butler", 245), ("cross_imps", 108)])

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import re
 import shutil
-from datetime import datetime
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 from pipelines.inbox import scan
-from pipelines.scoring.day import score_day
 from pipelines.scoring.reconcile import reconcile
 from tests.conftest import REALDATA, shared_file
+from tests.realdata.scoring import score_inbox_day
 
 FILES = (
     "compscore_usebio_butler_mitchell_14p.xml",
@@ -37,18 +36,7 @@ FFB = "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn"
 
 
 def _reconcile(inbox: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    snap = scan(inbox)
-    day = score_day(
-        snap.results,
-        snap.rulings,
-        snap.appeals,
-        snap.events,
-        now=datetime(2026, 11, 30),
-        contestants=snap.contestants,
-    )
-    rejected = day.rejected
-    assert rejected.height == 0
-    res = day.dated
+    res, snap = score_inbox_day(inbox)
     return reconcile(res.scored, res.standings, snap.source_standings)
 
 
