@@ -21,9 +21,11 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.deals import checked as checked_deals
 from pipelines.formats import read_file
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
+    DEAL_COLUMNS,
     EVENT_COLUMNS,
     REJECT_COLUMNS,
     RESULT_COLUMNS,
@@ -76,6 +78,8 @@ class InboxSnapshot:
     warnings: pl.DataFrame
     rulings: pl.DataFrame
     appeals: pl.DataFrame
+    #: the checked deals (hand records, :func:`pipelines.deals.checked`)
+    deals: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=polars_schema("deals")))
     event_holds: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
     )
@@ -477,7 +481,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     profile = profile or os.environ.get("TRAVELLER_PROFILE") or None
     read = read_all(inbox)
     results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
-    rulings, appeals = [], []
+    rulings, appeals, deals = [], [], []
     file_rows = []
     unknown: dict[str, tuple[str, ...]] = {}
     for path, r in read:
@@ -488,6 +492,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
         results.append(r.results)
         contestants.append(r.contestants)
         standings.append(r.source_standings)
+        deals.append(r.deals)
         rejected.append(r.rejected)
         warnings.append(r.warnings)
         if r.rulings is not None:
@@ -529,7 +534,8 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     every_dated = pl.concat(
         [f.select("file", "session_date") for f in (dated, dated_rulings, dated_appeals)]
     )
-    all_warnings = _concat(warnings, WARNING_COLUMNS)
+    kept_deals, deal_warnings = checked_deals(_concat(deals, DEAL_COLUMNS))
+    all_warnings = pl.concat([_concat(warnings, WARNING_COLUMNS), deal_warnings])
     return InboxSnapshot(
         files=_registry(
             file_rows, ev_frame, listed, source_standings, every_dated, all_rejected, all_warnings
@@ -542,6 +548,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
         warnings=all_warnings,
         rulings=dated_rulings,
         appeals=dated_appeals,
+        deals=kept_deals,
         event_holds=held,
     )
 

@@ -10,7 +10,8 @@ Stage             writes                                          slice
 ----------------  ----------------------------------------------  ---------------------------
 ingest            source_files, events, contestants,              whole tables; rejected rows
                   source_standings, rejected_inputs (read),       of stage 'read'
-                  input_warnings, event_holds
+                  input_warnings, event_holds, deals;             (deal_analysis: the deals
+                  deal_analysis                                   not analysed yet, added)
 build_raw         raw_results                                     one session date
 build_ruling_log  raw_rulings, raw_appeals                        one session date
 validate          validated_results, rejected_inputs (validate)   one session date
@@ -34,6 +35,7 @@ import polars as pl
 
 from pipelines import check_specs
 from pipelines import inbox as inbox_mod
+from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
 from pipelines.profiles import ProfileSet
 from pipelines.scoring.day import validate_day, validate_logs
@@ -77,11 +79,13 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("events", snap.events),
                 Write("contestants", snap.contestants),
                 Write("source_standings", snap.source_standings),
+                Write("deals", snap.deals),
                 Write("rejected_inputs", rejected, {"stage": "read"}),
                 Write("input_warnings", snap.warnings),
                 Write("event_holds", snap.event_holds),
             ],
         )
+        written["deal_analysis"] = analyse_new_deals(conn)
     return Summary(
         written,
         {

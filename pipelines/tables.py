@@ -381,6 +381,54 @@ TABLES: tuple[Table, ...] = (
         ),
     ),
     Table(
+        "deals",
+        (
+            "Hand records: the deal of each board as the files carry it (USEBIO HANDSET, PBN "
+            "[Deal], Bridgemate HandRecord, a hands.pbn), checked to be a deal of the pack "
+            "(pipelines/deals.py). Hands are spades.hearts.diamonds.clubs."
+        ),
+        (
+            Column("event_id", VARCHAR, NOT_NULL),
+            Column("session", INTEGER, NOT_NULL),
+            Column("section", VARCHAR, doc="null: the deal of that board in every section"),
+            Column("board", INTEGER, NOT_NULL),
+            Column("dealer", VARCHAR, NOT_NULL, doc="N E S W (the file's, else Law 2's)"),
+            Column(
+                "vulnerability", VARCHAR, NOT_NULL, doc="None NS EW Both (the file's, else Law 2's)"
+            ),
+            Column("north", VARCHAR, NOT_NULL),
+            Column("east", VARCHAR, NOT_NULL),
+            Column("south", VARCHAR, NOT_NULL),
+            Column("west", VARCHAR, NOT_NULL),
+            Column("file", VARCHAR, NOT_NULL),
+            Column("location", VARCHAR, NOT_NULL),
+        ),
+        export=("event_id", "session", "section", "board"),
+    ),
+    Table(
+        "deal_analysis",
+        (
+            "Double-dummy tricks (declarer_strain: n_nt ... w_c) and par of each deal, computed "
+            "once per deal (its cards, dealer and vulnerability) with endplay (DDS)."
+        ),
+        (
+            Column("north", VARCHAR, NOT_NULL),
+            Column("east", VARCHAR, NOT_NULL),
+            Column("south", VARCHAR, NOT_NULL),
+            Column("west", VARCHAR, NOT_NULL),
+            Column("dealer", VARCHAR, NOT_NULL),
+            Column("vulnerability", VARCHAR, NOT_NULL),
+            *(
+                Column(f"{seat}_{strain}", TINYINT, NOT_NULL)
+                for seat in "nesw"
+                for strain in ("nt", "s", "h", "d", "c")
+            ),
+            Column("par_score", INTEGER, NOT_NULL, doc="NS-signed"),
+            Column("par_contracts", VARCHAR, NOT_NULL, doc="'4S by N, S'; several ;-separated"),
+        ),
+        primary_key=("north", "east", "south", "west", "dealer", "vulnerability"),
+    ),
+    Table(
         "source_standings",
         (
             "The official figures an exporting program (Compscore, Magic Contest, ...) computed, as"

@@ -107,6 +107,7 @@ import polars as pl
 
 from pipelines.formats.canonical_csv import clip, file_failure, normalise_results, reject
 from pipelines.formats.model import (
+    DEAL_COLUMNS,
     EVENT_COLUMNS,
     REJECT_COLUMNS,
     RESULT_COLUMNS,
@@ -118,7 +119,7 @@ from pipelines.formats.model import (
 FORMAT = "bws"
 
 #: The tables read, and those without which the file is rejected.
-TABLES: tuple[str, ...] = ("ReceivedData", "Section", "Session", "RoundData")
+TABLES: tuple[str, ...] = ("ReceivedData", "Section", "Session", "RoundData", "HandRecord")
 REQUIRED_TABLES: tuple[str, ...] = ("ReceivedData", "Section")
 
 #: ``ReceivedData`` columns the reader needs (others are optional: ``LeadCard``,
@@ -385,8 +386,40 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         events=frame([event], EVENT_COLUMNS),
         rejected=frame(out.rejected, REJECT_COLUMNS),
         warnings=frame(out.warnings, WARNING_COLUMNS),
+        deals=frame(_hand_record(tables.get("HandRecord"), sections, file, event_id), DEAL_COLUMNS),
         rows_read=received.height + 1,
     )
+
+
+_HAND_SEATS = ("North", "East", "South", "West")
+_HAND_SUITS = ("Spades", "Hearts", "Diamonds", "Clubs")
+
+
+def _hand_record(
+    df: pl.DataFrame | None, sections: dict[int, _Section], file: str, event_id: str
+) -> list[Row]:
+    """``HandRecord`` rows (the deals, where the club loaded them): per ``Section`` and
+    ``Board`` the cards of each seat and suit (``NorthSpades`` ... ``WestClubs``). The file
+    states no dealer or vulnerability: Law 2's apply."""
+    if df is None:
+        return []
+    out: list[Row] = []
+    for i, r in enumerate(df.iter_rows(named=True), start=1):
+        sec = sections.get(_int(r.get("Section")) or 0)
+        row: Row = {
+            "file": file,
+            "location": f"HandRecord row {i}",
+            "event_id": event_id,
+            "session": "1",
+            "section": sec.letter if sec is not None else _text(r.get("Section")),
+            "board": _text(r.get("Board")),
+        }
+        for seat in _HAND_SEATS:
+            row[seat.lower()] = ".".join(
+                (_text(r.get(f"{seat}{suit}")) or "") for suit in _HAND_SUITS
+            )
+        out.append(row)
+    return out
 
 
 def _sections(df: pl.DataFrame) -> dict[int, _Section]:

@@ -121,6 +121,26 @@ SOURCE_STANDING_COLUMNS: tuple[str, ...] = (
     "tiebreak",
 )
 
+#: Columns of a deal frame (a hand record: USEBIO ``HANDSET``, PBN ``[Deal]``, Bridgemate
+#: ``HandRecord``). Each hand is written ``spades.hearts.diamonds.clubs`` with the ranks
+#: ``AKQJT98765432`` (``AKQ.JT9.876.5432``, a void empty), as PBN writes one hand; ``section``
+#: empty: the deal of that board in every section. ``dealer``/``vulnerability`` as the file
+#: states them (empty: the board number's, Law 2). Checked in :mod:`pipelines.deals`.
+DEAL_COLUMNS: tuple[str, ...] = (
+    "file",
+    "location",
+    "event_id",
+    "session",
+    "section",
+    "board",
+    "dealer",
+    "vulnerability",
+    "north",
+    "east",
+    "south",
+    "west",
+)
+
 #: Columns of a rejected input: what, where, and a reason a scorer understands.
 REJECT_COLUMNS: tuple[str, ...] = ("file", "location", "field", "reason", "raw")
 
@@ -167,6 +187,9 @@ class ReadResult:
         default_factory=lambda: empty_frame(SOURCE_STANDING_COLUMNS)
     )
     rejected: pl.DataFrame = field(default_factory=lambda: empty_frame(REJECT_COLUMNS))
+    #: the deals the file carries (:data:`DEAL_COLUMNS`); they take no part in the row
+    #: accounting (a hand record is not a result: a deal that cannot be read is a warning)
+    deals: pl.DataFrame = field(default_factory=lambda: empty_frame(DEAL_COLUMNS))
     warnings: pl.DataFrame = field(default_factory=lambda: empty_frame(WARNING_COLUMNS))
     rulings: pl.DataFrame | None = None  # a ruling log (pipelines.formats.rulings)
     appeals: pl.DataFrame | None = None  # an appeal log

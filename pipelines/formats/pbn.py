@@ -17,6 +17,7 @@ from pathlib import Path
 from pipelines.formats.canonical_csv import file_failure, normalise_results, reject
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
+    DEAL_COLUMNS,
     EVENT_COLUMNS,
     REJECT_COLUMNS,
     RESULT_COLUMNS,
@@ -179,6 +180,24 @@ def table_score(ns: str | None, ew: str | None) -> str | None:
     return ns or ew
 
 
+_SEAT_NAMES = ("north", "east", "south", "west")
+
+
+def pbn_hands(deal: str) -> dict[str, str | None]:
+    """The four hands of a PBN ``[Deal]`` by seat: ``"N:AKQ.. .. .. .."`` → ``{"north": ...}``;
+    a hand written ``-`` (not given) is ``None``; text that is not a deal gives every hand
+    ``None`` but keeps what was written under ``north`` for the check to quote."""
+    first, sep, rest = deal.strip().partition(":")
+    hands = rest.split()
+    start = "NESW".find(first.strip().upper()[:1]) if sep else -1
+    if start < 0 or len(hands) != 4 or len(first.strip()) != 1:
+        return {"north": deal, "east": None, "south": None, "west": None}
+    return {
+        _SEAT_NAMES[(start + i) % 4]: (None if hand == "-" else hand)
+        for i, hand in enumerate(hands)
+    }
+
+
 def pbn_scoring(value: str | None) -> str | None:
     """Canonical scoring from a PBN ``Scoring`` value (``MatchPoints;MP1`` → matchpoints)."""
     v = (value or "").strip().lower()
@@ -224,6 +243,10 @@ def read_pbn(path: Path, file: str) -> ReadResult:
         )
     reader = _Reader(pbn, file, path.stem)
     reader.run()
+    deals = frame(reader.deals(), DEAL_COLUMNS)
+    if deals.height and not reader.results and not reader.standings and not pbn.stray:
+        # a hand record (``hands.pbn``): deals only, of the event its Event tag names
+        return ReadResult(file=file, format=FORMAT, deals=deals)
     event = reader.event_row()
     results = [{**r, "session_date": event["date"]} for r in reader.results]
     # what the file holds, counted from the file (so a row the reader lost shows up in the
@@ -244,6 +267,7 @@ def read_pbn(path: Path, file: str) -> ReadResult:
         source_standings=frame(reader.standings, SOURCE_STANDING_COLUMNS),
         rejected=frame(reader.rejected, REJECT_COLUMNS),
         warnings=frame(reader.warnings, WARNING_COLUMNS),
+        deals=deals,
         rows_read=rows_read,
     )
 
@@ -290,6 +314,27 @@ class _Reader:
                     text,
                 )
             )
+
+    def deals(self) -> list[Row]:
+        """Every record's ``[Deal]`` (PBN 2.1 section 3.4.11: ``<first>:<hand> <hand> <hand>
+        <hand>``, the hands of the seat named first and then clockwise, each
+        ``spades.hearts.diamonds.clubs``; ``-`` a hand not given), with its ``[Dealer]``,
+        ``[Vulnerable]`` and, where a record names one, its ``[Section]``."""
+        out: list[Row] = []
+        for rec in self.pbn.records:
+            deal = _dash(rec.tags.get("Deal"))
+            if deal is None:
+                continue
+            row: Row = {
+                **self._base(f"record {rec.number}"),
+                "section": _played_at(rec.tags)["section"],
+                "board": _dash(rec.tags.get("Board")),
+                "dealer": _dash(rec.tags.get("Dealer")),
+                "vulnerability": _dash(rec.tags.get("Vulnerable")),
+            }
+            row.update(pbn_hands(deal))
+            out.append(row)
+        return out
 
     def event_row(self) -> Row:
         """The event-session row (location ``header``)."""

@@ -20,6 +20,7 @@ from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidd
 from pipelines.formats.canonical_csv import file_failure, normalise_results
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
+    DEAL_COLUMNS,
     EVENT_COLUMNS,
     RESULT_COLUMNS,
     SOURCE_STANDING_COLUMNS,
@@ -137,8 +138,42 @@ def read_usebio(path: Path, file: str) -> ReadResult:
         events=frame(event_rows, EVENT_COLUMNS),
         contestants=frame(out.contestants, CONTESTANT_COLUMNS),
         source_standings=frame(out.standings, SOURCE_STANDING_COLUMNS),
+        deals=frame(_handsets(root, event_rows, file), DEAL_COLUMNS),
         rows_read=len(out.results) + len(out.contestants) + len(event_rows),
     )
+
+
+_SEATS = {"NORTH": "north", "EAST": "east", "SOUTH": "south", "WEST": "west"}
+_SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
+
+
+def _handsets(root: Element, event_rows: list[Row], file: str) -> list[Row]:
+    """The deals of every ``HANDSET`` (Compscore writes one after the ``EVENT``, at the root):
+    per ``BOARD`` its ``BOARD_NUMBER`` and four ``HAND``s, each a ``DIRECTION`` and the cards
+    of each suit (``SPADES`` ... ``CLUBS``, ranks as written). A root HANDSET belongs to the
+    file's event session when there is one; with several, its session is left empty (the
+    deal check then says so). USEBIO gives no dealer or vulnerability: Law 2's apply."""
+    owner: Row = event_rows[0] if len(event_rows) == 1 else {"event_id": None, "session": None}
+    out: list[Row] = []
+    for h, handset in enumerate(root.findall("HANDSET"), start=1):
+        where = "HANDSET" if len(root.findall("HANDSET")) == 1 else f"HANDSET[{h}]"
+        for b, board in enumerate(handset.findall("BOARD"), start=1):
+            row: Row = {
+                "file": file,
+                "location": f"{where}/BOARD[{b}]",
+                "event_id": owner.get("event_id"),
+                "session": owner.get("session"),
+                "section": None,
+                "board": text_of(board, "BOARD_NUMBER"),
+                "dealer": text_of(board, "DEALER"),
+                "vulnerability": text_of(board, "VULNERABILITY"),
+            }
+            for hand in board.findall("HAND"):
+                seat = _SEATS.get((text_of(hand, "DIRECTION") or "").upper())
+                if seat is not None:
+                    row[seat] = ".".join(text_of(hand, suit) or "" for suit in _SUITS)
+            out.append(row)
+    return out
 
 
 def _read_event(

@@ -43,7 +43,7 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 
 #: Tables later stages add that publication shows when present (read with ``sql/publish``).
-OPTIONAL_TABLES: tuple[str, ...] = ("matches", "reconciliation")
+OPTIONAL_TABLES: tuple[str, ...] = ("matches", "reconciliation", "deals")
 
 
 def load(warehouse: Path | str) -> Published:

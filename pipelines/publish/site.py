@@ -46,6 +46,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
+from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
 
@@ -224,6 +225,13 @@ def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
 def board_label(board: int, deal_round: int | None = 0) -> str:
     """``2``, or ``R3 2`` (board 2 of round 3) where each round plays its own deals."""
     return f"R{deal_round} {board}" if deal_round else str(board)
+
+
+def by_ns_score(row: dict[str, Any]) -> tuple[bool, int]:
+    """A traveller's order: the best NS score first; lines without a score (artificial, not
+    played) after them, as they were."""
+    score = row.get("ns_score")
+    return (score is None, -(score or 0))
 
 
 def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
@@ -555,10 +563,14 @@ class Site:
         by_board: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
         for r in lines:
             by_board.setdefault((r["section"], r["board"], r["deal_round"]), []).append(r)
+        deals = self._deals(event_id, n)
+        names = {
+            (r["contestant"], r["direction"] or None): r.get("names") or "" for r in st.to_dicts()
+        }
         for i, (sec, b, d) in enumerate(boards):
             prev = board_name(*boards[i - 1]) if i > 0 else None
             nxt = board_name(*boards[i + 1]) if i + 1 < len(boards) else None
-            rows = by_board[(sec, b, d)]
+            rows = sorted(by_board[(sec, b, d)], key=by_ns_score)
             of_round = f" of round {d}" if d else ""
             self._write(
                 f"{base}/{board_name(sec, b, d)}",
@@ -567,6 +579,8 @@ class Site:
                 board=f"{b}{of_round}",
                 section=sec,
                 rows=rows,
+                names=names,
+                deal=deal_view(deals.get((sec, b)) or deals.get((None, b))),
                 top=fmt(rows[0].get("top_display"), dec.mp),
                 prev=prev,
                 next=nxt,
@@ -579,6 +593,14 @@ class Site:
                 **page,
             )
         self._cards(base, st, res, dec, page)
+
+    def _deals(self, event_id: str, session: int) -> dict[tuple[str | None, int], dict]:
+        """The session's deals by (section, board); section ``None``: every section's."""
+        deals = self.data.extra.get("deals")
+        if deals is None or not deals.height:
+            return {}
+        found = deals.filter((pl.col("event_id") == event_id) & (pl.col("session") == session))
+        return {(r["section"], r["board"]): r for r in found.to_dicts()}
 
     def _cards(
         self,

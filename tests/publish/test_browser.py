@@ -113,10 +113,26 @@ def test_a_traveller_shows_the_figures(browser, sample: Sample):
         / session_dir(board["event_id"], board["session"])
         / board_name(board["section"], board["board"]),
     )
+    names = {
+        (r["contestant"], r["direction"] or ""): r["names"] or ""
+        for r in q(
+            sample,
+            f"SELECT contestant, direction, names FROM standings WHERE scope = 'session' "
+            f"AND event_id = '{board['event_id']}' AND session = {board['session']} "
+            f"AND section = '{board['section']}'",
+        )
+    }
+
+    def cell(pair: str, direction: str) -> str:
+        """A pair's traveller cell: its number, then its names."""
+        shown = names.get((pair, direction)) or names.get((pair, "")) or ""
+        return f"{pair} {' '.join(shown.split())}".strip()
+
     shown = row_text(v, "table.traveller tbody tr")
     assert len(shown) == len(rows)
     for r in rows:
-        line = next(t for t in shown if t.startswith(f"{r['ns_pair']} {r['ew_pair']} "))
+        start = f"{cell(r['ns_pair'], 'NS')} {cell(r['ew_pair'], 'EW')} "
+        line = next(t for t in shown if t.startswith(start))
         assert f"{r['ns_mp_display']:.{dec.mp}f} {r['ew_mp_display']:.{dec.mp}f}" in line
         if r["adjustment"] == "weighted":
             assert "weighted " in line and "12C1(c)" in line

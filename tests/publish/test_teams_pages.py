@@ -128,7 +128,22 @@ def test_sample_imp_travellers_and_units(sample: Sample):
     )
     assert f"datum {butler['datum']}" in page and "IMP NS IMP EW" in page
     assert "MP NS MP EW" not in page
-    assert f"{butler['ns_pair']} {butler['ew_pair']} " in page
+    names = {
+        (r["contestant"], r["direction"]): r["names"]
+        for r in q(
+            sample,
+            f"SELECT contestant, coalesce(direction, '') direction, names FROM standings "
+            f"WHERE scope = 'session' AND event_id = '{butler['event_id']}' "
+            f"AND session = {butler['session']} AND section = '{butler['section']}'",
+        )
+    }
+
+    def cell(pair: str, direction: str) -> str:
+        """A pair's traveller cell: its number, then its names."""
+        shown = names.get((pair, direction)) or names.get((pair, "")) or ""
+        return f"{pair} {' '.join(shown.split())}".strip()
+
+    assert f"{cell(butler['ns_pair'], 'NS')} {cell(butler['ew_pair'], 'EW')} " in page
     assert _f(butler["ns_imps_display"]) in page
     units = q(
         sample,
