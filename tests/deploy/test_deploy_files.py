@@ -367,3 +367,18 @@ def test_guide_names_the_files_and_the_standings_pool():
     assert re.search(r"^docker build -f docs/deploy/Dockerfile .* \.$", guide, re.M)
     assert "event_standings" in guide
     assert "dagster instance concurrency set event_standings 1" in guide
+
+
+def test_the_lock_carries_what_the_image_checks_for():
+    """The image's build fails unless ``import dagster_postgres, dagster_k8s`` works: uv.lock
+    holds both at the release line of the locked dagster (1.13.x ↔ 0.29.x), and the drivers
+    of the PostgreSQL deployment (psycopg2 for dagster-postgres, psycopg 3 and sqlglot for the
+    warehouse)."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    versions = {p["name"]: p["version"] for p in lock["package"]}
+    dagster = versions["dagster"].split(".")
+    line = f"0.{int(dagster[1]) + 16}.{dagster[2]}"
+    assert versions["dagster-postgres"] == line and versions["dagster-k8s"] == line
+    assert {"psycopg2-binary", "psycopg", "psycopg-binary", "sqlglot"} <= set(versions)
+    import dagster_k8s  # noqa: F401
+    import dagster_postgres  # noqa: F401
