@@ -445,8 +445,9 @@ def bench_run(
 
 
 def _warehouse_path(warehouse: Path | None) -> Path:
-    """``--warehouse``, else ``$TRAVELLER_WAREHOUSE``, else ``data/warehouse.duckdb``; exit 2
-    with one line when the value is not a file path (a URL)."""
+    """``--warehouse``, else ``$TRAVELLER_WAREHOUSE``, else ``data/warehouse.duckdb``: a DuckDB
+    file or a ``postgresql://`` URL (:mod:`pipelines.pg_warehouse`); exit 2 with one line when
+    the value is another URL."""
     from pipelines.resources import default_warehouse
     from pipelines.warehouse import not_a_path
 
@@ -458,9 +459,12 @@ def _warehouse_path(warehouse: Path | None) -> Path:
 
 
 def _existing_warehouse(warehouse: Path | None) -> Path:
-    """The warehouse file to read (default as for ``traveller run``); exit 2 when absent."""
+    """The warehouse file to read (default as for ``traveller run``); exit 2 when absent (a
+    PostgreSQL warehouse is taken as it is)."""
+    from pipelines.warehouse import is_postgres
+
     path = _warehouse_path(warehouse)
-    if not path.is_file():
+    if not path.is_file() and not is_postgres(path):
         typer.echo(f"traveller: warehouse not found: {path} (run `traveller run` first)", err=True)
         raise typer.Exit(2)
     return path

@@ -30,7 +30,9 @@ def default_warehouse() -> str:
 
 
 class WarehouseResource(dg.ConfigurableResource):
-    """The DuckDB warehouse file. One writer at a time: runs are queued one by one."""
+    """The warehouse: a DuckDB file (one writer at a time: runs are queued one by one) or a
+    ``postgresql://`` URL (:mod:`pipelines.pg_warehouse`: concurrent runs of different dates,
+    readers while a run writes)."""
 
     path: str
 

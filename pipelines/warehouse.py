@@ -79,28 +79,48 @@ _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
 def not_a_path(value: str | Path) -> str | None:
-    """Why ``value`` cannot be the warehouse, or None: this version keeps the warehouse in a
-    DuckDB file, so a URL (which would otherwise become a folder named ``postgresql:``) is
-    refused rather than taken as a path."""
-    if _URL.match(str(value)):
+    """Why ``value`` cannot be the warehouse, or None: a DuckDB file path or a PostgreSQL URL
+    (``postgresql://…``, :mod:`pipelines.pg_warehouse`); any other URL (which would otherwise
+    become a folder named ``s3:``) is refused rather than taken as a path."""
+    if _URL.match(str(value)) and not is_postgres(value):
         return (
-            f"the warehouse '{value}' is a URL, not a file path: this version keeps the "
-            "warehouse in a DuckDB file (e.g. data/warehouse.duckdb)"
+            f"the warehouse '{value}' is a URL that is not PostgreSQL's: the warehouse is a "
+            "DuckDB file (e.g. data/warehouse.duckdb) or postgresql://user:pw@host:5432/db"
         )
     return None
 
 
+def is_postgres(value: str | Path) -> bool:
+    """Whether ``value`` names a PostgreSQL warehouse (``postgresql://…``)."""
+    from pipelines.pg_warehouse import is_url
+
+    return is_url(value)
+
+
 class Warehouse:
-    """A DuckDB warehouse file (created on first use)."""
+    """A DuckDB warehouse file (created on first use), or a PostgreSQL database when given a
+    ``postgresql://`` URL (:mod:`pipelines.pg_warehouse`: same tables, same models)."""
 
     def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
         if not_a_path(path):
             raise ValueError(not_a_path(path))
+        #: the PostgreSQL URL, or None for a DuckDB file
+        self.url: str | None = None
+        if is_postgres(path):
+            from pipelines.pg_warehouse import normalise_url
+
+            self.url = normalise_url(path)
         self.path = Path(path)
 
     @contextmanager
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """Open the warehouse (creating the file and the schema if needed); closes on exit."""
+        if self.url is not None:
+            from pipelines import pg_warehouse
+
+            with pg_warehouse.connect(self.url, read_only) as pg:
+                yield pg  # type: ignore[misc]
+            return
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = duckdb.connect(str(self.path), read_only=read_only)
@@ -150,11 +170,17 @@ def query(
     conn: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None
 ) -> pl.DataFrame:
     """Run the model ``sql/<name>.sql`` with bound ``params``; the result as a Polars frame."""
+    if not isinstance(conn, duckdb.DuckDBPyConnection):
+        from pipelines import pg_warehouse
+
+        return pg_warehouse.query(conn, name, sql(name), params)
     return conn.sql(sql(name), params=params or None).pl()
 
 
 def export(conn: duckdb.DuckDBPyConnection, table: str) -> pl.DataFrame:
     """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`)."""
+    if not isinstance(conn, duckdb.DuckDBPyConnection):
+        return conn.frame(registry.table(table).export_sql())
     return conn.sql(registry.table(table).export_sql()).pl()
 
 
@@ -168,13 +194,16 @@ def _bound(text: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:
     """Apply ``writes`` in one transaction (delete the slice, insert the frame); rows inserted."""
+    if not isinstance(conn, duckdb.DuckDBPyConnection):
+        from pipelines import pg_warehouse
+
+        return pg_warehouse.write(conn, writes, _delete_text)
     counts: dict[str, int] = {}
     conn.execute("BEGIN TRANSACTION")
     try:
         for w in writes:
             table = registry.table(w.table)
-            model = w.delete or table.delete
-            delete = sql(f"write/{model}.delete") if model else table.delete_sql(w.params)
+            delete = _delete_text(w, table)
             conn.execute(delete, _bound(delete, w.params))
             if w.frame.height:
                 conn.register("incoming", w.frame)
@@ -188,3 +217,9 @@ def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str,
         conn.execute("ROLLBACK")
         raise
     return counts
+
+
+def _delete_text(w: Write, table: registry.Table) -> str:
+    """The statement deleting the slice ``w`` replaces (the registry's, or a delete model)."""
+    model = w.delete or table.delete
+    return sql(f"write/{model}.delete") if model else table.delete_sql(w.params)
