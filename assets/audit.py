@@ -78,7 +78,7 @@ def reconciliation(warehouse: WarehouseResource) -> dg.MaterializeResult:
 
 def _reports_dir(warehouse: WarehouseResource) -> Path:
     """Reports are written beside the warehouse file, in ``reports/``."""
-    return Path(warehouse.path).resolve().parent / "reports"
+    return warehouse.get().folder.resolve() / "reports"
 
 
 @dg.asset(

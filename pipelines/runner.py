@@ -135,7 +135,7 @@ def run_inbox(
     warehouse's folder, e.g. ``data/site``, ``data/exports``, ``data/season.html``).
     """
     say = progress or (lambda _msg: None)
-    publish_to = publish_to or warehouse.parent
+    publish_to = publish_to or Warehouse(warehouse).folder
     resources = {
         "warehouse": WarehouseResource(path=str(warehouse)),
         "inbox": InboxResource(path=str(inbox)),

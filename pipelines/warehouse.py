@@ -112,6 +112,16 @@ class Warehouse:
             self.url = normalise_url(path)
         self.path = Path(path)
 
+    @property
+    def folder(self) -> Path:
+        """Where the reports and publication of this warehouse go by default: the DuckDB
+        file's folder, or for PostgreSQL ``$TRAVELLER_PUBLISH`` (default ``data``)."""
+        if self.url is not None:
+            import os
+
+            return Path(os.environ.get("TRAVELLER_PUBLISH", "data"))
+        return self.path.parent
+
     @contextmanager
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """Open the warehouse (creating the file and the schema if needed); closes on exit."""

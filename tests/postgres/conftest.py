@@ -67,12 +67,17 @@ def run_sample(warehouse: str | Path, publish_to: Path) -> None:
     from pipelines.resources import SAMPLE_INBOX
     from pipelines.runner import run_inbox
 
-    run_inbox(
-        SAMPLE_INBOX,
-        Path(warehouse),
-        instance=dg.DagsterInstance.ephemeral(),
-        publish_to=publish_to,
-    )
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TRAVELLER_PUBLISH", str(publish_to))  # a PostgreSQL warehouse's reports
+    try:
+        run_inbox(
+            SAMPLE_INBOX,
+            Path(warehouse),
+            instance=dg.DagsterInstance.ephemeral(),
+            publish_to=publish_to,
+        )
+    finally:
+        mp.undo()
 
 
 #: The clock the sample runs are judged at (provisional / final), the same for every run.
