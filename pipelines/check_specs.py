@@ -1,5 +1,6 @@
-"""The checks of the nightly run, as data: which asset each guards, the SQL model it reads,
-whether a failure blocks what comes after, and what a failure means (no Dagster here).
+"""The checks of the nightly run, as data (``pipelines/checks.toml``): which asset each
+guards, the SQL model it reads, whether a failure blocks what comes after, and what a failure
+means (no Dagster here).
 
 One :class:`CheckSpec` per check; :func:`pipelines.stages.check` runs one against the
 warehouse (rows offending, passed when there are none) and ``assets/checks.py`` makes the
@@ -15,8 +16,10 @@ concerned (``holds``; status ``held``, never published); the date's other events
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
@@ -62,105 +65,34 @@ class CheckSpec:
         return rows
 
 
+#: Where the checks are declared.
+CHECKS_FILE = Path(__file__).with_name("checks.toml")
+
+#: The engine rules a check's ``offending`` may name: the offending rows of what its model
+#: returned (Law 78A: the boards whose matchpoints are not conserved).
+OFFENDING: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
+    "matchpoint_breaches": breaches,
+}
+
+
+def load(path: Path = CHECKS_FILE) -> tuple[CheckSpec, ...]:
+    """Every check declared in ``path``, in its order (``offending`` resolved by name in
+    :data:`OFFENDING`; an unknown key or rule is an error naming the check)."""
+    checks = []
+    for entry in tomllib.loads(path.read_text(encoding="utf-8"))["check"]:
+        entry = dict(entry)
+        rule = entry.pop("offending", None)
+        if rule is not None and rule not in OFFENDING:
+            raise ValueError(f"{path.name}: check {entry.get('name')}: no rule {rule!r}")
+        try:
+            checks.append(CheckSpec(**entry, offending=OFFENDING[rule] if rule else None))
+        except TypeError as e:
+            raise ValueError(f"{path.name}: check {entry.get('name')}: {e}") from None
+    return tuple(checks)
+
+
 #: Every check of the run, by the asset it guards in run order.
-CHECKS: tuple[CheckSpec, ...] = (
-    CheckSpec(
-        "rows_accounted_on_read",
-        asset="source_files",
-        sql="checks/rows_accounted_read",
-        blocking=True,
-        description="Per file: rows read = reference rows + dated results + rejected.",
-        partitioned=False,
-        rows_key="unbalanced_files",
-        balanced="balanced",
-    ),
-    CheckSpec(
-        "rows_accounted",
-        asset="validated_results",
-        sql="checks/rows_accounted_date",
-        blocking=True,
-        description="Per file: rows of the date read = validated + rejected.",
-        partitioned=True,
-        rows_key="unbalanced_files",
-        balanced="balanced",
-    ),
-    CheckSpec(
-        "score_contract_agreement",
-        asset="validated_results",
-        sql="checks/score_disagreements",
-        blocking=False,
-        description="Law 77: every stated score equals the score of its contract. A "
-        "disagreement is kept and holds its event's standings (status held, not published) "
-        "until corrected; the date's other events go on.",
-        partitioned=True,
-        rows_key="lines",
-        count_key="disagreements",
-        holds_events=True,
-    ),
-    CheckSpec(
-        "rulings_applicable",
-        asset="rulings",
-        sql="checks/rulings_rejected",
-        blocking=False,
-        description="Every ruling and appeal of the date could be applied; one that cannot "
-        "holds its event's standings (status held, not published) until corrected; the date's "
-        "other events go on.",
-        partitioned=True,
-        rows_key="rows",
-        count_key="rejected",
-        holds_events=True,
-    ),
-    CheckSpec(
-        "ruling_rows_accounted",
-        asset="rulings",
-        sql="checks/rows_accounted_rulings",
-        blocking=True,
-        description="Per file: rulings and appeals of the date read = accepted + rejected.",
-        partitioned=True,
-        rows_key="unbalanced_files",
-        balanced="balanced",
-    ),
-    CheckSpec(
-        "matchpoints_conserved",
-        asset="scored_results",
-        sql="read/scored_for_date",
-        blocking=True,
-        description="Law 78A: on every board NS + EW = top and each field sums to "
-        "k(k-1), or n(N-1) when factored.",
-        partitioned=True,
-        rows_key="boards_off",
-        offending=breaches,
-    ),
-    CheckSpec(
-        "victory_points_balanced",
-        asset="standings",
-        sql="checks/vp_balance",
-        blocking=True,
-        description="Team matches: on a match whose boards balanced, the two teams' victory "
-        "points sum to 20 (WBF 2013 scale, loser = 20 - winner).",
-        partitioned=True,
-        rows_key="matches_off",
-    ),
-    CheckSpec(
-        "audit_rates_in_range",
-        asset="director_audit",
-        sql="checks/audit_rates_in_range",
-        blocking=True,
-        description="Every rate, target, funnel limit and shrunken rate of the marts is in [0, 1].",
-        partitioned=False,
-        rows_key="out_of_range",
-    ),
-    CheckSpec(
-        "audit_counts_reconcile",
-        asset="director_audit",
-        sql="checks/audit_counts_reconcile",
-        blocking=True,
-        description="Per season, the marts' rulings, penalties and appeals reconcile with the "
-        "rulings and appeals tables.",
-        partitioned=False,
-        rows_key="differences",
-    ),
-)
+CHECKS: tuple[CheckSpec, ...] = load()
 
 #: The checks by name.
 BY_NAME: dict[str, CheckSpec] = {c.name: c for c in CHECKS}

@@ -33,3 +33,16 @@ def test_a_check_of_one_date_needs_its_date(tmp_path):
         stages.check(Warehouse(tmp_path / "w.duckdb"), "rows_accounted")
     with pytest.raises(KeyError):
         spec("no_such_check")
+
+
+def test_a_declared_check_with_an_unknown_rule_or_key_is_an_error(tmp_path):
+    from pipelines.check_specs import load
+
+    head = '[[check]]\nname = "x"\nasset = "a"\nsql = "s"\nblocking = true\n'
+    head += 'partitioned = false\nrows_key = "rows"\ndescription = ""\n'
+    (tmp_path / "a.toml").write_text(head + 'offending = "nothing"\n')
+    with pytest.raises(ValueError, match="no rule"):
+        load(tmp_path / "a.toml")
+    (tmp_path / "b.toml").write_text(head + "colour = 1\n")
+    with pytest.raises(ValueError, match="check x"):
+        load(tmp_path / "b.toml")

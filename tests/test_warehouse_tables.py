@@ -176,3 +176,13 @@ def test_every_sql_model_left_is_used():
         if model not in strings and last not in strings:
             unused.append(model)
     assert unused == []
+
+
+def test_a_declared_table_with_an_unknown_key_is_an_error(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[[table]]\nname = "t"\ndoc = ""\ncolumns = [["a", "VARCHAR"]]\nkeys = 1\n')
+    with pytest.raises(ValueError, match="unknown keys"):
+        tables.load(path)
+    path.write_text('[[table]]\nname = "t"\ndoc = ""\ncolumns = [["a", "TEXT NOT NULL"]]\n')
+    with pytest.raises(ValueError, match="unknown type"):
+        tables.load(path)
