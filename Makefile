@@ -12,7 +12,8 @@ export UV_PYTHON_DOWNLOADS := never
 # against the current directory, the project folder when started through make).
 export DAGSTER_HOME := $(CURDIR)/.dagster_home
 
-.PHONY: install mdbtools chromium run test test-fast lint format bench dev sample clean
+.PHONY: install mdbtools chromium run test test-fast lint format bench dev sample clean \
+	pg-start pg-stop dev-postgres
 
 # Bridgemate .bws databases are read with Debian's mdbtools (mdb-export), not a Python package.
 MDBTOOLS_HINT := reading .bws files needs mdbtools (mdb-export); install it with: apt-get install mdbtools
@@ -103,9 +104,31 @@ bench: install  ## 1,000,000 results through validation, scoring and standings
 dev: install  ## the Dagster UI on http://127.0.0.1:3000 (schedule and sensor included)
 	$(BIN)/dagster dev -m pipelines.definitions
 
+# A local PostgreSQL under .pg/ (the server binaries of the machine: PostgreSQL 15 at
+# /usr/lib/postgresql/15/bin here; as root its commands run as the postgres user), for trying
+# the PostgreSQL deployment of docs/deploy.md on one machine: 127.0.0.1:$(PG_PORT), trust
+# authentication, database traveller. Never a server.
+PG_PORT ?= 54320
+PG_ENV := DAGSTER_PG_HOST=127.0.0.1 DAGSTER_PG_PORT=$(PG_PORT) DAGSTER_PG_USER=postgres \
+	DAGSTER_PG_PASSWORD= DAGSTER_PG_DB=traveller \
+	TRAVELLER_WAREHOUSE=postgresql://postgres@127.0.0.1:$(PG_PORT)/traveller
+
+pg-start: install  ## start the local PostgreSQL under .pg/ (created the first time)
+	$(BIN)/python -m pipelines.pg_local start .pg --port $(PG_PORT)
+
+pg-stop:  ## stop the local PostgreSQL under .pg/
+	$(BIN)/python -m pipelines.pg_local stop .pg
+
+# The Dagster UI with Dagster's state and the warehouse on the local PostgreSQL
+# (docs/deploy/dagster.postgres.yaml in .dagster_home_pg/): runs queued, several at once.
+dev-postgres: pg-start  ## the Dagster UI on PostgreSQL (instance and warehouse), port 3000
+	mkdir -p .dagster_home_pg
+	cp docs/deploy/dagster.postgres.yaml .dagster_home_pg/dagster.yaml
+	env DAGSTER_HOME=$(CURDIR)/.dagster_home_pg $(PG_ENV) $(BIN)/dagster dev -m pipelines.definitions
+
 sample: install  ## regenerate the bundled sample inbox (seeded: same files every time)
 	rm -rf pipelines/sample/inbox
 	$(BIN)/traveller generate --out pipelines/sample/inbox
 
 clean:
-	rm -rf $(VENV) $(TOOLS) data .dagster_home .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) data .dagster_home .dagster_home_pg .pytest_cache .ruff_cache .hypothesis
