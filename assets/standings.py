@@ -13,6 +13,9 @@ from pipelines.resources import WarehouseResource
     deps=[scored_results, rulings, "contestants"],
     group_name="results",
     kinds={"duckdb", "polars"},
+    # event standings read the event's other dates: one run at a time ranks (the instance's
+    # pools default_limit 1, or `dagster instance concurrency set event_standings 1`)
+    pool="event_standings",
 )
 def standings(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
