@@ -90,7 +90,10 @@ to the defaults (warned); movement ``mitchell`` when in every section the NS pai
 each table is the same in every round, else ``howell`` — judged on ``RoundData`` where it
 is used, else on the results.
 
-``rows_read`` = ``ReceivedData`` rows + 1 (the event row).
+Names: ``PlayerNumbers`` (with ``PlayerNames``) give each pair its players' names, one
+contestant row per pair (see :func:`_players`); the numbers are stored, never published.
+
+``rows_read`` = ``ReceivedData`` rows + 1 (the event row) + the contestant rows.
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ import polars as pl
 
 from pipelines.formats.canonical_csv import clip, file_failure, normalise_results, reject
 from pipelines.formats.model import (
+    CONTESTANT_COLUMNS,
     DEAL_COLUMNS,
     EVENT_COLUMNS,
     REJECT_COLUMNS,
@@ -119,7 +123,15 @@ from pipelines.formats.model import (
 FORMAT = "bws"
 
 #: The tables read, and those without which the file is rejected.
-TABLES: tuple[str, ...] = ("ReceivedData", "Section", "Session", "RoundData", "HandRecord")
+TABLES: tuple[str, ...] = (
+    "ReceivedData",
+    "Section",
+    "Session",
+    "RoundData",
+    "HandRecord",
+    "PlayerNumbers",
+    "PlayerNames",
+)
 REQUIRED_TABLES: tuple[str, ...] = ("ReceivedData", "Section")
 
 #: ``ReceivedData`` columns the reader needs (others are optional: ``LeadCard``,
@@ -379,16 +391,87 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         "source_event_id": session.get("GUID"),
     }
     results = normalise_results(frame(out.results, RESULT_COLUMNS))
+    contestants = _players(
+        tables.get("PlayerNumbers"),
+        tables.get("PlayerNames"),
+        sections,
+        rounds,
+        event["movement"] == "mitchell",
+        {"file": file, "event_id": event_id},
+    )
     return ReadResult(
         file=file,
         format=FORMAT,
         results=results,
         events=frame([event], EVENT_COLUMNS),
+        contestants=frame(contestants, CONTESTANT_COLUMNS),
         rejected=frame(out.rejected, REJECT_COLUMNS),
         warnings=frame(out.warnings, WARNING_COLUMNS),
         deals=frame(_hand_record(tables.get("HandRecord"), sections, file, event_id), DEAL_COLUMNS),
-        rows_read=received.height + 1,
+        rows_read=received.height + 1 + len(contestants),
     )
+
+
+def _players(
+    numbers: pl.DataFrame | None,
+    names: pl.DataFrame | None,
+    sections: dict[int, _Section],
+    rounds: dict[int, dict[tuple[int, int], _Seat]],
+    mitchell: bool,
+    common: Row,
+) -> list[Row]:
+    """The pairs' names from ``PlayerNumbers`` (a player entered at a table: ``Section``,
+    ``Table``, ``Direction`` N E S W, ``Number``, ``Name``, ``Round``): a player sits in the
+    pair that ``RoundData`` seats there in that round (round 1 when none is given), North and
+    South the NS pair, East and West the EW pair. A player without a ``Name`` takes the one
+    ``PlayerNames`` gives his number (``strID`` or ``ID``). The numbers are membership
+    numbers: kept as ``player_ids``, never published. Rows naming nobody are ignored."""
+    if numbers is None or not numbers.height:
+        return []
+    by_number: dict[str, str] = {}
+    if names is not None:
+        for r in names.iter_rows(named=True):
+            name = _text(r.get("Name"))
+            for key in (_text(r.get("strID")), _text(r.get("ID"))):
+                if name and key:
+                    by_number.setdefault(key, name)
+    pairs: dict[tuple[str, int, str], dict[str, tuple[str | None, str | None]]] = {}
+    where: dict[tuple[str, int, str], str] = {}
+    sides: dict[tuple[str, int, str], str] = {}
+    for r in numbers.iter_rows(named=True):
+        seat = (_text(r.get("Direction")) or "").upper()[:1]
+        sec_id, table = _int(r.get("Section")), _int(r.get("Table"))
+        number = _text(r.get("Number"))
+        name = _text(r.get("Name")) or (by_number.get(number) if number else None)
+        sec = sections.get(sec_id or 0)
+        if seat not in ("N", "E", "S", "W") or sec is None or table is None or not name:
+            continue
+        rnd = _int(r.get("Round")) or 1
+        sitting = rounds.get(sec.ident, {}).get((table, rnd))
+        pair = None if sitting is None else sitting.ns if seat in "NS" else sitting.ew
+        if pair is None:
+            continue
+        side = "NS" if seat in "NS" else "EW"
+        key = (sec.letter, pair, side if mitchell else "")
+        if sides.setdefault(key, side) != side:
+            continue  # a Howell pair entered again from its other side: named already
+        pairs.setdefault(key, {})[seat] = (name, number)
+        where.setdefault(key, f"PlayerNumbers section {sec.letter} table {table} round {rnd}")
+    out: list[Row] = []
+    for (letter, pair, side), seats in sorted(pairs.items()):
+        order = [seats[s] for s in ("N", "S", "E", "W") if s in seats]
+        out.append(
+            {
+                **common,
+                "location": where[(letter, pair, side)],
+                "contestant": str(pair),
+                "direction": side or None,
+                "names": " & ".join(n for n, _ in order if n),
+                "player_ids": ";".join(i for _, i in order if i) or None,
+                "section": letter,
+            }
+        )
+    return out
 
 
 _HAND_SEATS = ("North", "East", "South", "West")

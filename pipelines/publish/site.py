@@ -1,19 +1,25 @@
 """The results site: static HTML pages players read, written from the warehouse.
 
-Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone):
+Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone), at readable,
+stable addresses without hashes:
 
 * ``index.html`` — every session by date, then event;
-* ``<event>/index.html`` — the event: its sessions and, over several sessions, the event
-  ranking;
-* ``<event>/session-<n>/index.html`` — the session ranking per section (and per direction
+* ``events/<event>/index.html`` — the event: each session's rankings, then, over several
+  sessions, the event ranking;
+* ``events/<event>/s<n>/index.html`` — the session ranking per section (and per direction
   in a Mitchell: two fields, two rankings), with its status — *provisional* until the end of
   the correction period (Law 79C) and while an appeal is pending, then *final* — and, for a
   newer version, what changed and why (the appeal or the correction);
-* ``.../board-<section>-<n>.html`` — each board's traveller: contract, declarer, tricks,
-  score, the profile's displayed matchpoints (IMPs when the event has them), and every
-  adjusted score marked and explained in words with its Law (:mod:`pipelines.publish.explain`);
-* ``.../card-<section>-<contestant>.html`` — each contestant's scorecard.
+* ``events/<event>/s<n>/<section>/board-<n>.html`` (no section folder for a session's only,
+  unnamed section) — each board's deal with its double-dummy table and par where a file
+  carried it (:mod:`pipelines.publish.hands`), and its traveller sorted by NS score: pairs
+  with their names, contract, declarer, tricks, score, the profile's displayed matchpoints
+  (IMPs when the event has them), and every adjusted score marked and explained in words with
+  its Law (:mod:`pipelines.publish.explain`);
+* ``.../<section>/card-<contestant>.html`` — each contestant's scorecard, opponents named.
 
+An event known only by a program's GUID (a Bridgemate ``.bws``) is titled by its club, name
+and date (:func:`readable`).
 Equal totals share a place (Law 78A; totals are exact), printed as the profile's
 ``display.tied_place`` says (``6=``, ``=6``, ``6-7`` or ``6``).
 Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as
@@ -22,8 +28,8 @@ Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a n
 
 from __future__ import annotations
 
-import hashlib
 import math
+import posixpath
 import re
 import shutil
 from collections.abc import Iterable
@@ -52,16 +58,42 @@ from pipelines.publish.teams import bracket, match_rows, vp_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+#: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
+#: session GUID, 32 hexadecimal digits, with or without braces and dashes).
+_GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-?([0-9A-Fa-f]{4}-?){3}[0-9A-Fa-f]{12}\}?$")
+
+
+def readable(session: dict[str, Any]) -> dict[str, Any]:
+    """``session`` with a name a reader understands: its own, unless it has none or its
+    event is known only by a program's GUID (a Bridgemate ``.bws``: its ``Session.Name`` is
+    often the default "Bridge game"); then the club (events.csv), the name and the date —
+    "Pellwyn BC, Bridge game, 2019-04-26". ``shown_id``: the event id where it means
+    something (never a GUID)."""
+    guid = bool(_GUID.match(str(session["event_id"])))
+    name = session.get("name")
+    if name and not guid:
+        return {**session, "shown_id": session["event_id"]}
+    club = session.get("club")
+    if club and (_GUID.match(str(club)) or str(session["event_id"]).startswith(str(club))):
+        club = None  # the default club, the event id's prefix: the GUID again
+    parts = [p for p in (club, name) if p] or ["Results"]
+    title = ", ".join(dict.fromkeys([*parts, str(session.get("date") or "")]).keys()).strip(", ")
+    shown_id = None if guid else session["event_id"]
+    return {**session, "name": title, "club": club, "shown_id": shown_id}
 
 
 def slug(text: object) -> str:
-    """A file-name-safe form of ``text``; when characters had to be replaced, a short hash of
-    the original keeps two different texts apart (``A/B`` and ``A-B``)."""
-    s = str(text)
-    safe = _UNSAFE.sub("-", s).strip("-") or "x"
-    if safe == s:
-        return s
-    return f"{safe}-{hashlib.sha1(s.encode()).hexdigest()[:6]}"
+    """A readable, stable file-name form of ``text``: each run of characters other than
+    letters, digits, ``_`` and ``-`` becomes one ``-`` (``2021 Online Qual: Open R2`` →
+    ``2021-Online-Qual-Open-R2``); no hash. Two texts that would share a form (``A/B`` and
+    ``A-B`` in one session) are refused when the site is written (:meth:`Site._write`),
+    never written over each other."""
+    return _UNSAFE.sub("-", str(text)).strip("-") or "x"
+
+
+def rel(target: str, page: str) -> str:
+    """The link from the page ``page`` to ``target`` (both relative to the site root)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
 def environment() -> Environment:
@@ -207,19 +239,25 @@ def contestant_label(contestant: str, direction: str | None) -> str:
     return f"{contestant} {direction}" if direction else str(contestant)
 
 
+def section_dir(section: str | None) -> str:
+    """The folder of a section's boards and scorecards within its session (``A/``); none for
+    a session's only, unnamed section."""
+    return f"{slug(section)}/" if section else ""
+
+
 def card_name(section: str, contestant: str, direction: str | None) -> str:
-    """File name of a contestant's scorecard."""
+    """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
     d = f"-{direction.lower()}" if direction else ""
-    return f"card-{slug(section)}-{slug(contestant)}{d}.html"
+    return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
 
 
 def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
-    """File name of a board's traveller: ``board-<section>-<n>.html``, or
-    ``board-<section>-r<round>-<n>.html`` where each round plays its own deals (teams,
-    pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and of round 3 are two
-    travellers."""
+    """A board's traveller, relative to the session's folder: ``A/board-16.html``
+    (``board-16.html`` in an unnamed section), or ``A/board-r3-2.html`` where each round plays
+    its own deals (teams, pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and
+    of round 3 are two travellers."""
     r = f"r{deal_round}-" if deal_round else ""
-    return f"board-{slug(section)}-{r}{board}.html"
+    return f"{section_dir(section)}board-{r}{board}.html"
 
 
 def board_label(board: int, deal_round: int | None = 0) -> str:
@@ -240,9 +278,14 @@ def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
     return section, deal_round, board
 
 
+def event_dir(event_id: str) -> str:
+    """Folder of an event's pages, relative to the site root: ``events/<event>``."""
+    return f"events/{slug(event_id)}"
+
+
 def session_dir(event_id: str, session: int) -> str:
-    """Folder of a session's pages, relative to the site root."""
-    return f"{slug(event_id)}/session-{session}"
+    """Folder of a session's pages, relative to the site root: ``events/<event>/s1``."""
+    return f"{event_dir(event_id)}/s{session}"
 
 
 def sides(results: pl.DataFrame) -> pl.DataFrame:
@@ -327,6 +370,11 @@ class Site:
     # ------------------------------------------------------------------ writing
 
     def _write(self, rel: str, template: str, **ctx: Any) -> None:
+        if self.out / rel in self.pages:
+            raise ValueError(
+                f"two pages would be written to {rel}: two events, sections or contestants "
+                "whose names differ only in punctuation; rename one"
+            )
         depth = rel.count("/")
         html = self.env.get_template(template).render(root="../" * depth, **ctx)
         path = self.out / rel
@@ -340,7 +388,7 @@ class Site:
             shutil.rmtree(self.out)
         self.out.mkdir(parents=True)
         shutil.copy(TEMPLATES / "style.css", self.out / "style.css")
-        sessions = self.data.sessions.to_dicts()
+        sessions = [readable(s) for s in self.data.sessions.to_dicts()]
         self._index(sessions)
         by_event: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
@@ -357,7 +405,7 @@ class Site:
             s = {
                 **s,
                 "href": f"{session_dir(s['event_id'], s['session'])}/index.html",
-                "event_href": f"{slug(s['event_id'])}/index.html",
+                "event_href": f"{event_dir(s['event_id'])}/index.html",
                 "status_line": status_text(s),
             }
             days.setdefault(s["date"], []).append(s)
@@ -391,12 +439,25 @@ class Site:
             else matches
         )
         self._write(
-            f"{slug(event_id)}/index.html",
+            f"{event_dir(event_id)}/index.html",
             "event.html.j2",
             title=first.get("name") or event_id,
             event=first,
             sessions=[
-                {**s, "href": f"session-{s['session']}/index.html", "status_line": status_text(s)}
+                {
+                    **s,
+                    "href": f"s{s['session']}/index.html",
+                    "status_line": status_text(s),
+                    "rankings": self._rankings(
+                        self.data.standings.filter(
+                            (pl.col("event_id") == event_id)
+                            & (pl.col("scope") == "session")
+                            & (pl.col("session") == s["session"])
+                        ),
+                        Decimals.of(s.get("profile")),
+                        link_dir=f"s{s['session']}/",
+                    ),
+                }
                 for s in sessions
             ],
             rankings=rankings if len(sessions) > 1 else [],
@@ -421,7 +482,9 @@ class Site:
     def _rankings(
         self, st: pl.DataFrame, dec: Decimals, link_dir: str | None
     ) -> list[dict[str, Any]]:
-        """One ranking per section and direction: rows with place, names and figures."""
+        """One ranking per section and direction: rows with place, names and figures; each
+        contestant links to its scorecard in the session folder ``link_dir`` (relative to the
+        page; ``None``: no links, an event ranking)."""
         out = []
         if not st.height:
             return out
@@ -448,7 +511,9 @@ class Site:
                         "penalties": penalty_text(r, dec.total),
                         "tiebreak": r.get("tiebreak") or "",
                         "href": (
-                            card_name(section, r["contestant"], d) if link_dir is not None else None
+                            link_dir + card_name(section, r["contestant"], d)
+                            if link_dir is not None
+                            else None
                         ),
                     }
                 )
@@ -527,7 +592,7 @@ class Site:
             r["result"] = result_cell(r)
             r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
             r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
-        rankings = self._rankings(st, dec, link_dir=base)
+        rankings = self._rankings(st, dec, link_dir="")
         matches = self._matches(key)
         changes = self._changes(
             self.data.changes.filter(key & (pl.col("scope") == "session")), st, dec
@@ -540,6 +605,7 @@ class Site:
         page = {
             "session": s,
             "event_href": "../index.html",
+            "session_href": "index.html",
             "status": status_text(s),
             "dec": dec,
             **self._figures(res),
@@ -568,12 +634,13 @@ class Site:
             (r["contestant"], r["direction"] or None): r.get("names") or "" for r in st.to_dicts()
         }
         for i, (sec, b, d) in enumerate(boards):
-            prev = board_name(*boards[i - 1]) if i > 0 else None
-            nxt = board_name(*boards[i + 1]) if i + 1 < len(boards) else None
+            path = f"{base}/{board_name(sec, b, d)}"
+            prev = rel(f"{base}/{board_name(*boards[i - 1])}", path) if i > 0 else None
+            nxt = rel(f"{base}/{board_name(*boards[i + 1])}", path) if i + 1 < len(boards) else None
             rows = sorted(by_board[(sec, b, d)], key=by_ns_score)
             of_round = f" of round {d}" if d else ""
             self._write(
-                f"{base}/{board_name(sec, b, d)}",
+                path,
                 "traveller.html.j2",
                 title=f"Board {b}{of_round}" + (f", section {sec}" if len(boards) and sec else ""),
                 board=f"{b}{of_round}",
@@ -585,14 +652,21 @@ class Site:
                 prev=prev,
                 next=nxt,
                 cards={
-                    (r["contestant"], r["direction"] or None): card_name(
-                        r["section"], r["contestant"], r["direction"] or None
-                    )
-                    for r in st.to_dicts()
+                    (c, d or None): rel(f"{base}/{card_name(sec_, c, d or None)}", path)
+                    for sec_, c, d in st.select("section", "contestant", "direction").rows()
                 },
-                **page,
+                **self._up(page, base, path),
             )
         self._cards(base, st, res, dec, page)
+
+    @staticmethod
+    def _up(page: dict[str, Any], base: str, path: str) -> dict[str, Any]:
+        """``page`` with the links up to the session's ranking and the event from ``path``."""
+        return {
+            **page,
+            "session_href": rel(f"{base}/index.html", path),
+            "event_href": rel(f"{posixpath.dirname(base)}/index.html", path),
+        }
 
     def _deals(self, event_id: str, session: int) -> dict[tuple[str | None, int], dict]:
         """The session's deals by (section, board); section ``None``: every section's."""
@@ -619,6 +693,7 @@ class Site:
             else {}
         )
         who = "player" if (res["form"] == "individual").any() else "pair"
+        names = {(r["contestant"], r.get("direction") or ""): r.get("names") for r in st.to_dicts()}
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
             rows = groups.get((r["section"], r["contestant"], d))
@@ -638,11 +713,17 @@ class Site:
                         x["score_cell"] = "adj."
                     else:
                         x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
-                    x["board_href"] = board_name(x["section"], x["board"], x.get("deal_round"))
+                    opponent = ("EW" if x["side"] == "NS" else "NS") if x.get("who_dir") else ""
+                    x["against_names"] = names.get((x["against"], opponent)) or ""
+                    x["board_href"] = rel(
+                        f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'))}",
+                        f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
+                    )
                     x["board"] = board_label(x["board"], x.get("deal_round"))
                     lines.append(x)
+            path = f"{base}/{card_name(r['section'], r['contestant'], d or None)}"
             self._write(
-                f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
+                path,
                 "scorecard.html.j2",
                 title=f"Scorecard of {who} {contestant_label(r['contestant'], d or None)}",
                 standing={
@@ -656,7 +737,7 @@ class Site:
                     "penalty": penalty_text(r, dec.total),
                 },
                 lines=lines,
-                **page,
+                **self._up(page, base, path),
             )
 
 

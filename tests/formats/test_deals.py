@@ -21,7 +21,7 @@ from pipelines.formats.pbn import pbn_hands, read_pbn
 from pipelines.formats.usebio import read_usebio
 from pipelines.inbox import scan
 from tests.conftest import REALDATA, shared_file
-from tests.formats.test_bws import full_session, tables, utf8
+from tests.formats.test_bws import MOVEMENT, full_session, tables, utf8
 
 HOWELL = "compscore_usebio_mp_howell_12p.xml"
 FFB = "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn"
@@ -215,3 +215,33 @@ def test_a_hand_record_pbn_in_the_inbox_gives_deals_and_nothing_to_account_for(t
         1,
     )
     assert snap.events.height == 1  # the hand record names no event of its own
+
+
+# ------------------------------------------------------------------------- .bws names
+
+
+PLAYER_COLUMNS = ["Section", "Table", "Direction", "Number", "Name", "Updated", "Processed"]
+PLAYER_COLUMNS += ["TimeLog", "Round"]
+
+
+def test_bws_player_numbers_name_the_pairs_seated_there_by_round_data():
+    t = tables(full_session())
+    first = next(m for m in MOVEMENT if (m["Table"], m["Round"]) == ("1", "1"))
+    t["PlayerNumbers"] = utf8(
+        [
+            {"Section": "1", "Table": "1", "Direction": "N", "Number": "9001", "Name": "Ann"},
+            {"Section": "1", "Table": "1", "Direction": "S", "Number": "9002", "Name": None},
+            {"Section": "1", "Table": "1", "Direction": "E", "Number": "9003", "Name": "<b>C</b>"},
+            {"Section": "1", "Table": "1", "Direction": "W", "Number": None, "Name": None},
+        ],
+        PLAYER_COLUMNS,
+    )
+    t["PlayerNames"] = utf8([{"ID": "1", "Name": "Bob", "strID": "9002"}], ["ID", "Name", "strID"])
+    r = tables_to_result(t, "club.bws", "club")
+    got = {row["contestant"]: row for row in r.contestants.to_dicts()}
+    assert got[first["NSPair"]]["names"] == "Ann & Bob"
+    assert got[first["NSPair"]]["player_ids"] == "9001;9002"
+    assert got[first["EWPair"]]["names"] == "<b>C</b>"
+    assert {row["section"] for row in got.values()} == {"A"}
+    # every contestant row is counted as read
+    assert r.rows_read == len(full_session()) + 1 + 2

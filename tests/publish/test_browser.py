@@ -86,7 +86,7 @@ def test_pages_load_without_errors_and_links_resolve(browser, sample: Sample):
     assert len(seen) >= 1 + len(sessions)
     for s in sessions:  # one traveller and one scorecard of every session
         d = sample.site / session_dir(s["event_id"], s["session"])
-        for extra in (next(d.glob("board-*.html")), next(d.glob("card-*.html"))):
+        for extra in (next(d.rglob("board-*.html")), next(d.rglob("card-*.html"))):
             v = Visit(browser, extra)
             assert v.errors == [], (extra, v.errors)
             assert all(t.is_file() for t in v.links()), extra

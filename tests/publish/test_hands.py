@@ -180,3 +180,35 @@ def test_traveller_is_sorted_by_ns_score_and_names_the_pairs(howell_site: Path):
     assert len(scores) >= 5 and scores == sorted(scores, reverse=True)
     shown = re.findall(r'<span class="names">([^<]*)</span>', body)
     assert shown and all(s in {n.replace("&", "&amp;") for n in names.values()} for s in shown)
+
+
+def test_event_page_shows_the_session_ranking_at_a_readable_address(howell_site: Path):
+    con = duckdb.connect(str(howell_site / "w.duckdb"), read_only=True)
+    event_id, places = con.execute(
+        "SELECT event_id, count(*) FROM standings WHERE scope = 'session' GROUP BY 1"
+    ).fetchone()
+    con.close()
+    page = howell_site / "out" / "site" / "events" / event_id / "index.html"
+    html = page.read_text(encoding="utf-8")
+    ranking = html[html.index('<table class="ranking">') :]
+    assert ranking.count('<th scope="row">') == places == 12
+    assert 'href="s1/card-1.html"' in ranking  # scorecards of the unnamed section: no folder
+    assert (page.parent / "s1" / "card-1.html").is_file()
+    assert (page.parent / "s1" / "board-16.html").is_file()
+    assert not list((howell_site / "out" / "site").rglob("*-da39a3*"))
+
+
+def test_a_bws_event_is_titled_by_name_and_date_not_its_guid(tmp_path: Path):
+    name = "bridgemate_bcs_jet3_howell_15p_22b_erased_result.bws"
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copy(shared_file(REALDATA / name), inbox / name)
+    run_inbox(inbox, tmp_path / "w.duckdb", publish_to=tmp_path / "out")
+    guid = "28A937506D0F4014BC868F53FBF4F9B9"  # Session.GUID of the file
+    site = tmp_path / "out" / "site"
+    for page in site.rglob("*.html"):
+        text = re.sub(r'href="[^"]*"', "", page.read_text(encoding="utf-8"))
+        assert guid not in text, page
+    event = (site / "events" / guid / "index.html").read_text(encoding="utf-8")
+    # Session.Name "Bridge game", Session.Date 2019-04-26 (SOURCES.md)
+    assert "<title>Bridge game, 2019-04-26 · Traveller results</title>" in event

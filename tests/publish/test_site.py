@@ -15,8 +15,17 @@ from markupsafe import escape
 from typer.testing import CliRunner
 
 from pipelines.cli import app
+from pipelines.publish.data import Published
 from pipelines.publish.explain import artificial_phrase, explain, laws_text, place_text
-from pipelines.publish.site import Decimals, board_name, card_name, iter_links, session_dir, slug
+from pipelines.publish.site import (
+    Decimals,
+    Site,
+    board_name,
+    card_name,
+    iter_links,
+    session_dir,
+    slug,
+)
 from tests.publish.conftest import HOSTILE, Sample
 
 
@@ -50,10 +59,11 @@ def test_every_session_board_and_contestant_has_its_page(sample: Sample):
             f"WHERE event_id='{ev}' AND session={n}",
         )
         for sec, b, r in boards.iter_rows():
-            # board-<section>-<n>.html; board-<section>-r<round>-<n>.html where every round
-            # plays its own deals (teams)
+            # <section>/board-<n>.html; <section>/board-r<round>-<n>.html where every round
+            # plays its own deals (teams); an unnamed section has no folder
             assert (d / board_name(sec, b, r)).is_file()
-            assert board_name(sec, b, r) == f"board-{slug(sec)}-{f'r{r}-' if r else ''}{b}.html"
+            folder = f"{slug(sec)}/" if sec else ""
+            assert board_name(sec, b, r) == f"{folder}board-{f'r{r}-' if r else ''}{b}.html"
         st = q(
             sample,
             f"SELECT section, contestant, direction FROM standings WHERE scope='session' "
@@ -354,4 +364,22 @@ def test_file_names_cannot_escape_the_site():
     for hostile in ("../../etc/passwd", "a/b", "A B", "<x>", "..", ""):
         name = slug(hostile)
         assert "/" not in name and ".." not in name and name
-    assert slug("A/B") != slug("A-B") and slug("CLUB1-2026-11-02") == "CLUB1-2026-11-02"
+    assert slug("CLUB1-2026-11-02") == "CLUB1-2026-11-02"
+    assert slug("2021 Online Qual: Open R2") == "2021-Online-Qual-Open-R2"
+
+
+def test_urls_are_readable_and_without_hashes():
+    assert session_dir("CLUB1-2026-11-02", 1) == "events/CLUB1-2026-11-02/s1"
+    assert board_name("A", 16) == "A/board-16.html" and board_name("", 16) == "board-16.html"
+    assert board_name("A", 2, 3) == "A/board-r3-2.html"
+    assert card_name("A", "7", "NS") == "A/card-7-ns.html" and card_name("", "7", None) == (
+        "card-7.html"
+    )
+
+
+def test_two_names_that_share_a_file_name_are_refused_not_written_over(tmp_path):
+    empty = pl.DataFrame()
+    site = Site(Published(empty, empty, empty, empty, empty), tmp_path)
+    site._write(f"{session_dir('A/B', 1)}/index.html", "style.css")
+    with pytest.raises(ValueError, match="differ only in punctuation"):
+        site._write(f"{session_dir('A-B', 1)}/index.html", "style.css")

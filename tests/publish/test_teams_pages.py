@@ -65,9 +65,9 @@ def test_team_pages_are_rendered_when_the_warehouse_has_matches(sample: Sample, 
     data.results = data.results.with_columns(imps.alias("ns_imps"), (-imps).alias("ew_imps"))
     site = tmp_path / "site"
     write_site(data, site)
-    event = visible(site / "CLUB1-2026-11-02" / "index.html")
+    event = visible(site / "events" / "CLUB1-2026-11-02" / "index.html")
     assert "VP table" in event and "4 14.40 v 3 15.90 v 2 30.30" in event
-    ko = visible(site / "CLUB3-2026-11-02" / "index.html")
+    ko = visible(site / "events" / "CLUB3-2026-11-02" / "index.html")
     assert "Knockout bracket" in ko and "1 65.00 v 2 45.00 (2 segments; winner 1)" in ko
     ranking = visible(site / session_dir("CLUB1-2026-11-02", 1) / "index.html")
     assert "Match results" in ranking and "31.00 – 12.00" in ranking and "14.50 – 5.50" in ranking
@@ -98,7 +98,7 @@ def test_sample_team_events_show_matches_vp_table_and_bracket(sample: Sample):
         if m["home_vp"] is not None:
             assert f"{_f(m['home_vp'])} – {_f(m['away_vp'])}" in page
     for e in {m["event_id"] for m in matches}:
-        page = visible(sample.site / e / "index.html")
+        page = visible(sample.site / "events" / e / "index.html")
         stage = {m["stage"] for m in matches if m["event_id"] == e}
         if "knockout" in stage:
             assert "Knockout bracket" in page
