@@ -25,8 +25,8 @@ import polars as pl
 
 from pipelines.laws.board import dealer as law2_dealer
 from pipelines.laws.board import vulnerability as law2_vulnerability
-from pipelines.tables import polars_schema, table
-from pipelines.warehouse import query
+from pipelines.tables import polars_schema
+from pipelines.warehouse import Write, query, write
 
 SEATS: tuple[str, ...] = ("north", "east", "south", "west")
 RANKS = "AKQJT98765432"
@@ -253,15 +253,10 @@ def par_contracts(contracts: Iterable[str]) -> str:
 
 
 def analyse_new(conn: duckdb.DuckDBPyConnection) -> int:
-    """Analyse the deals of the ``deals`` table not in ``deal_analysis`` yet and add them
-    (a deal is analysed once, whatever run, event or board it comes back in); how many."""
+    """Analyse the deals of the ``deals`` table not in ``deal_analysis`` yet and add them (a
+    deal is analysed once, whatever run, event or board it comes back in); the analyses of
+    deals no file holds any more are dropped. How many were analysed."""
     todo = query(conn, "publish/deals_to_analyse")
-    if not todo.height:
-        return 0
     rows = analyse(todo)
-    conn.register("incoming", rows)
-    try:
-        conn.execute(table("deal_analysis").insert_sql())
-    finally:
-        conn.unregister("incoming")
+    write(conn, [Write("deal_analysis", rows, delete="deal_analysis_gone")])
     return rows.height

@@ -119,6 +119,10 @@ def test_a_deal_analysed_once_is_not_analysed_again(tmp_path: Path):
         assert analyse_new(conn) == 30
         assert analyse_new(conn) == 0
         assert conn.execute("SELECT count(*) FROM deal_analysis").fetchone() == (30,)
+        # a deal no file holds any more loses its analysis
+        conn.execute("DELETE FROM deals WHERE board > 1")
+        assert analyse_new(conn) == 0
+        assert conn.execute("SELECT count(*) FROM deal_analysis").fetchone() == (1,)
 
 
 # ------------------------------------------------------------------------- board page
