@@ -69,36 +69,13 @@ from typing import Any
 import polars as pl
 
 from pipelines import profiles
+from pipelines.profiles import ProfileSet
+from pipelines.tables import table
 
-RECONCILIATION_COLUMNS: tuple[str, ...] = (
-    "file",
-    "location",
-    "event_id",
-    "session",
-    "section",
-    "board",
-    "contestant",
-    "direction",
-    "what",
-    "official",
-    "traveller",
-    "code",
-    "explanation",
-)
-
-SUMMARY_COLUMNS: tuple[str, ...] = (
-    "file",
-    "event_id",
-    "profile",
-    "compared",
-    "reproduced",
-    "differing",
-    "unexplained",
-    "not_comparable",
-    "running_totals",
-    "on_difference",
-    "action",
-)
+#: The columns of the ``reconciliation`` table and of its per-file summary
+#: ``reconciliation_files`` (the registry's, :mod:`pipelines.tables`).
+RECONCILIATION_COLUMNS: tuple[str, ...] = tuple(table("reconciliation").names)
+SUMMARY_COLUMNS: tuple[str, ...] = tuple(table("reconciliation_files").names)
 
 EXPLANATIONS: dict[str, str] = {
     "ruling_after_export": "adjusted score entered after export (a ruling of the director's "
@@ -201,14 +178,14 @@ def _line_reason(r: dict, imp: bool, butler_alt: dict | None) -> str:
     return "unknown"
 
 
-def _fraction_on_plain_board(r: dict) -> bool:
+def _fraction_on_plain_board(r: dict, profs: ProfileSet) -> bool:
     """Matchpoints: the official figures share the top (a balanced score) and are not whole
     units of the profile's scale, while Traveller's are (a board compared plainly)."""
     on, oe, tn, te = r["source_ns_mp"], r["source_ew_mp"], r["__ns"], r["__ew"]
     top = r.get("top_display")
     if r["__imp"] or None in (on, oe, tn, te) or not top or not _same(on + oe, top):
         return False
-    unit = 1 / _profile(r.get("profile")).unit_den
+    unit = 1 / profs[r.get("profile")].unit_den
 
     def whole(v: float) -> bool:
         return abs(v / unit - round(v / unit)) < 1e-6
@@ -250,11 +227,14 @@ def _butler_alternative(r: dict) -> dict | None:
     return None
 
 
-def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def compare_lines(
+    scored: pl.DataFrame, *, profs: ProfileSet | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each traveller line with official figures: ``(compared, differing)``.
 
     ``compared`` has one row per line (file, event, board, pairs); ``differing`` the rows of
     :data:`RECONCILIATION_COLUMNS` for the lines not reproduced as shown."""
+    profs = ProfileSet.ensure(profs)
     if scored.height == 0 or "source_ns_mp" not in scored.columns:
         return scored.clear(), empty()
     x = scored.filter(pl.col("source_ns_mp").is_not_null() | pl.col("source_ew_mp").is_not_null())
@@ -308,7 +288,7 @@ def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         code = r["__code"]
         if code == "unknown" and key in cause:
             code = "follows_line"
-        elif code == "unknown" and _fraction_on_plain_board(r):
+        elif code == "unknown" and _fraction_on_plain_board(r, profs):
             code = "fraction_on_plain_board"
         out.append(
             {
@@ -331,22 +311,21 @@ def compare_lines(scored: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return x, frame if out else empty()
 
 
-def _profile(name: str | None) -> profiles.Profile:
-    return profiles.load(name or None)
-
-
 def compare_standings(
     official: pl.DataFrame,
     sessions: pl.DataFrame,
     events: pl.DataFrame,
     scored: pl.DataFrame,
     line_diffs: pl.DataFrame,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[list[dict], dict[str, dict[str, int]], set[tuple[str, str]]]:
     """Official totals, percentages and places against the newest session standings (or the
     event's standings where the file carries running totals).
 
     Returns the difference rows, per-file counts ``{file: {compared, not_comparable}}`` and the
     (file, event) pairs recognised as running totals."""
+    profs = ProfileSet.ensure(profs)
     rows: list[dict] = []
     counts: dict[str, dict[str, int]] = {}
     running: set[tuple[str, str]] = set()
@@ -387,7 +366,7 @@ def compare_standings(
                 (pl.col("event_id") == event_id) & (pl.col("session").cast(pl.Utf8) == str(session))
             )
             ev = events.filter(pl.col("event_id") == event_id)
-            prof = _profile(ours["profile"][0] if ours.height else None)
+            prof = profs[ours["profile"][0] if ours.height else None]
             mine = _join(o, ours)
             if _is_running(mine):
                 running.add((file, event_id))
@@ -552,13 +531,17 @@ def reconcile(
     standings: pl.DataFrame,
     source_standings: pl.DataFrame,
     files: list[str] | None = None,
+    *,
+    profs: ProfileSet | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Every official figure of every file against Traveller's: ``(differences, summary)``.
 
     ``scored``: the newest scored results (with the program's ``source_ns_mp``/``source_ew_mp``);
     ``standings``: the standings (session and event scope, newest versions);
-    ``source_standings``: the program's totals, percentages and places as read.
+    ``source_standings``: the program's totals, percentages and places as read;
+    ``profs``: the profiles, each loaded once for the whole comparison.
     """
+    profs = ProfileSet.ensure(profs)
     newest = standings.filter(pl.col("status") != "superseded") if standings.height else standings
     sessions = newest.filter(pl.col("scope") == "session") if newest.height else newest
     events = newest.filter(pl.col("scope") == "event") if newest.height else newest
@@ -567,9 +550,9 @@ def reconcile(
             pl.col("boards").max().alias("__full")
         )
         sessions = sessions.join(full, on=["event_id", "session", "section"], how="left")
-    compared, line_rows = compare_lines(scored)
+    compared, line_rows = compare_lines(scored, profs=profs)
     st_rows, counts, running = compare_standings(
-        source_standings, sessions, events, scored, line_rows
+        source_standings, sessions, events, scored, line_rows, profs=profs
     )
     diffs = pl.concat(
         [line_rows, pl.DataFrame(st_rows, schema=dict.fromkeys(RECONCILIATION_COLUMNS, pl.Utf8))]
@@ -591,7 +574,7 @@ def reconcile(
         if prof_name is None and sessions.height:
             p = sessions.filter(pl.col("event_id") == ev)["profile"]
             prof_name = p[0] if p.len() else None
-        prof = _profile(prof_name)
+        prof = profs[prof_name]
         holding = d.filter(~pl.col("code").is_in(list(KNOWN_ADJUSTMENT))).height > 0
         summary.append(
             {
