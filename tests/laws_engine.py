@@ -13,7 +13,7 @@ from pipelines.scoring.day import score_day
 from pipelines.scoring.events import EVENTS_SCHEMA, with_defaults
 from pipelines.scoring.rulings import RulingsResult, validate_rulings
 from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import DateResults, results_for_date
+from pipelines.scoring.versions import DateResults, score_newest, session_versions
 
 DAY = "2026-11-02"
 LATE = datetime(2026, 11, 30, 12, 0)
@@ -141,6 +141,23 @@ def scored_day(
     assert day.rejected.height == 0, day.rejected.to_dicts()
     assert day.rulings.rejected.height == 0, day.rulings.rejected.to_dicts()
     return day.dated
+
+
+def results_for_date(
+    validated: pl.DataFrame,
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    events: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+    now: datetime,
+) -> DateResults:
+    """Score one date whose results are validated already, as :func:`score_day` does after
+    validating: the newest version's scored lines, then every version of every session."""
+    scored, adjustments = score_newest(validated, rulings, appeals, contestants)
+    standings, changes, decs = session_versions(
+        scored, validated, rulings, appeals, events, contestants, now
+    )
+    return DateResults(scored, standings, changes, adjustments, decs)
 
 
 def run(

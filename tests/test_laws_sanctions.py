@@ -20,8 +20,7 @@ from pipelines.formats.model import RESULT_COLUMNS, frame
 from pipelines.scoring.events import EVENTS_SCHEMA, with_defaults
 from pipelines.scoring.standings import event_standings
 from pipelines.scoring.validate import validate_results
-from pipelines.scoring.versions import results_for_date
-from tests.laws_engine import LATE, checked, result, ruling, run
+from tests.laws_engine import LATE, checked, result, results_for_date, ruling, run
 
 # Two rounds of a 4-table Howell-like layout: round 1 boards 1-2, round 2 boards 3-4; pair 1
 # plays NS at table 1 in both rounds (against 2, then 4).

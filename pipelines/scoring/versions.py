@@ -235,7 +235,8 @@ def score_state(
 
 @dataclass
 class DateResults:
-    """Everything official for one session date: see :func:`results_for_date`."""
+    """Everything official for one session date: the newest version's scored lines, every
+    version's standings, the changes between them, the adjustments and the decisions."""
 
     scored: pl.DataFrame  # the newest version's board scores
     standings: pl.DataFrame  # every version of every session of the date
@@ -318,27 +319,6 @@ def session_versions(
         all_versions, appeals, events, now, latest_in_effect(rulings, appeals), profs=profs
     )
     return all_versions, _changes(all_versions, by_session, "session"), decs
-
-
-def results_for_date(
-    validated: pl.DataFrame,
-    rulings: pl.DataFrame,
-    appeals: pl.DataFrame,
-    events: pl.DataFrame,
-    contestants: pl.DataFrame | None,
-    now: datetime,
-    *,
-    profs: ProfileSet | None = None,
-) -> DateResults:
-    """Score one date with its rulings: every version of every session, the changes between
-    versions, and the adjustments of the newest version (:func:`score_newest`, then
-    :func:`session_versions` from its scored lines)."""
-    profs = ProfileSet.ensure(profs)
-    scored, adjustments = score_newest(validated, rulings, appeals, contestants, profs=profs)
-    standings, changes, decs = session_versions(
-        scored, validated, rulings, appeals, events, contestants, now, profs=profs
-    )
-    return DateResults(scored, standings, changes, adjustments, decs)
 
 
 def latest_in_effect(rulings: pl.DataFrame, appeals: pl.DataFrame) -> pl.DataFrame:
