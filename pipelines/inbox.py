@@ -36,7 +36,7 @@ from pipelines.formats.model import (
     empty_frame,
 )
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
-from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.scoring.checks import Check, apply_checks, quote, rejections
 from pipelines.scoring.events import (
     EVENT_HOLD_COLUMNS,
     EVENTS_SCHEMA,
@@ -161,23 +161,10 @@ def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     dup = ok.filter(pl.col("__o") != pl.col("__first"))
     if dup.height:
         dup = dup.join(where, on="__first")
-        rejected = pl.concat(
-            [
-                rejected,
-                dup.select(
-                    "file",
-                    "location",
-                    pl.lit("contestant").alias("field"),
-                    pl.format(
-                        "contestant {} of event {} is already listed at {}",
-                        "contestant",
-                        "event_id",
-                        "__w",
-                    ).alias("reason"),
-                    raw.alias("raw"),
-                ),
-            ]
+        reason = pl.format(
+            "contestant {} of event {} is already listed at {}", "contestant", "event_id", "__w"
         )
+        rejected = pl.concat([rejected, rejections(dup, "contestant", reason, raw)])
     return ok.filter(pl.col("__o") == pl.col("__first")).select(CONTESTANT_COLUMNS), rejected
 
 

@@ -40,19 +40,23 @@ def apply_checks(
     for i, c in enumerate(checks):
         mask = flags[f"__f{i}"]
         if mask.any():
-            parts.append(
-                df.filter(mask).select(
-                    pl.col("file"),
-                    pl.col("location"),
-                    pl.lit(c.field).alias("field"),
-                    c.reason.cast(pl.Utf8).alias("reason"),
-                    raw.cast(pl.Utf8).alias("raw"),
-                )
-            )
+            parts.append(rejections(df.filter(mask), c.field, c.reason, raw))
     rejected = (
         pl.concat(parts) if parts else pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
     )
     return df.filter(~any_fail), rejected
+
+
+def rejections(df: pl.DataFrame, field: str, reason: pl.Expr, raw: pl.Expr) -> pl.DataFrame:
+    """Every row of ``df`` rejected for ``field`` with ``reason``: its file and location, the
+    reason a scorer reads and the original row (``raw``), as in ``rejected_inputs``."""
+    return df.select(
+        pl.col("file"),
+        pl.col("location"),
+        pl.lit(field).alias("field"),
+        reason.cast(pl.Utf8).alias("reason"),
+        raw.cast(pl.Utf8).alias("raw"),
+    )
 
 
 def quote(col: str) -> pl.Expr:

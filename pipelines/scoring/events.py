@@ -24,7 +24,7 @@ import polars as pl
 
 from pipelines import profiles
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
-from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.scoring.checks import Check, apply_checks, quote, rejections
 from pipelines.tables import polars_schema
 
 FORMS = ("pairs", "teams", "individual")
@@ -179,23 +179,10 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             pl.format("{}:{}", "file", "location").alias("__where"),
         )
         dup = dup.join(firsts, on=["event_id", "session", "priority"], how="left")
-        rejected = pl.concat(
-            [
-                rejected,
-                dup.select(
-                    "file",
-                    "location",
-                    pl.lit("event_id").alias("field"),
-                    pl.format(
-                        "event {} session {} is already defined at {}",
-                        "event_id",
-                        "session",
-                        "__where",
-                    ).alias("reason"),
-                    _raw().alias("raw"),
-                ),
-            ]
+        reason = pl.format(
+            "event {} session {} is already defined at {}", "event_id", "session", "__where"
         )
+        rejected = pl.concat([rejected, rejections(dup, "event_id", reason, _raw())])
     kept = first.filter(pl.col("__order") == pl.col("__first")).sort("priority", "__order")
     kept = kept.with_columns(
         pl.when(pl.col("profile").is_not_null())
