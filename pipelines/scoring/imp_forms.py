@@ -261,19 +261,26 @@ def _butler(
     rows = rows.join(datum, on=FIELD, how="left", nulls_equal=True)
     c = _with_comps(rows, comps).join(datum, on=FIELD, how="left", nulls_equal=True)
     real = c.filter(pl.col("art").is_null() & pl.col("datum").is_not_null())
-    real = real.with_columns(
-        (_imps(real["ns_score"] - real["datum"]) * real["weight"]).alias("__raw")
+    real = _side_imps(real, "datum")
+    art = c.filter(pl.col("art").is_not_null()).with_columns(
+        (_art_imps(pl.col("art"), prof) * pl.col("weight")).alias("__v")
+    )
+    per = pl.concat([real.select("__row", "side", "__v"), art.select("__row", "side", "__v")])
+    return _side_sums(rows, per, w).with_columns(pl.lit("none").alias("factoring"))
+
+
+def _side_imps(real: pl.DataFrame, against: str) -> pl.DataFrame:
+    """``real`` with ``__v``: the IMPs of its NS score against the score in ``against`` (the
+    datum, or another result of the field) times the comparison's weight, for the row's side
+    (EW: the NS figure negated)."""
+    return real.with_columns(
+        (_imps(real["ns_score"] - real[against]) * real["weight"]).alias("__raw")
     ).with_columns(
         pl.when(pl.col("side") == "NS")
         .then(pl.col("__raw"))
         .otherwise(-pl.col("__raw"))
         .alias("__v")
     )
-    art = c.filter(pl.col("art").is_not_null()).with_columns(
-        (_art_imps(pl.col("art"), prof) * pl.col("weight")).alias("__v")
-    )
-    per = pl.concat([real.select("__row", "side", "__v"), art.select("__row", "side", "__v")])
-    return _side_sums(rows, per, w).with_columns(pl.lit("none").alias("factoring"))
 
 
 def _cross(
@@ -290,14 +297,7 @@ def _cross(
         .join(others, on=FIELD, nulls_equal=True)
         .filter(pl.col("__orow") != pl.col("__row"))
     )
-    real = real.with_columns(
-        (_imps(real["ns_score"] - real["__oscore"]) * real["weight"]).alias("__raw")
-    ).with_columns(
-        pl.when(pl.col("side") == "NS")
-        .then(pl.col("__raw"))
-        .otherwise(-pl.col("__raw"))
-        .alias("__v")
-    )
+    real = _side_imps(real, "__oscore")
     # comparisons each row's result met: the other played results of its field
     rows = rows.with_columns(
         (pl.col("n_results") - (pl.col("kind") == "played").cast(pl.Int32)).alias("__k")

@@ -95,6 +95,18 @@ def pair_session_totals(scored: pl.DataFrame, penalties: pl.DataFrame | None) ->
     return _deduct(totals, penalties, "IMP")
 
 
+def sanction_of(penalties: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Per ``keys`` (a contestant of a session), the sanction of its ``penalties`` rows that
+    stands (Law 91): a disqualification before a suspension, else the first given."""
+    return (
+        penalties.filter(pl.col("sanction").is_not_null())
+        .with_columns((pl.col("sanction") == "disqualified").alias("__dq"))
+        .sort("__dq", descending=True)
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("sanction").first())
+    )
+
+
 def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str | None) -> pl.DataFrame:
     """Deduct the penalties in ``unit`` from each penalised contestant's score (exactly);
     ``penalty_num/den`` are what was deducted. With ``unit`` ``None`` nothing is deducted
@@ -109,13 +121,7 @@ def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str | No
     keys = ["event_id", "session", "section", "contestant", "direction"]
     p = penalties.with_columns(pl.col("session").cast(pl.Int32))
     amounts = p.filter(pl.col("unit") == unit) if unit else p.clear()
-    sanctions = (
-        p.filter(pl.col("sanction").is_not_null())
-        .with_columns((pl.col("sanction") == "disqualified").alias("__dq"))
-        .sort("__dq", descending=True)
-        .group_by(keys, maintain_order=True)
-        .agg(pl.col("sanction").first())
-    )
+    sanctions = sanction_of(p, keys)
     t = zero.drop("penalty_num", "penalty_den", "sanction").with_columns(
         pl.col("session").cast(pl.Int32)
     )

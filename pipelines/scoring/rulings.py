@@ -65,9 +65,11 @@ the ruling as changed by its admissible decided appeals, the latest decision win
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
 import polars as pl
 
@@ -160,6 +162,20 @@ class _Problems:
                 "raw": raw[:300],
             }
         )
+
+
+def _parsed(
+    rec: dict, cols: tuple[str, ...], parse: Callable[[Any], Any], bad: Callable[[str, str], None]
+) -> dict[str, Any]:
+    """The columns ``cols`` of the log row ``rec``, each read by ``parse``; a value ``parse``
+    refuses is rejected for its column (``bad``, with the reason it gives) and left out."""
+    out: dict[str, Any] = {}
+    for col in cols:
+        try:
+            out[col] = parse(rec.get(col))
+        except ValueError as e:
+            bad(col, str(e))
+    return out
 
 
 def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
@@ -419,24 +435,18 @@ def _ruling(
         )
     prof = profs[(info or {}).get("profile")]
     scoring = (info or {}).get("scoring") or "matchpoints"
-    times = {}
-    for col in ("called_at", "ruled_at"):
-        try:
-            times[col] = parse_time(rec.get(col))
-        except ValueError as e:
-            bad(col, str(e))
-    called, ruled = times.get("called_at"), times.get("ruled_at")
-    if called is not None and ruled is not None and ruled < called:
-        bad(
-            "ruled_at",
-            f"ruled at {_iso(ruled)}, before the director was called at {_iso(called)}: "
-            "a ruling follows the call (Law 81C); correct the times",
-        )
-    try:
-        approved = _bool(rec.get("approved")) or False
-    except ValueError as e:
-        bad("approved", str(e))
-        approved = False
+    times = _parsed(rec, ("called_at", "ruled_at"), parse_time, bad)
+    _in_order(
+        bad,
+        "ruled_at",
+        times.get("called_at"),
+        times.get("ruled_at"),
+        lambda called, ruled: (
+            f"ruled at {ruled}, before the director was called at {called}: "
+            "a ruling follows the call (Law 81C); correct the times"
+        ),
+    )
+    approved = _parsed(rec, ("approved",), _bool, bad).get("approved") or False
     board = _int(rec.get("board"))
     section = rec.get("section") or None
     ns_pair, ew_pair = rec.get("ns_pair"), rec.get("ew_pair")
@@ -716,6 +726,19 @@ def published_at(info: dict, session_date: str | None) -> datetime:
     return datetime.strptime(f"{day} 23:59", "%Y-%m-%d %H:%M")
 
 
+def _in_order(
+    bad: Callable[[str, str], None],
+    field: str,
+    earlier: datetime | None,
+    later: datetime | None,
+    message: Callable[[str | None, str | None], str],
+) -> None:
+    """Reject ``field`` (``bad``) when both times are given and ``later`` is before
+    ``earlier``, with ``message`` of the two as ``YYYY-MM-DD HH:MM:SS``."""
+    if earlier is not None and later is not None and later < earlier:
+        bad(field, message(_iso(earlier), _iso(later)))
+
+
 def _iso(t: datetime | None) -> str | None:
     return t.strftime("%Y-%m-%d %H:%M:%S") if t else None
 
@@ -901,12 +924,7 @@ def _appeal(
         bad("ruling_id", f"appeal {aid} is about ruling {rid}, which {why}")
         return None
     outcome = (rec.get("outcome") or "").strip().lower() or None
-    times = {}
-    for col in ("lodged_at", "decided_at"):
-        try:
-            times[col] = parse_time(rec.get(col))
-        except ValueError as e:
-            bad(col, str(e))
+    times = _parsed(rec, ("lodged_at", "decided_at"), parse_time, bad)
     if outcome is not None and outcome not in OUTCOMES:
         bad(
             "outcome",
@@ -916,28 +934,31 @@ def _appeal(
     if outcome is not None and times.get("decided_at") is None:
         bad("decided_at", "a decided appeal gives decided_at")
     lodged, decided = times.get("lodged_at"), times.get("decided_at")
-    if lodged is not None and decided is not None and decided < lodged:
-        bad(
-            "decided_at",
-            f"decided at {_iso(decided)}, before the appeal was lodged at {_iso(lodged)} "
-            "(Law 92): correct the times",
-        )
+    _in_order(
+        bad,
+        "decided_at",
+        lodged,
+        decided,
+        lambda lodged, decided: (
+            f"decided at {decided}, before the appeal was lodged at "
+            f"{lodged} (Law 92): correct the times"
+        ),
+    )
     ruled = parse_time(ruling.get("ruled_at")) if ruling.get("ruled_at") else None
-    if lodged is not None and ruled is not None and lodged < ruled:
-        bad(
-            "lodged_at",
-            f"lodged at {_iso(lodged)}, before ruling {rid} it is about was given at "
-            f"{_iso(ruled)} (Law 92A: an appeal is against a ruling made); correct the times",
-        )
+    _in_order(
+        bad,
+        "lodged_at",
+        ruled,
+        lodged,
+        lambda ruled, lodged: (
+            f"lodged at {lodged}, before ruling {rid} it is about was given "
+            f"at {ruled} (Law 92A: an appeal is against a ruling made); correct the times"
+        ),
+    )
     heard = (rec.get("heard_by") or "").strip().lower() or None
     if heard is not None and heard not in HEARD_BY:
         bad("heard_by", f"heard_by must be committee, panel or td_in_charge, not '{heard}'")
-    flags = {}
-    for col in ("deposit_retained", "without_merit"):
-        try:
-            flags[col] = _bool(rec.get(col))
-        except ValueError as e:
-            bad(col, str(e))
+    flags = _parsed(rec, ("deposit_retained", "without_merit"), _bool, bad)
     ns_text, ew_text = rec.get("ns_result"), rec.get("ew_result")
     pen_text = (rec.get("penalty") or "").strip() or None
     changing = outcome in OVERTURNED

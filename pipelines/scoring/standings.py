@@ -22,7 +22,7 @@ All sums and comparisons are exact (:mod:`pipelines.laws.exact`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
@@ -50,6 +50,7 @@ from pipelines.scoring.imp_standings import (
     matches,
     pair_session_totals,
     rank_by_score,
+    sanction_of,
     team_session_totals,
     team_sides,
 )
@@ -409,12 +410,14 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         "profile",
     ).with_columns(
         pl.Series("boards", boards, dtype=pl.UInt32),
-        pl.Series("score_num", score_num, dtype=pl.Int64),
-        pl.Series("score_den", score_den, dtype=pl.Int64),
-        pl.Series("top_num", top_num, dtype=pl.Int64),
-        pl.Series("top_den", top_den, dtype=pl.Int64),
+        *_exact(score_num=score_num, score_den=score_den, top_num=top_num, top_den=top_den),
         pl.Series("__rg", rg, dtype=pl.Int64),
     )
+
+
+def _exact(**columns: Sequence[int]) -> list[pl.Series]:
+    """The exact numerators and denominators computed in Python, as ``Int64`` columns."""
+    return [pl.Series(name, values, dtype=pl.Int64) for name, values in columns.items()]
 
 
 def _with_penalties(totals: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.DataFrame:
@@ -434,13 +437,7 @@ def _with_penalties(totals: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.
         [*keys, "__g"],
         ["__g"],
     ).drop("__g")
-    sanction = (
-        p.filter(pl.col("sanction").is_not_null())
-        .with_columns((pl.col("sanction") == "disqualified").alias("__dq"))
-        .sort("__dq", descending=True)
-        .group_by(keys, maintain_order=True)
-        .agg(pl.col("sanction").first())
-    )
+    sanction = sanction_of(p, keys)
     t = (
         totals.with_columns(pl.col("session").cast(pl.Int32))
         .join(total, on=keys, how="left", nulls_equal=True)
@@ -524,21 +521,19 @@ def event_standings(
             .group_by("__c")
             .agg(
                 *(pl.col(k).first() for k in keys),
-                pl.col("boards").sum(),
-                pl.col("direction").first(),
-                pl.col("session_date").max(),
-                pl.col("movement").first(),
-                pl.col("profile").first(),
+                *_over_sessions(),
                 event_sanction(),
             )
             .sort("__c")
             .with_columns(
-                pl.Series("score_num", score_num, dtype=pl.Int64),
-                pl.Series("score_den", score_den, dtype=pl.Int64),
-                pl.Series("penalty_num", pen_num, dtype=pl.Int64),
-                pl.Series("penalty_den", pen_den, dtype=pl.Int64),
-                pl.Series("top_num", top_num, dtype=pl.Int64),
-                pl.Series("top_den", top_den, dtype=pl.Int64),
+                *_exact(
+                    score_num=score_num,
+                    score_den=score_den,
+                    penalty_num=pen_num,
+                    penalty_den=pen_den,
+                    top_num=top_num,
+                    top_den=top_den,
+                ),
                 pl.Series("__rg", rg, dtype=pl.Int64),
                 pl.lit("event").alias("scope"),
                 pl.lit(None, pl.Int32).alias("session"),
@@ -561,6 +556,18 @@ def event_standings(
     if imp_part is not None:
         parts.append(imp_part)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
+
+
+def _over_sessions() -> list[pl.Expr]:
+    """A contestant's event row from its session rows: the boards it played in all, its
+    direction, the date of its last session, the movement and profile (the first given)."""
+    return [
+        pl.col("boards").sum(),
+        pl.col("direction").first(),
+        pl.col("session_date").max(),
+        pl.col("movement").first(),
+        pl.col("profile").first(),
+    ]
 
 
 def event_sanction() -> pl.Expr:
@@ -604,11 +611,7 @@ def _imp_event(
         keys,
         group,
         aggs=[
-            pl.col("boards").sum(),
-            pl.col("direction").first(),
-            pl.col("session_date").max(),
-            pl.col("movement").first(),
-            pl.col("profile").first(),
+            *_over_sessions(),
             pl.col("unit").first(),
             pl.col("penalty_unit").first(),
             event_sanction(),
