@@ -7,44 +7,27 @@ from pathlib import Path
 
 import dagster as dg
 
+from assets.partitions import asset_specs
 from pipelines import stages
 from pipelines.resources import WarehouseResource
 
-MART_SPECS = [
-    dg.AssetSpec(
-        "penalty_stats",
-        deps=["standings", "rulings", "events"],
-        group_name="audit",
-        kinds={"duckdb", "polars"},
-        description="Procedural (Law 90, by category B1-B8) and disciplinary (Law 91) penalties "
-        "per 1,000 boards, by season/month, event, event type, level, club, director, law.",
-    ),
-    dg.AssetSpec(
-        "appeal_stats",
-        deps=["standings", "rulings", "events"],
-        group_name="audit",
-        kinds={"duckdb", "polars"},
-        description="Appeals lodged, Board-Appeal Ratio (per 1,000 boards), outcomes, deposits "
-        "retained, appeals without merit, median time to decision; same dimensions.",
-    ),
-    dg.AssetSpec(
-        "director_audit",
-        deps=["standings", "rulings", "events"],
-        group_name="audit",
-        kinds={"duckdb", "polars"},
-        description="Per director and season, within level x form x scoring: volume, mix of "
-        "rulings and four rates with funnel limits (95 %, 99.8 %), over-dispersion, shrunken "
+MART_SPECS = asset_specs(
+    "audit",
+    {"duckdb", "polars"},
+    {
+        "penalty_stats": "Procedural (Law 90, by category B1-B8) and disciplinary (Law 91) "
+        "penalties per 1,000 boards, by season/month, event, event type, level, club, director, "
+        "law.",
+        "appeal_stats": "Appeals lodged, Board-Appeal Ratio (per 1,000 boards), outcomes, "
+        "deposits retained, appeals without merit, median time to decision; same dimensions.",
+        "director_audit": "Per director and season, within level x form x scoring: volume, mix "
+        "of rulings and four rates with funnel limits (95 %, 99.8 %), over-dispersion, shrunken "
         "rate; flagged only outside 99.8 %. No rankings.",
-    ),
-    dg.AssetSpec(
-        "ruling_discrepancies",
-        deps=["standings", "rulings", "events"],
-        group_name="audit",
-        kinds={"duckdb", "polars"},
-        description="Pairs of rulings by different directors with materially different "
-        "outcomes on the same board or the same law in an event, side by side.",
-    ),
-]
+        "ruling_discrepancies": "Pairs of rulings by different directors with materially "
+        "different outcomes on the same board or the same law in an event, side by side.",
+    },
+    deps=["standings", "rulings", "events"],
+)
 
 
 @dg.multi_asset(specs=MART_SPECS)

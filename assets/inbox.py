@@ -2,38 +2,24 @@
 
 import dagster as dg
 
+from assets.partitions import asset_specs
 from pipelines import stages
 from pipelines.resources import InboxResource, WarehouseResource
 
-INBOX_SPECS = [
-    dg.AssetSpec(
-        "source_files",
-        description="Registry of inbox files: format, sha256, dates, row accounting.",
-        group_name="inbox",
-        kinds={"duckdb"},
-    ),
-    dg.AssetSpec(
-        "events",
-        deps=["source_files"],
-        group_name="inbox",
-        kinds={"duckdb"},
-        description="Each event session's details: events.csv over file headers over defaults.",
-    ),
-    dg.AssetSpec(
-        "contestants",
-        deps=["source_files"],
-        group_name="inbox",
-        kinds={"duckdb"},
-        description="Contestants' names (player ids stored, never published).",
-    ),
-    dg.AssetSpec(
-        "source_standings",
-        deps=["source_files"],
-        group_name="inbox",
-        kinds={"duckdb"},
-        description="Official figures computed by the exporting program, as given.",
-    ),
-]
+INBOX_SPECS = asset_specs(
+    "inbox",
+    {"duckdb"},
+    {"source_files": "Registry of inbox files: format, sha256, dates, row accounting."},
+) + asset_specs(
+    "inbox",
+    {"duckdb"},
+    {
+        "events": "Each event session's details: events.csv over file headers over defaults.",
+        "contestants": "Contestants' names (player ids stored, never published).",
+        "source_standings": "Official figures computed by the exporting program, as given.",
+    },
+    deps=["source_files"],
+)
 
 
 @dg.multi_asset(specs=INBOX_SPECS)

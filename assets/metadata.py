@@ -1,4 +1,7 @@
-"""Render frames as Markdown metadata for the Dagster UI."""
+"""Render frames as Markdown metadata for the Dagster UI; the result of an asset that wrote."""
+
+from collections.abc import Mapping
+from typing import Any
 
 import dagster as dg
 import polars as pl
@@ -17,3 +20,11 @@ def table(df: pl.DataFrame, rows: int = 30) -> dg.MetadataValue:
         fmt_str_lengths=80,
     ):
         return dg.MetadataValue.md(str(df.head(rows)))
+
+
+def materialized(
+    rows: int, figures: Mapping[str, Any] | None = None, **result: Any
+) -> dg.MaterializeResult:
+    """The result of an asset that wrote ``rows`` rows (``dagster/row_count``), with the
+    stage's ``figures`` as further metadata (``result``: e.g. the ``asset_key``)."""
+    return dg.MaterializeResult(metadata={"dagster/row_count": rows, **(figures or {})}, **result)

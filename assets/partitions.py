@@ -1,6 +1,9 @@
-"""The partitioning of every results asset: the session date."""
+"""The partitioning of every results asset (the session date), and the declarations the asset
+modules share."""
 
 import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import dagster as dg
 
@@ -15,3 +18,25 @@ SESSION_DATES = dg.DailyPartitionsDefinition(start_date=FIRST_DATE.isoformat(), 
 warnings.filterwarnings(
     "ignore", message="Specifying a partitions_def on an AssetCheckSpec", category=Warning
 )
+
+
+def dated_asset(*deps: object) -> Callable[[Callable[..., Any]], dg.AssetsDefinition]:
+    """The decorator of a results asset: one partition per session date, in the ``results``
+    group, built with DuckDB and Polars, after ``deps`` (assets or their keys)."""
+    return dg.asset(
+        partitions_def=SESSION_DATES,
+        deps=list(deps),
+        group_name="results",
+        kinds={"duckdb", "polars"},
+    )
+
+
+def asset_specs(
+    group: str, kinds: set[str], descriptions: Mapping[str, str], deps: Sequence[str] = ()
+) -> list[dg.AssetSpec]:
+    """The specs of a multi-asset's assets, in order: one per ``descriptions`` entry (the
+    asset's key and what it holds), each in ``group``, of ``kinds``, after ``deps``."""
+    return [
+        dg.AssetSpec(key, deps=list(deps), group_name=group, kinds=set(kinds), description=d)
+        for key, d in descriptions.items()
+    ]

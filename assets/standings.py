@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from assets.metadata import materialized
 from assets.partitions import SESSION_DATES
 from assets.results import rulings, scored_results
 from pipelines import stages
@@ -23,4 +24,4 @@ def standings(
     """Session standings of the date and event standings of every event with a session that day
     (exact totals and percentages; shared places for exact ties)."""
     s = stages.standings(warehouse.get(), context.partition_key)
-    return dg.MaterializeResult(metadata={"dagster/row_count": s.written["standings"], **s.figures})
+    return materialized(s.written["standings"], s.figures)
