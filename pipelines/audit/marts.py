@@ -111,15 +111,7 @@ FUNNEL_STATS: dict[str, pl.DataType] = dict(
     list(_AUDIT_SCHEMA.items())[list(_AUDIT_SCHEMA).index("n") + 1 :]
 )
 #: Dimensions of penalty_stats and appeal_stats.
-DIMENSIONS: tuple[str, ...] = (
-    "all",
-    "event",
-    "event_type",
-    "level",
-    "club",
-    "director",
-    "law",
-)
+DIMENSIONS: tuple[str, ...] = ("all", "event", "event_type", "level", "club", "director", "law")
 #: Two adjustments of the same board differ materially when their sizes (in % of a top) are
 #: more than this apart.
 SIZE_THRESHOLD = 20.0

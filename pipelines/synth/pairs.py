@@ -117,18 +117,20 @@ ARTIFICIAL_RATE = 0.005
 #: Share of results files that leave the score of played boards empty.
 SCORELESS_FILE_RATE = 0.2
 
-#: Table-level artificial scores (Law 12C2 notation of the canonical format) and their weights.
-ARTIFICIAL_CODES: tuple[str, ...] = (
-    "A60/40",
-    "A40/60",
-    "A50/50",
-    "A60/60",
-    "A40/40",
-    "A+/-",
-    "A-/+",
-    "A=/=",
-)
-_ARTIFICIAL_P = np.array([0.28, 0.2, 0.15, 0.1, 0.07, 0.09, 0.06, 0.05])
+#: Table-level artificial scores (Law 12C2 notation of the canonical format) and how often
+#: each is drawn.
+_ARTIFICIAL_WEIGHTS: dict[str, float] = {
+    "A60/40": 0.28,
+    "A40/60": 0.2,
+    "A50/50": 0.15,
+    "A60/60": 0.1,
+    "A40/40": 0.07,
+    "A+/-": 0.09,
+    "A-/+": 0.06,
+    "A=/=": 0.05,
+}
+ARTIFICIAL_CODES: tuple[str, ...] = tuple(_ARTIFICIAL_WEIGHTS)
+_ARTIFICIAL_P = np.array(list(_ARTIFICIAL_WEIGHTS.values()))
 
 #: Invented club names (no real club) and tournament directors (no real person).
 CLUB_NAMES: tuple[str, ...] = (
