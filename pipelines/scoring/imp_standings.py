@@ -95,6 +95,18 @@ def pair_session_totals(scored: pl.DataFrame, penalties: pl.DataFrame | None) ->
     return _deduct(totals, penalties, "IMP")
 
 
+def penalty_sum(penalties: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Per ``keys`` (a contestant of a session), the exact sum of its ``penalties``
+    (``penalty_num`` / ``penalty_den``, reduced)."""
+    return sum_by(
+        penalties.with_columns(pl.lit(1).alias("__g")),
+        "penalty_num",
+        "penalty_den",
+        [*keys, "__g"],
+        ["__g"],
+    ).drop("__g")
+
+
 def sanction_of(penalties: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     """Per ``keys`` (a contestant of a session), the sanction of its ``penalties`` rows that
     stands (Law 91): a disqualification before a suspension, else the first given."""
@@ -126,13 +138,7 @@ def _deduct(totals: pl.DataFrame, penalties: pl.DataFrame | None, unit: str | No
         pl.col("session").cast(pl.Int32)
     )
     if amounts.height:
-        total = sum_by(
-            amounts.with_columns(pl.lit(1).alias("__g")),
-            "penalty_num",
-            "penalty_den",
-            [*keys, "__g"],
-            ["__g"],
-        ).drop("__g")
+        total = penalty_sum(amounts, keys)
         t = t.join(total, on=keys, how="left", nulls_equal=True)
     else:
         t = t.with_columns(

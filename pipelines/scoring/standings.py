@@ -49,6 +49,7 @@ from pipelines.scoring.imp_standings import (
     is_imp_scored,
     matches,
     pair_session_totals,
+    penalty_sum,
     rank_by_score,
     sanction_of,
     team_session_totals,
@@ -430,13 +431,7 @@ def _with_penalties(totals: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.
         )
     keys = ["event_id", "session", "section", "contestant", "direction"]
     p = penalties.with_columns(pl.col("session").cast(pl.Int32))
-    total = sum_by(
-        p.with_columns(pl.lit(1).alias("__g")),
-        "penalty_num",
-        "penalty_den",
-        [*keys, "__g"],
-        ["__g"],
-    ).drop("__g")
+    total = penalty_sum(p, keys)
     sanction = sanction_of(p, keys)
     t = (
         totals.with_columns(pl.col("session").cast(pl.Int32))
