@@ -229,12 +229,7 @@ def matches(
         records.append({"match_id": r["match_id"], "home_vp": hv, "away_vp": av, "winner": winner})
     vps = pl.DataFrame(
         records,
-        schema={
-            "match_id": pl.Utf8,
-            "home_vp": pl.Float64,
-            "away_vp": pl.Float64,
-            "winner": pl.Utf8,
-        },
+        schema={k: MATCH_SCHEMA[k] for k in ("match_id", "home_vp", "away_vp", "winner")},
         orient="row",
     )
     m = m.join(vps, on="match_id", how="left")

@@ -46,6 +46,11 @@ CHANGES_SCHEMA: dict[str, pl.DataType] = polars_schema("standings_changes")
 
 #: Columns of an adjustment (one contestant, one applied ruling; the ``adjustments`` table).
 ADJUSTMENTS_SCHEMA: dict[str, pl.DataType] = polars_schema("adjustments")
+#: The columns of an adjustment as it is first recorded, in order (the changes come later).
+_ADJUSTMENT_ROW: tuple[str, ...] = tuple(
+    "event_id session ruling_id appeal_id laws kind board deal_round section session_date "
+    "contestant direction role score_before score_after unit".split()
+)
 
 
 @dataclass(frozen=True)
@@ -595,24 +600,7 @@ def _adjustments(
         return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
     adj = pl.DataFrame(
         rows,
-        schema={
-            "event_id": pl.Utf8,
-            "session": pl.Int32,
-            "ruling_id": pl.Utf8,
-            "appeal_id": pl.Utf8,
-            "laws": pl.Utf8,
-            "kind": pl.Utf8,
-            "board": pl.Int32,
-            "deal_round": pl.Int32,
-            "section": pl.Utf8,
-            "session_date": pl.Utf8,
-            "contestant": pl.Utf8,
-            "direction": pl.Utf8,
-            "role": pl.Utf8,
-            "score_before": pl.Float64,
-            "score_after": pl.Float64,
-            "unit": pl.Utf8,
-        },
+        schema={k: ADJUSTMENTS_SCHEMA[k] for k in _ADJUSTMENT_ROW},
         orient="row",
     )
     adj = adj.join(tops, on=who, how="left", nulls_equal=True)
