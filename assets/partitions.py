@@ -20,14 +20,16 @@ warnings.filterwarnings(
 )
 
 
-def dated_asset(*deps: object) -> Callable[[Callable[..., Any]], dg.AssetsDefinition]:
+def dated_asset(*deps: object, **options: Any) -> Callable[[Callable[..., Any]], Any]:
     """The decorator of a results asset: one partition per session date, in the ``results``
-    group, built with DuckDB and Polars, after ``deps`` (assets or their keys)."""
+    group, built with DuckDB and Polars, after ``deps`` (assets or their keys); ``options``
+    go to ``dg.asset`` as given (e.g. a ``pool``)."""
     return dg.asset(
         partitions_def=SESSION_DATES,
         deps=list(deps),
         group_name="results",
         kinds={"duckdb", "polars"},
+        **options,
     )
 
 
