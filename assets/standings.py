@@ -3,21 +3,15 @@
 import dagster as dg
 
 from assets.metadata import materialized
-from assets.partitions import SESSION_DATES
+from assets.partitions import dated_asset
 from assets.results import rulings, scored_results
 from pipelines import stages
 from pipelines.resources import WarehouseResource
 
 
-@dg.asset(
-    partitions_def=SESSION_DATES,
-    deps=[scored_results, rulings, "contestants"],
-    group_name="results",
-    kinds={"duckdb", "polars"},
-    # event standings read the event's other dates: one run at a time ranks (the instance's
-    # pools default_limit 1, or `dagster instance concurrency set event_standings 1`)
-    pool="event_standings",
-)
+# event standings read the event's other dates: one run at a time ranks (the instance's
+# pools default_limit 1, or `dagster instance concurrency set event_standings 1`)
+@dated_asset(scored_results, rulings, "contestants", pool="event_standings")
 def standings(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
