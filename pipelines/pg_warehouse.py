@@ -463,17 +463,32 @@ def _event_ids(w: Write) -> list[str]:
     return sorted(ids) if isinstance(ids, list | tuple) else [ids]
 
 
+def _lock_keys(writes: Sequence[Write]) -> list[str]:
+    """The advisory locks a write takes: one per slice it replaces (a table and the values
+    naming the slice; two runs reading the inbox at once rewrite the same reference tables
+    and the same read-stage rejections: without it their deletes of the same rows, table
+    after table, deadlock) and one per event whose standings it writes (two runs never
+    interleave their writes of one event's standings). Slices of different session dates
+    are different locks: those writes go on side by side."""
+    import json
+
+    keys = {
+        f"slice:{w.table}:{json.dumps(w.params or {}, sort_keys=True, default=str)}" for w in writes
+    }
+    keys |= {f"standings:{e}" for w in writes if w.table == "standings" for e in _event_ids(w)}
+    return sorted(keys)
+
+
 def write(conn: PgConnection, writes: Sequence[Write], delete_text: Any) -> dict[str, int]:
     """Apply ``writes`` in one transaction: delete each slice, copy each frame in.
 
-    A write of event standings first takes a transaction-level advisory lock per event
-    (``pg_advisory_xact_lock``, in a fixed order: no deadlock), so two runs never interleave
-    their writes of one event's standings; the lock goes with the commit or the rollback."""
+    First the transaction takes its advisory locks (:func:`_lock_keys`, all at the start, in
+    one global order: two writers can wait for each other, never deadlock); they go with the
+    commit or the rollback."""
     counts: dict[str, int] = {}
     with conn.raw.transaction():
-        events = sorted({e for w in writes if w.table == "standings" for e in _event_ids(w)})
-        for e in events:
-            conn.raw.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"standings:{e}",))
+        for key in _lock_keys(writes):
+            conn.raw.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (key,))
         for w in writes:
             table = registry.table(w.table)
             text = delete_text(w, table)

@@ -47,6 +47,26 @@ def test_the_sample_gives_the_same_tables_in_both(
     monkeypatch.setenv("TRAVELLER_NOW", NOW)
     run_sample(pg_url, tmp_path / "published")
     assert_same_tables(duckdb_sample, pg_url)
+    # the event standings add up from their sessions, in both; a version that does not (one
+    # contestant's event boards one short, as a run ranking the event without one of its
+    # sessions would leave) fails the check, naming that contestant
+    from pipelines import stages
+
+    dates = Warehouse(pg_url).query("read/dates")["session_date"].to_list()
+    for wh in (Warehouse(duckdb_sample), Warehouse(pg_url)):
+        assert all(stages.check(wh, "event_standings_consistent", d)[0] for d in dates)
+    with psycopg.connect(pg_url, autocommit=True) as raw:
+        event_id, session_date, contestant = raw.execute(
+            "SELECT event_id, session_date::text, contestant FROM standings "
+            "WHERE scope = 'event' AND status <> 'superseded' ORDER BY 1, 3 LIMIT 1"
+        ).fetchone()
+        raw.execute(
+            "UPDATE standings SET boards = boards - 1 WHERE scope = 'event' "
+            "AND event_id = %s AND contestant = %s",
+            (event_id, contestant),
+        )
+    ok, bad = stages.check(Warehouse(pg_url), "event_standings_consistent", session_date)
+    assert not ok and set(bad["contestant"]) == {contestant}
 
 
 TABLE = "input_warnings"
