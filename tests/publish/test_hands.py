@@ -22,6 +22,7 @@ from pipelines.formats.pbn import decode_pbn, read_pbn
 from pipelines.publish.hands import par_text
 from pipelines.runner import run_inbox
 from tests.conftest import REALDATA, shared_file
+from tests.publish.test_browser import ARTIFACTS, Visit, browser  # noqa: F401
 
 FFB = "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn"
 REALBRIDGE = "realbridge_teams_imp_30teams_10b.pbn"
@@ -216,3 +217,38 @@ def test_a_bws_event_is_titled_by_name_and_date_not_its_guid(tmp_path: Path):
     event = (site / "events" / guid / "index.html").read_text(encoding="utf-8")
     # Session.Name "Bridge game", Session.Date 2019-04-26 (SOURCES.md)
     assert "<title>Bridge game, 2019-04-26 · Traveller results</title>" in event
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_board_page_in_a_browser_fits_the_screen_and_follows_dark_mode(
+    browser,  # noqa: F811 (the fixture of test_browser)
+    howell_site: Path,
+    width: int,
+):
+    pages = [p for p in (howell_site / "out" / "site").rglob("board-4.html")]
+    v = Visit(browser, pages[0], width)
+    assert v.errors == []
+    fits = v.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits, f"the board page scrolls sideways at {width} px"
+    cards = v.page.eval_on_selector_all(
+        ".diagram .suits li",
+        "els => els.map(e => e.querySelector('.suit').getAttribute('aria-label') + ':' +"
+        " e.querySelector('.cards').textContent)",
+    )
+    pack = {
+        (suit, rank)
+        for entry in cards
+        for suit, text in [entry.split(":", 1)]
+        for rank in text.split()
+        if rank != "\u2014"
+    }
+    assert len(cards) == 16 and len(pack) == 52
+    box = v.page.eval_on_selector(".diagram", "e => e.getBoundingClientRect().right")
+    assert box <= width
+    light = v.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    v.page.emulate_media(color_scheme="dark")
+    dark = v.page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light == "rgb(255, 255, 255)" and dark == "rgb(18, 18, 18)"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    v.page.screenshot(path=str(ARTIFACTS / f"board-{width}.png"), full_page=True)
+    v.close()
