@@ -19,7 +19,7 @@ order, as DuckDB's). A read model that still cannot be translated (``UNPIVOT``) 
 (one ``REPEATABLE READ`` transaction): same SQL, same result, at the price of reading those
 tables whole — they are the small audit marts.
 
-Writes: every :class:`~pipelines.warehouse.Write` of one call is one PostgreSQL transaction
+Writes: every :class:`~pipelines.writes.Write` of one call is one PostgreSQL transaction
 (the slice deleted, the frame copied in with ``COPY``), so a writer that is killed leaves
 nothing half-written and every reader sees the previous committed state until the commit
 (PostgreSQL's MVCC; readers never block the writer nor the writer them). Concurrent runs of
@@ -45,7 +45,7 @@ from pipelines import tables as registry
 if TYPE_CHECKING:
     import psycopg
 
-    from pipelines.warehouse import Write
+    from pipelines.writes import Write
 
 #: A PostgreSQL URL, and what :class:`pathlib.Path` makes of one (``postgresql:/u@h/db``).
 _PG_URL = re.compile(r"^(postgresql|postgres)(\+[a-z0-9]+)?:/+", re.I)
@@ -424,7 +424,7 @@ def _in_duckdb(conn: PgConnection, text: str, params: dict[str, Any] | None) -> 
     """Run DuckDB ``text`` in memory over one consistent snapshot of the tables it reads."""
     import duckdb
 
-    from pipelines.warehouse import _bound
+    from pipelines.writes import bound as _bound
 
     frames = {}
     with conn.raw.transaction():

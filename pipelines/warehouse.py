@@ -25,7 +25,6 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,10 @@ import duckdb
 import polars as pl
 
 from pipelines import tables as registry
+from pipelines.writes import Write
+from pipelines.writes import bound as _bound
+
+__all__ = ["Write"]
 
 #: Table names in dependency order (declared in :mod:`pipelines.tables`).
 TABLES: tuple[str, ...] = tuple(t.name for t in registry.TABLES)
@@ -57,20 +60,6 @@ def sql(name: str) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"no SQL model {name!r} at {path}")
     return path.read_text(encoding="utf-8")
-
-
-@dataclass(frozen=True)
-class Write:
-    """Replace the slice of ``table`` chosen by ``params`` with ``frame``.
-
-    The slice is the registry's (:meth:`pipelines.tables.Table.delete_sql`: the partition
-    columns named in ``params``), or the model ``sql/write/<delete>.delete.sql`` when
-    ``delete`` is given or the table declares one (a slice with logic)."""
-
-    table: str
-    frame: pl.DataFrame
-    params: dict[str, Any] | None = None
-    delete: str | None = None  # a delete model with logic instead of the table's slice
 
 
 #: A value with a URL scheme (``postgresql://…``, and what ``Path`` makes of it,
@@ -192,14 +181,6 @@ def export(conn: duckdb.DuckDBPyConnection, table: str) -> pl.DataFrame:
     if not isinstance(conn, duckdb.DuckDBPyConnection):
         return conn.frame(registry.table(table).export_sql())
     return conn.sql(registry.table(table).export_sql()).pl()
-
-
-def _bound(text: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Only the parameters a statement names (DuckDB rejects unused named parameters)."""
-    if not params:
-        return None
-    used = {k: v for k, v in params.items() if re.search(rf"\${k}\b", text)}
-    return used or None
 
 
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:
