@@ -11,7 +11,8 @@ import json
 import dagster as dg
 
 from pipelines import inbox as inbox_mod
-from pipelines.resources import InboxResource
+from pipelines import incremental, stages
+from pipelines.resources import InboxResource, WarehouseResource
 
 #: Every asset, for one session date (the unpartitioned inbox tables are refreshed too).
 nightly_job = dg.define_asset_job(
@@ -27,21 +28,26 @@ nightly_job = dg.define_asset_job(
     execution_timezone="UTC",
     default_status=dg.DefaultScheduleStatus.RUNNING,
 )
-def nightly(context: dg.ScheduleEvaluationContext, inbox: InboxResource):
-    """At 02:00 UTC, process every session date touched by a file changed in the last day."""
-    since = context.scheduled_execution_time.timestamp() - 24 * 3600
-    dates = inbox_mod.recently_changed_dates(inbox.get(), since)
-    if not dates:
-        return dg.SkipReason("no inbox file changed in the last 24 hours")
+def nightly(
+    context: dg.ScheduleEvaluationContext, inbox: InboxResource, warehouse: WarehouseResource
+):
+    """At 02:00 UTC, process every session date that is due (:mod:`pipelines.incremental`):
+    new, changed or withdrawn since it was last computed, or awaiting the end of a correction
+    or appeal period."""
+    snap = inbox_mod.scan(inbox.get())
+    due = stages.due_dates(warehouse.get(), incremental.date_inputs(snap))
+    if not due.reasons:
+        return dg.SkipReason("no session date is due: nothing new in the inbox")
     tick = context.scheduled_execution_time.strftime("%Y%m%d")
-    return [dg.RunRequest(partition_key=d, run_key=f"nightly-{tick}-{d}") for d in dates]
+    return [dg.RunRequest(partition_key=d, run_key=f"nightly-{tick}-{d}") for d in due.dates]
 
 
 @dg.sensor(
     job=nightly_job, minimum_interval_seconds=60, default_status=dg.DefaultSensorStatus.RUNNING
 )
 def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
-    """Watch the inbox: a new, changed or removed file re-runs the session dates it touches.
+    """Watch the inbox: a session date whose inputs are new, changed or gone is run again
+    (the cursor holds each date's fingerprint, :func:`pipelines.inbox.watch_state`).
 
     A run's key is the date and a digest of the new cursor (SHA-256, the same in every
     process: Python's ``hash()`` of a string changes from one process to the next), so the

@@ -25,6 +25,8 @@ def publication(
         metadata={
             "site": dg.MetadataValue.path(str(out / "site" / "index.html")),
             "pages": s.pages,
+            "pages_changed": s.pages_changed,
+            "pages_removed": s.pages_removed,
             "sessions": s.sessions,
             "usebio_files": len(s.usebio),
             "pbn_files": len(s.pbn),

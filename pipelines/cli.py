@@ -136,12 +136,19 @@ def run(
             "(traveller profiles lists them)."
         ),
     ] = None,
+    recompute_all: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Recompute every session date, the audit and the site, not only what is new.",
+        ),
+    ] = False,
 ) -> None:
-    """Materialise every asset for the inbox, in-process, and summarise the run."""
+    """Read the inbox and recompute what is new in it (every date with --all), in-process,
+    and summarise the run."""
     import os
 
-    from pipelines.resources import default_inbox
-    from pipelines.runner import HOLDING_CHECKS, run_inbox
+    from pipelines.settings import default_inbox
 
     if profile is not None:
         _known_profile(profile)
@@ -159,11 +166,31 @@ def run(
             err=True,
         )
         raise typer.Exit(2)
+    if not recompute_all:
+        from datetime import date
+
+        from pipelines.incremental import up_to_date
+
+        unchanged = up_to_date(
+            inbox, warehouse, profile or os.environ.get("TRAVELLER_PROFILE"), date.today()
+        )
+        if unchanged:
+            typer.echo(f"inbox      {inbox}")
+            typer.echo(f"warehouse  {warehouse}")
+            typer.echo(unchanged)
+            return
+    from pipelines.runner import HOLDING_CHECKS, run_inbox
+
     before = os.environ.get("TRAVELLER_PROFILE")
     if profile is not None:
         os.environ["TRAVELLER_PROFILE"] = profile
     try:
-        report = run_inbox(inbox, warehouse, progress=lambda msg: typer.echo(msg, err=True))
+        report = run_inbox(
+            inbox,
+            warehouse,
+            progress=lambda msg: typer.echo(msg, err=True),
+            recompute_all=recompute_all,
+        )
     finally:
         if profile is not None:
             if before is None:
@@ -448,7 +475,7 @@ def _warehouse_path(warehouse: Path | None) -> Path:
     """``--warehouse``, else ``$TRAVELLER_WAREHOUSE``, else ``data/warehouse.duckdb``: a DuckDB
     file or a ``postgresql://`` URL (:mod:`pipelines.pg_warehouse`); exit 2 with one line when
     the value is another URL."""
-    from pipelines.resources import default_warehouse
+    from pipelines.settings import default_warehouse
     from pipelines.warehouse import not_a_path
 
     value = str(warehouse) if warehouse is not None else default_warehouse()
@@ -479,7 +506,10 @@ def publish(
     from pipelines.publish import publish as publish_all
 
     s = publish_all(_existing_warehouse(warehouse), out)
-    typer.echo(f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions)")
+    typer.echo(
+        f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions; "
+        f"{s.pages_changed} written, {s.pages_removed} removed, the rest unchanged)"
+    )
     typer.echo(
         f"exports    {out / 'exports'} ({len(s.usebio)} USEBIO, {len(s.pbn)} PBN, "
         f"{len(s.pbn_teams)} team PBN, "

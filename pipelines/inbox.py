@@ -599,49 +599,20 @@ def _registry(
     )
 
 
-def watch_state(inbox: Path, snap: InboxSnapshot | None = None) -> dict[str, dict]:
-    """For the inbox sensor: ``{file: {"sha256": ..., "dates": [...]}}``.
+def watch_state(inbox: Path, snap: InboxSnapshot | None = None) -> dict[str, str]:
+    """For the inbox sensor: ``{session date: fingerprint of its inputs}``
+    (:func:`pipelines.incremental.date_inputs`): the rows a date is computed from, not whole
+    files, so appending one event to ``events.csv`` touches that event's dates only."""
+    from pipelines.incremental import date_inputs
 
-    A file's dates are the session dates of its results, or for an events file
-    the dates of the event sessions it defines (changing it re-dates results).
-    """
     snap = snap or scan(inbox)
-    ev_dates = (
-        snap.events.filter(pl.col("date").is_not_null())
-        .group_by("file")
-        .agg(pl.col("date").unique().sort())
-    )
-    by_file = {r["file"]: r["date"] for r in ev_dates.iter_rows(named=True)}
-    return {
-        r["file"]: {
-            "sha256": r["sha256"],
-            "dates": sorted(set(r["dates"]) | set(by_file.get(r["file"], []))),
-        }
-        for r in snap.files.iter_rows(named=True)
-    }
+    return dict(date_inputs(snap).iter_rows())
 
 
-def changed_dates(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
-    """Session dates touched between two watch states: by a file added, removed or changed,
-    or whose results moved to other dates (an events file changed their event's date)."""
-    dates: set[str] = set()
-    for file in set(old) | set(new):
-        before, after = old.get(file), new.get(file)
-        if before != after:  # added, removed, changed, or re-dated by an events file
-            dates.update((before or {}).get("dates", []))
-            dates.update((after or {}).get("dates", []))
-    return sorted(dates)
-
-
-def recently_changed_dates(inbox: Path, since: float) -> list[str]:
-    """Session dates touched by files modified at or after the timestamp ``since``."""
-    recent = {
-        p.relative_to(inbox).as_posix() for p in inbox_files(inbox) if p.stat().st_mtime >= since
-    }
-    if not recent:
-        return []
-    state = watch_state(inbox)
-    return sorted({d for f in recent for d in state.get(f, {}).get("dates", [])})
+def changed_dates(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """Session dates whose inputs differ between two watch states: new, changed, or gone
+    from the inbox (withdrawn)."""
+    return sorted(d for d in set(old) | set(new) if old.get(d) != new.get(d))
 
 
 def dated_logs_for(

@@ -13,20 +13,10 @@ from pathlib import Path
 
 import dagster as dg
 
-from pipelines.warehouse import DEFAULT_PATH, Warehouse
+from pipelines.settings import SAMPLE_INBOX, default_inbox, default_warehouse
+from pipelines.warehouse import Warehouse
 
-#: The generated sample inbox shipped with Traveller (no real names or ID numbers).
-SAMPLE_INBOX = Path(__file__).resolve().parent / "sample" / "inbox"
-
-
-def default_inbox() -> str:
-    """``$TRAVELLER_INBOX`` or the bundled sample inbox."""
-    return os.environ.get("TRAVELLER_INBOX", str(SAMPLE_INBOX))
-
-
-def default_warehouse() -> str:
-    """``$TRAVELLER_WAREHOUSE`` or ``data/warehouse.duckdb``."""
-    return os.environ.get("TRAVELLER_WAREHOUSE", str(DEFAULT_PATH))
+__all__ = ["SAMPLE_INBOX", "default_inbox", "default_warehouse"]
 
 
 class WarehouseResource(dg.ConfigurableResource):

@@ -1,8 +1,10 @@
 """Run the whole pipeline for an inbox in-process, through Dagster, and report what happened.
 
 ``traveller run`` and the end-to-end tests use this: first the inbox assets
-(unpartitioned), then every session date found, one partition at a time, with
-their asset checks, then the audit (unpartitioned, over the whole warehouse).
+(unpartitioned), then every session date due (:mod:`pipelines.incremental`: new, changed,
+withdrawn or awaiting a deadline; every date with ``recompute_all``), one partition at a time,
+with their asset checks, then the audit (unpartitioned, over the whole warehouse) and the
+publication, when something changed.
 A blocking check that fails (rows not accounted for, matchpoints not conserved) stops that
 date before its standings; the other dates go on. A score that disagrees with its contract
 (Law 77) or a ruling that cannot be applied holds back only its own event's standings (the
@@ -21,8 +23,10 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from pipelines import stages
 from pipelines.check_specs import HOLDING_CHECKS
 from pipelines.definitions import defs
+from pipelines.incremental import Plan
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
 
@@ -72,6 +76,8 @@ class RunReport:
     #: event sessions per profile and why it was chosen (``events.profile_source``)
     profiles: pl.DataFrame = field(default_factory=pl.DataFrame)
     published: Path | None = None
+    #: what this run recomputed and why (:class:`pipelines.incremental.Plan`)
+    plan: Plan = field(default_factory=Plan)
     #: wall-clock seconds per asset group (``inbox``, ``results``, ``audit``, ``publish``)
     seconds: dict[str, float] = field(default_factory=dict)
     #: seconds per step (asset or check), summed over the dates, from Dagster's step stats
@@ -127,8 +133,14 @@ def run_inbox(
     instance: dg.DagsterInstance | None = None,
     progress: Callable[[str], None] | None = None,
     publish_to: Path | None = None,
+    recompute_all: bool = False,
 ) -> RunReport:
-    """Materialise every asset for ``inbox`` into ``warehouse``; see the module docstring.
+    """Materialise the assets for ``inbox`` into ``warehouse``; see the module docstring.
+
+    Incremental (:mod:`pipelines.incremental`): after the inbox is read, only the session
+    dates whose inputs are new, changed or withdrawn (and those awaiting a deadline) are
+    recomputed; the audit and the publication only when a date was or the inbox changed.
+    ``recompute_all``: every date, the audit and the publication (``traveller run --all``).
 
     ``progress`` (if given) is told of each step as it starts. Last, the publication asset
     writes the site, the exports and the season dashboard into ``publish_to`` (default: the
@@ -170,29 +182,41 @@ def run_inbox(
             run_config=_QUIET,
         )
 
+    wh = Warehouse(warehouse)
+    files_before = stages.files_registered(wh)
     first = run("inbox")
     report = RunReport(
         dates=[], failed_checks=_failed(first, None), seconds=seconds, step_seconds=steps
     )
-    wh = Warehouse(warehouse)
     if not first.success and _errors(first):
         raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
+    report.plan = stages.plan(wh, force=recompute_all, files_before=files_before)
     report.dates = wh.query("read/dates")["session_date"].to_list()
-    for i, day in enumerate(report.dates, start=1):
-        say(f"[{i}/{len(report.dates)}] session date {day}: validate, score, rank")
+    say(f"recompute: {report.plan.summary()}")
+    due = report.plan.dates
+    for i, day in enumerate(due, start=1):
+        why = ", ".join(report.plan.reasons[day])
+        say(f"[{i}/{len(due)}] session date {day} ({why}): validate, score, rank")
         result = run("results", day)
         if not result.success and _errors(result):
             raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
+        # a date stopped by a blocking check has no standings and is not done: every run
+        # tries it again and reports it
         report.failed_checks.extend(_failed(result, day))
-    say("audit: penalty and appeal statistics, director audit, reports")
-    audited = run("audit")
-    if not audited.success and _errors(audited):
-        raise RunFailed(f"the audit failed:\n{_errors(audited)}")
-    report.failed_checks.extend(_failed(audited, None))
-    say("publishing: results site, exports, season dashboard")
-    published = run("publish")
-    if not published.success:
-        raise RunFailed(f"publishing failed:\n{_errors(published)}")
+    state = dict(wh.query("read/pipeline_state").rows())
+    if recompute_all or due or state.get("audit") != state.get("inbox"):
+        say("audit: penalty and appeal statistics, director audit, reports")
+        audited = run("audit")
+        if not audited.success and _errors(audited):
+            raise RunFailed(f"the audit failed:\n{_errors(audited)}")
+        report.failed_checks.extend(_failed(audited, None))
+        stages.mark_step(wh, "audit")
+    if recompute_all or due or state.get("publish") != state.get("inbox"):
+        say("publishing: results site, exports, season dashboard")
+        published = run("publish")
+        if not published.success:
+            raise RunFailed(f"publishing failed:\n{_errors(published)}")
+        stages.mark_step(wh, "publish")
     report.published = publish_to
     # Law 77 lines of the dates stopped before their standings (the others are in ``holds``)
     for day in report.blocked_dates:

@@ -9,16 +9,17 @@ offending rows (empty when all is well).
 Stage             writes                                          slice
 ----------------  ----------------------------------------------  ---------------------------
 ingest            source_files, events, contestants,              whole tables; rejected rows
-                  source_standings, rejected_inputs (read),       of stage 'read'
-                  input_warnings, event_holds, deals;             (deal_analysis: the deals
-                  deal_analysis                                   not analysed yet, added)
+                  source_standings, rejected_inputs (read),       of stage 'read'; state of
+                  input_warnings, event_holds, deals,             step 'inbox' (deal_analysis:
+                  deal_analysis, date_inputs, date_events,        the deals not analysed yet,
+                  pipeline_state                                  added)
 build_raw         raw_results                                     one session date
 build_ruling_log  raw_rulings, raw_appeals                        one session date
 validate          validated_results, rejected_inputs (validate)   one session date
 rulings           rulings, appeals, rejected_inputs (rulings)     one session date
 score             scored_results, adjustments                     one session date
-standings         standings, standings_changes, holds             the date's sessions + the
-                                                                  events with a session that day
+standings         standings, standings_changes, holds,            the date's sessions + the
+                  dates_done                                      events with a session that day
 audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
                   ruling_discrepancies
 reconcile         reconciliation, reconciliation_files            whole tables (all files)
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import check_specs
+from pipelines import check_specs, incremental
 from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
@@ -67,14 +68,22 @@ def _day(session_date: str) -> dict[str, str]:
 
 def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     """Scan the whole inbox; rewrite the registry, reference tables and read-stage rejections."""
+    today = today or date.today()
     snap = inbox_mod.scan(inbox, today)
     rejected = snap.rejected.with_columns(
         pl.lit("read").alias("stage"), pl.lit(None, pl.Utf8).alias("session_date")
     )
+    fingerprint = incremental.inbox_fingerprint(
+        snap.files.select("file", "sha256").rows(), os.environ.get("TRAVELLER_PROFILE"), today
+    )
+    inputs = incremental.date_inputs(snap)
     with wh.connect() as conn:
         written = write(
             conn,
             [
+                Write("date_inputs", inputs),
+                Write("date_events", incremental.date_events(snap)),
+                Write("pipeline_state", _state("inbox", fingerprint), {"step": "inbox"}),
                 Write("source_files", snap.files),
                 Write("events", snap.events),
                 Write("contestants", snap.contestants),
@@ -95,6 +104,61 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
             "warnings": snap.warnings.height,
         },
     )
+
+
+def _state(step: str, fingerprint: str) -> pl.DataFrame:
+    return pl.DataFrame({"step": [step], "fingerprint": [fingerprint]})
+
+
+def plan(wh: Warehouse, force: bool = False, files_before: pl.DataFrame | None = None):
+    """What this run recomputes after the inbox was read (:func:`due_dates` of the inputs it
+    found); ``force``: every date. ``files_before``: the registry before this reading (for the
+    counts of files added, changed and removed)."""
+    with wh.connect() as conn:
+        inputs = query(conn, "read/date_inputs")
+        files = query(conn, "read/source_file_hashes")
+    p = due_dates(wh, inputs, force)
+    if files_before is not None:
+        p.files_added, p.files_changed, p.files_removed = incremental.file_changes(
+            files_before, files
+        )
+    return p
+
+
+def due_dates(wh: Warehouse, inputs: pl.DataFrame, force: bool = False):
+    """The dates due for the inbox's ``inputs`` (``session_date, fingerprint``) against what
+    the warehouse computed (:func:`pipelines.incremental.plan`): new, changed and withdrawn
+    dates, dates awaiting a deadline, and the other dates of the events that left a due date
+    (their totals are recomputed where they still are)."""
+    with wh.connect() as conn:
+        done = query(conn, "read/dates_done")
+        awaiting = query(conn, "read/dates_awaiting_final")["session_date"].to_list()
+        p = incremental.plan(inputs, done, awaiting, force=force)
+        if not p.reasons:
+            return p
+        moved = query(conn, "read/moved_event_dates", {"dates": p.dates})
+        p.first = query(conn, "read/dates_losing_events", {"dates": p.dates})[
+            "session_date"
+        ].to_list()
+    present = set(inputs["session_date"].to_list())
+    for day in moved["session_date"].to_list():
+        if day in present and incremental.EVENT not in p.reasons.setdefault(day, []):
+            p.reasons[day].append(incremental.EVENT)
+    return p
+
+
+def files_registered(wh: Warehouse) -> pl.DataFrame:
+    """``file, sha256`` of the registry as it stands (empty for a new warehouse)."""
+    with wh.connect() as conn:
+        return query(conn, "read/source_file_hashes")
+
+
+def mark_step(wh: Warehouse, step: str) -> None:
+    """Record that ``step`` (``audit``, ``publish``) completed for the inbox as last read."""
+    with wh.connect() as conn:
+        state = dict(query(conn, "read/pipeline_state").rows())
+        if "inbox" in state:
+            write(conn, [Write("pipeline_state", _state(step, state["inbox"]), {"step": step})])
 
 
 def build_raw(inbox: Path, wh: Warehouse, session_date: str, today: date | None = None) -> Summary:
@@ -131,6 +195,8 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
                     delete="standings_changes_of_date",
                 ),
                 Write("holds", pl.DataFrame(), _day(session_date)),
+                # computed again from now on: done once the run has finished the date
+                Write("dates_done", pl.DataFrame(), _day(session_date)),
                 Write("scored_results", pl.DataFrame(), _day(session_date)),
                 Write("adjustments", pl.DataFrame(), _day(session_date)),
                 Write("validated_results", validated, _day(session_date)),
@@ -296,9 +362,12 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     in_effect = rulings_in_effect(ev_rulings, ev_appeals, decided)
     ms = matches(team_scored, penalties_frame(in_effect, team_scored, profs=profs), profs=profs)
     with wh.connect() as conn:
+        # the date is computed from its current inputs (nothing for a date withdrawn)
+        done = query(conn, "read/date_inputs").filter(pl.col("session_date") == session_date)
         written = write(
             conn,
             [
+                Write("dates_done", done, _day(session_date)),
                 Write("standings", rows, scope),
                 Write("standings_changes", changes, scope),
                 Write("matches", ms, {"event_id": events}),

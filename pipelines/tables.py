@@ -162,9 +162,14 @@ class Table:
         return f"DELETE FROM {_quoted(self.name)} WHERE {' AND '.join(terms)};"
 
     def export_sql(self) -> str:
-        """Every row of the table, in its export order."""
-        order = f" ORDER BY {', '.join(map(_quoted, self.export))}" if self.export else ""
-        return f"SELECT * FROM {_quoted(self.name)}{order};"
+        """Every row of the table, in its export order, then by every other column: the
+        order is total, so an export does not depend on the order rows were written in (an
+        incremental run and a run from scratch write the same files)."""
+        if not self.export:
+            return f"SELECT * FROM {_quoted(self.name)};"
+        rest = [c for c in self.names if c not in self.export]
+        order = ", ".join(map(_quoted, [*self.export, *rest]))
+        return f"SELECT * FROM {_quoted(self.name)} ORDER BY {order};"
 
     def polars_schema(self, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
         """The schema of the engine's frames for this table (``drop``: columns it adds later)."""

@@ -107,7 +107,10 @@ def test_sensor_requests_the_dates_a_changed_file_touches(tmp_path):
     with dg.build_sensor_context(resources=res, cursor=again.cursor) as ctx:
         third = inbox_sensor(ctx)
     assert [r.partition_key for r in third.run_requests] == ["2026-11-03"]
-    assert json.loads(third.cursor)["results-club1-2026-11-03.csv"]["dates"] == ["2026-11-03"]
+    # the cursor holds each date's fingerprint: only the changed date's is new
+    before, after = json.loads(again.cursor), json.loads(third.cursor)
+    assert sorted(after) == ["2026-11-02", "2026-11-03"]
+    assert before["2026-11-02"] == after["2026-11-02"] != before["2026-11-03"]
 
 
 def test_sensor_run_key_is_the_same_in_every_process(tmp_path):

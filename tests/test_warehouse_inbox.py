@@ -90,6 +90,12 @@ def test_watch_state_and_changed_dates(tmp_path):
     s2 = watch_state(tmp_path)
     # the events file moves E1 to the 4th: both dates are touched
     assert changed_dates(s1, s2) == ["2026-11-04", "2026-11-05"]
+    # appending an event for another date touches none of the dates already there
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date\nE1,1,2026-11-04\nE9,1,2026-11-09\n"
+    )
+    assert changed_dates(s2, watch_state(tmp_path)) == []
+    # the results withdrawn: both their dates are touched (withdrawn)
     (tmp_path / "results-2026-11-05.csv").unlink()
     assert changed_dates(s2, watch_state(tmp_path)) == ["2026-11-04", "2026-11-05"]
 

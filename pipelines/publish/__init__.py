@@ -28,7 +28,7 @@ from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import load
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
-from pipelines.publish.site import write_site
+from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
 
@@ -45,6 +45,10 @@ class PublishSummary:
 
     out: Path
     pages: int = 0
+    #: pages written because their content changed (the others were left as they were)
+    pages_changed: int = 0
+    #: pages of an earlier publication no longer published, removed
+    pages_removed: int = 0
     usebio: list[Path] = field(default_factory=list)
     pbn: list[Path] = field(default_factory=list)
     pbn_teams: list[Path] = field(default_factory=list)
@@ -66,7 +70,9 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     out = Path(out)
     data = load(warehouse)
     summary = PublishSummary(out=out, sessions=data.sessions.height)
-    summary.pages = len(write_site(data, out / "site"))
+    site = Site(data, out / "site")
+    summary.pages = len(site.render())
+    summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     exports = out / "exports"
     for old in (exports / "usebio", exports / "pbn", exports / "pbn-teams"):
         if old.exists():

@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 import posixpath
 import re
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -341,11 +340,15 @@ class Site:
     """Renders the results site for a :class:`Published` snapshot into a folder."""
 
     def __init__(self, data: Published, out: Path) -> None:
-        """Prepare to write ``data`` into ``out`` (created; old pages are replaced)."""
+        """Prepare to write ``data`` into ``out`` (created; pages that changed are replaced,
+        pages no longer published removed)."""
         self.data = data
         self.out = Path(out)
         self.env = environment()
         self.pages: list[Path] = []
+        #: files written because their content changed, and files removed, by :meth:`render`
+        self.changed: list[Path] = []
+        self.removed: list[Path] = []
         self.matches = data.extra.get("matches")
 
     @staticmethod
@@ -377,17 +380,36 @@ class Site:
             )
         depth = rel.count("/")
         html = self.env.get_template(template).render(root="../" * depth, **ctx)
-        path = self.out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(html, encoding="utf-8")
-        self.pages.append(path)
+        self.pages.append(self._put(self.out / rel, html))
+
+    def _put(self, path: Path, text: str) -> Path:
+        """Write ``text`` to ``path`` only when the file does not already hold it: a page
+        whose content did not change is not written again (its time stamp stays, a web
+        server's cache and an ``rsync`` skip it)."""
+        data = text.encode("utf-8")
+        if not (path.is_file() and path.read_bytes() == data):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            self.changed.append(path)
+        return path
+
+    def _prune(self, keep: set[Path]) -> None:
+        """Remove what an earlier publication wrote and this one did not (a withdrawn
+        session's pages), then the folders left empty."""
+        for p in sorted(self.out.rglob("*"), reverse=True):
+            if p.is_file() and p not in keep:
+                p.unlink()
+                self.removed.append(p)
+            elif p.is_dir() and not any(p.iterdir()):
+                p.rmdir()
 
     def render(self) -> list[Path]:
-        """Write every page and the style sheet; return the pages written."""
-        if self.out.exists():
-            shutil.rmtree(self.out)
-        self.out.mkdir(parents=True)
-        shutil.copy(TEMPLATES / "style.css", self.out / "style.css")
+        """Write every page and the style sheet (each only when its content changed), remove
+        the pages no longer published; return the pages."""
+        if self.out.exists() and not self.out.is_dir():
+            self.out.unlink()
+        self.out.mkdir(parents=True, exist_ok=True)
+        style = self._put(self.out / "style.css", (TEMPLATES / "style.css").read_text("utf-8"))
         sessions = [readable(s) for s in self.data.sessions.to_dicts()]
         self._index(sessions)
         by_event: dict[str, list[dict[str, Any]]] = {}
@@ -397,6 +419,7 @@ class Site:
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
                 self._session(s)
+        self._prune({style, *self.pages})
         return self.pages
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:

@@ -13,7 +13,7 @@ block no check claims fails (so a new example cannot go untested):
 * ``sql`` — runs in a real PostgreSQL (skipped when PostgreSQL is absent, unless
   ``TRAVELLER_REQUIRE_POSTGRES=1``, which ``.ci/run`` sets);
 * ``text`` — a run summary: the lines appear in the output of a real run of the case it
-  describes; a field list: the reader's columns; a map or diagram: every path it names exists.
+  describes (for the incremental run's, of a second run too); a field list: the reader's columns; a map or diagram: every path it names exists.
 
 Uses the published sample of ``tests/publish/conftest.py`` (one run shared with the other
 publication tests).
@@ -362,6 +362,26 @@ def check_held_summary(block: Block, tmp_path: Path, sample: Sample) -> None:
     _same_lines(block, r.output)
 
 
+def check_incremental_summary(block: Block, tmp_path: Path, sample: Sample) -> None:
+    """What ``traveller run`` says it recomputes for one club's file of 21 November in a new
+    inbox (``recompute:``), and what it says when run again on the same inbox (``nothing
+    new:``, the warehouse file not written)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-2026-11-21-a.csv").write_text(RESULTS.format(e="OK1", s=420))
+    args = ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.duckdb")]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    if block.text.startswith("recompute:"):
+        _same_lines(block, first.output)
+        return
+    before = (tmp_path / "w.duckdb").read_bytes()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    _same_lines(block, again.output)
+    assert (tmp_path / "w.duckdb").read_bytes() == before
+
+
 def check_profiles_summary(block: Block, tmp_path: Path, sample: Sample) -> None:
     """The ``profiles`` summary is what ``traveller run`` prints for the real files."""
     inbox = tmp_path / "inbox"
@@ -409,6 +429,8 @@ def check_for(block: Block) -> Check | None:
             return check_held_summary
         if first.startswith("profiles "):
             return check_profiles_summary
+        if first.startswith(("recompute: ", "nothing new: ")):
+            return check_incremental_summary
         if first.startswith("ruling_id,"):
             return check_field_list
         return check_paths

@@ -1,0 +1,294 @@
+"""Incremental runs: what a run must recompute, and why (no Dagster here).
+
+A nightly run should cost what is new, not what is old. Three fingerprints decide it:
+
+* the **code fingerprint** (:func:`code_fingerprint`): every file of the engine (``pipelines/``:
+  rules, profiles, templates) and of ``sql/``, with the Polars version (its row hashes are
+  stable within a version only). A new release or an edited profile changes it, and then
+  every date is recomputed;
+* the **inbox fingerprint** (:func:`inbox_fingerprint`): the code fingerprint, the run's
+  options (the default profile, today's date: a result dated after today is rejected) and the
+  name and SHA-256 of every inbox file — computed without parsing a file;
+* a **date fingerprint** per session date (:func:`date_inputs`), from the rows that date is
+  computed from, not from whole files: its results, its rulings and appeals, and the rows of
+  ``events.csv``, of the contestants' lists and of the event holds of every event with a
+  session that day. Appending one event to ``events.csv`` changes that event's dates only.
+
+The ingest stage writes the inbox fingerprint (``pipeline_state``, step ``inbox``) and the
+date fingerprints (``date_inputs``). When a date has been computed, ``dates_done`` keeps the
+fingerprint it was computed from; the audit and the publication record the inbox fingerprint
+they were computed from (steps ``audit`` and ``publish``). A run recomputes (:func:`plan`):
+
+* a date that is **new**, or whose **inputs changed** (files, rows, code or profiles);
+* a date **withdrawn** (done before, no longer in the inbox): its rows, standings and pages
+  are removed;
+* a date whose standings still **await the end of a period** (provisional: Law 79C's
+  correction period, Law 92B's appeal period, a pending appeal): time alone may make them
+  final. Sessions a club file's differences keep provisional (``reconciliation.
+  on_difference``) do not count: only a corrected file changes them;
+* every date of an event that **left** a recomputed date (an ``events.csv`` row moved to
+  another day): that event's totals are recomputed where it still is.
+
+Nothing is due and the publication is of the same inbox: the run reads no file and writes
+nothing (:func:`up_to_date`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+#: Why a date is recomputed, in the words the run prints.
+NEW = "new"
+CHANGED = "inputs changed"
+CODE = "code or profiles changed"
+WITHDRAWN = "withdrawn"
+AWAITING = "awaiting the end of a correction or appeal period"
+EVENT = "an event moved to another date"
+FORCED = "--all"
+
+_ROOTS = ("pipelines", "sql")
+_SUFFIXES = {".py", ".sql", ".toml", ".j2", ".html", ".css", ".js", ".json"}
+
+
+@cache
+def code_fingerprint() -> str:
+    """SHA-256 over the engine's files (``pipelines/`` and ``sql/``: code, profiles,
+    templates) and the Polars version."""
+    base = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(f"polars {pl.__version__}\n".encode())
+    for root in _ROOTS:
+        folder = base / root
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in _SUFFIXES and "__pycache__" not in p.parts:
+                h.update(p.relative_to(base).as_posix().encode() + b"\0")
+                h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def inbox_fingerprint(files: Iterable[tuple[str, str]], profile: str | None, today: date) -> str:
+    """SHA-256 of the code, the run's options and every ``(file, sha256)`` of the inbox."""
+    h = hashlib.sha256(f"{code_fingerprint()}\n{profile or ''}\n{today.isoformat()}\n".encode())
+    for name, digest in sorted(files):
+        h.update(f"{name}\0{digest}\n".encode())
+    return h.hexdigest()
+
+
+def inbox_hashes(inbox: Path) -> list[tuple[str, str]]:
+    """``(file, sha256)`` of every inbox file, without reading one as a format."""
+    from pipelines.inbox import inbox_files, sha256
+
+    return [(p.relative_to(inbox).as_posix(), sha256(p)) for p in inbox_files(inbox)]
+
+
+def _row_hashes(frame: pl.DataFrame, tag: str, by_date: pl.DataFrame | None) -> pl.DataFrame:
+    """``(session_date, tag, h)``: one hash per row, dated by its own ``session_date`` or,
+    for rows of an event (``by_date``: ``session_date, event_id``), by every date of it."""
+    if frame.height == 0:
+        return pl.DataFrame(schema={"session_date": pl.Utf8, "tag": pl.Utf8, "h": pl.UInt64})
+    rows = frame.select(sorted(frame.columns))
+    hashed = rows.with_columns(rows.hash_rows(seed=0).alias("__h"))
+    if by_date is not None:
+        hashed = hashed.join(by_date, on="event_id", how="inner")
+    return hashed.select(
+        pl.col("session_date").cast(pl.Utf8), pl.lit(tag).alias("tag"), pl.col("__h").alias("h")
+    )
+
+
+def date_inputs(snap) -> pl.DataFrame:
+    """``session_date, fingerprint``: one row per session date of the inbox snapshot
+    (:class:`pipelines.inbox.InboxSnapshot`), its fingerprint over the rows it is computed
+    from and the code (see the module docstring)."""
+    results = snap.results.filter(pl.col("session_date").is_not_null())
+    event_dates = _event_dates(snap)
+    # the dates of the inbox: those of its results, rulings and appeals (read/dates)
+    days = (
+        pl.concat(
+            [
+                f.select(pl.col("session_date").cast(pl.Utf8))
+                for f in (results, snap.rulings, snap.appeals)
+            ]
+        )
+        .drop_nulls()
+        .unique()
+    )
+    event_dates = event_dates.join(days, on="session_date", how="semi")
+    parts = [
+        _row_hashes(results, "results", None),
+        _row_hashes(snap.rulings, "rulings", None),
+        _row_hashes(snap.appeals, "appeals", None),
+        _row_hashes(snap.events, "events", event_dates),
+        _row_hashes(snap.contestants, "contestants", event_dates),
+        _row_hashes(snap.event_holds, "holds", event_dates),
+    ]
+    every = pl.concat(parts).filter(
+        pl.col("session_date").is_in(event_dates["session_date"].implode())
+    )
+    # order-free: each date's (tag, hash) pairs sorted, then digested once per date
+    grouped = (
+        every.sort("session_date", "tag", "h")
+        .group_by("session_date", maintain_order=True)
+        .agg(pl.col("tag"), pl.col("h"))
+    )
+    code = code_fingerprint()
+    prints = []
+    for day, tags, hs in grouped.iter_rows():
+        d = hashlib.sha256(code.encode())
+        for t, h in zip(tags, hs, strict=True):
+            d.update(f"{t}:{h:016x}\n".encode())
+        prints.append((day, d.hexdigest()))
+    return pl.DataFrame(
+        prints, schema={"session_date": pl.Utf8, "fingerprint": pl.Utf8}, orient="row"
+    ).sort("session_date")
+
+
+def _event_dates(snap) -> pl.DataFrame:
+    results = snap.results.filter(pl.col("session_date").is_not_null())
+    return pl.concat(
+        [
+            results.select(pl.col("session_date").cast(pl.Utf8), "event_id"),
+            snap.events.filter(pl.col("date").is_not_null()).select(
+                pl.col("date").cast(pl.Utf8).alias("session_date"), "event_id"
+            ),
+        ]
+    ).unique()
+
+
+def date_events(snap) -> pl.DataFrame:
+    """``session_date, event_id``: the events with a session on each date of the snapshot."""
+    return _event_dates(snap).sort("session_date", "event_id")
+
+
+@dataclass
+class Plan:
+    """The dates a run recomputes, each with its reasons, and what changed in the inbox."""
+
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+    files_added: int = 0
+    files_changed: int = 0
+    files_removed: int = 0
+    #: due dates that lose an event (withdrawn, or an event's session moved away): done first
+    first: list[str] = field(default_factory=list)
+
+    @property
+    def dates(self) -> list[str]:
+        """The dates to recompute, in the order to recompute them: first those that lose an
+        event (their old sessions leave the event's totals), then the others by date, so that
+        the last date of an event recomputed ranks it on every session as it now is."""
+        early = sorted(d for d in self.first if d in self.reasons)
+        return early + sorted(d for d in self.reasons if d not in early)
+
+    @property
+    def withdrawn(self) -> list[str]:
+        return [d for d in self.dates if WITHDRAWN in self.reasons[d]]
+
+    def summary(self) -> str:
+        """One line: ``3 new files, 1 changed → 2 dates (new 1, inputs changed 1)``."""
+        files = [
+            f"{n} {what}"
+            for n, what in (
+                (self.files_added, "new"),
+                (self.files_changed, "changed"),
+                (self.files_removed, "removed"),
+            )
+            if n
+        ]
+        head = f"{', '.join(files)} file(s)" if files else "no file added, changed or removed"
+        if not self.reasons:
+            return f"{head} → nothing to recompute"
+        counts: dict[str, int] = {}
+        for rs in self.reasons.values():
+            for r in rs:
+                counts[r] = counts.get(r, 0) + 1
+        why = ", ".join(f"{r} {n}" for r, n in sorted(counts.items()))
+        return f"{head} → {len(self.reasons)} date(s) to recompute ({why})"
+
+
+def file_changes(old: pl.DataFrame, new: pl.DataFrame) -> tuple[int, int, int]:
+    """``(added, changed, removed)`` between two registries (``file, sha256``)."""
+    before = dict(old.select("file", "sha256").iter_rows()) if old.height else {}
+    after = dict(new.select("file", "sha256").iter_rows()) if new.height else {}
+    added = sum(1 for f in after if f not in before)
+    changed = sum(1 for f in after if f in before and before[f] != after[f])
+    removed = sum(1 for f in before if f not in after)
+    return added, changed, removed
+
+
+def plan(
+    inputs: pl.DataFrame, done: pl.DataFrame, awaiting: Iterable[str], force: bool = False
+) -> Plan:
+    """The dates due (see the module docstring): ``inputs`` (``date_inputs``: session_date,
+    fingerprint), ``done`` (``dates_done``), ``awaiting`` (dates with provisional standings).
+    ``force``: every date. The dates of events that left a due date are added by
+    :func:`pipelines.stages.due_dates`, which reads them from the warehouse."""
+    now = dict(inputs.select("session_date", "fingerprint").iter_rows())
+    was = dict(done.select("session_date", "fingerprint").iter_rows()) if done.height else {}
+    reasons: dict[str, list[str]] = {}
+
+    def due(day: str, why: str) -> None:
+        reasons.setdefault(day, [])
+        if why not in reasons[day]:
+            reasons[day].append(why)
+
+    for day, fp in now.items():
+        if force:
+            due(day, FORCED)
+        elif day not in was:
+            due(day, NEW)
+        elif was[day] != fp:
+            due(day, CHANGED)
+    for day in was:
+        if day not in now:
+            due(day, WITHDRAWN)
+    for day in awaiting:
+        if day in now:
+            due(day, AWAITING)
+    return Plan(reasons)
+
+
+def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -> str | None:
+    """Whether the warehouse and the publication already reflect this inbox: a sentence
+    saying so, or ``None`` when a run has work to do. Reads every file's bytes (SHA-256) and
+    the warehouse read-only; parses nothing, writes nothing.
+
+    Up to date means: the audit and the last publication were of the same inbox fingerprint,
+    every date of the inbox was computed from its current inputs, and no standings are
+    provisional (they wait for a period to end, and are due again every run)."""
+    if not warehouse.is_file():
+        return None
+    hashes = inbox_hashes(inbox)
+    fp = inbox_fingerprint(hashes, profile, today)
+    try:
+        conn = duckdb.connect(str(warehouse), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        from pipelines.warehouse import sql
+
+        state = dict(conn.execute(sql("read/pipeline_state")).fetchall())
+        if not (state.get("inbox") == state.get("audit") == state.get("publish") == fp):
+            return None
+        pending = conn.execute(sql("read/dates_not_done")).fetchone()
+        if pending is None or pending[0]:
+            return None
+        awaiting = conn.execute(sql("read/dates_awaiting_final")).fetchall()
+        if awaiting:
+            return None
+    except duckdb.Error:  # an older warehouse without these tables
+        return None
+    finally:
+        conn.close()
+    return (
+        f"nothing new: {len(hashes)} file(s) unchanged since the last run, every date computed "
+        "from them, no standings provisional; the warehouse and the site "
+        "are untouched (traveller run --all recomputes everything)"
+    )

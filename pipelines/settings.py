@@ -1,0 +1,27 @@
+"""Where the inbox and the warehouse are, from the environment (no Dagster here, so that the
+command line can answer before Dagster is loaded).
+
+``dagster dev``, the schedule, the sensor and ``traveller run`` agree: ``TRAVELLER_INBOX``
+(default: the bundled sample inbox) and ``TRAVELLER_WAREHOUSE`` (default
+``data/warehouse.duckdb``, relative to the working directory).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pipelines.warehouse import DEFAULT_PATH
+
+#: The generated sample inbox shipped with Traveller (no real names or ID numbers).
+SAMPLE_INBOX = Path(__file__).resolve().parent / "sample" / "inbox"
+
+
+def default_inbox() -> str:
+    """``$TRAVELLER_INBOX`` or the bundled sample inbox."""
+    return os.environ.get("TRAVELLER_INBOX", str(SAMPLE_INBOX))
+
+
+def default_warehouse() -> str:
+    """``$TRAVELLER_WAREHOUSE`` or ``data/warehouse.duckdb``."""
+    return os.environ.get("TRAVELLER_WAREHOUSE", str(DEFAULT_PATH))

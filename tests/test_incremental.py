@@ -1,0 +1,251 @@
+"""Incremental runs give the warehouse and the site a full re-run from scratch gives.
+
+One small inbox (three clubs of the bundled sample: a two-session pairs event over two
+dates, a two-date knockout with rulings and appeals, an individual) goes through a chain of
+changes. After each, the warehouse that holds the history is run incrementally and a new,
+empty warehouse is run on the same inbox; every table and every published file must be the
+same. The chain: time passes (standings awaiting their periods become final), a new file, new
+rulings, a new appeal, a changed file, a profile change, a removed file, a whole date
+withdrawn. A run with nothing new reads no file and writes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import shutil
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import polars as pl
+import pytest
+
+from assets.automation import nightly
+from pipelines import incremental, tables
+from pipelines.resources import InboxResource, WarehouseResource
+from pipelines.runner import run_inbox
+from pipelines.settings import SAMPLE_INBOX
+
+pytestmark = pytest.mark.slow
+
+CLUBS = ("club1", "club6", "club9")
+EARLY = "2026-11-03 10:00"  # before 3 November's sessions are published (events.csv)
+LATE = "2026-12-01 12:00"  # every period over
+
+
+def _rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        return list(reader.fieldnames or []), list(reader)
+
+
+def _write(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, header, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _keep(path: Path, keep: Callable[[dict[str, str]], bool]) -> None:
+    header, rows = _rows(path)
+    _write(path, header, [r for r in rows if keep(r)])
+
+
+def _append(path: Path, source: Path, pick: Callable[[dict[str, str]], bool]) -> None:
+    header, rows = _rows(path)
+    _, more = _rows(source)
+    _write(path, header, rows + [r for r in more if pick(r)])
+
+
+LATER_RULINGS = {"R0028", "R0029", "R0030", "R0031", "R0032"}
+LATER_APPEAL = "A003"
+LATER_EVENTS = {"IND9-2026-11-03"}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """The three clubs' files; club9's file, five rulings and one appeal come later."""
+    inbox = tmp_path_factory.mktemp("inc") / "inbox"
+    inbox.mkdir()
+    for club in CLUBS:
+        for p in SAMPLE_INBOX.glob(f"results-{club}-*.csv"):
+            shutil.copy(p, inbox / p.name)
+    events = set()
+    for p in inbox.glob("results-*.csv"):
+        events |= {r["event_id"] for r in _rows(p)[1]}
+    for name in ("events.csv", "contestants.csv", "rulings.csv", "appeals.csv"):
+        shutil.copy(SAMPLE_INBOX / name, inbox / name)
+    _keep(inbox / "events.csv", lambda r: r["event_id"] in events)
+    _keep(inbox / "contestants.csv", lambda r: r["event_id"] in events)
+    _keep(
+        inbox / "rulings.csv",
+        lambda r: r["event_id"] in events and r["ruling_id"] not in LATER_RULINGS,
+    )
+    rulings = {r["ruling_id"] for r in _rows(inbox / "rulings.csv")[1]} | LATER_RULINGS
+    _keep(
+        inbox / "appeals.csv",
+        lambda r: r["ruling_id"] in rulings and r["appeal_id"] != LATER_APPEAL,
+    )
+    (inbox / "results-club9-2026-11-03.csv").unlink()
+    # as a scorer adds an event: its file, then its rows appended to the shared files
+    _keep(inbox / "events.csv", lambda r: r["event_id"] not in LATER_EVENTS)
+    _keep(inbox / "contestants.csv", lambda r: r["event_id"] not in LATER_EVENTS)
+    return inbox
+
+
+def _tables(db: Path) -> dict[str, pl.DataFrame]:
+    with duckdb.connect(str(db), read_only=True) as c:
+        return {t.name: c.sql(f'SELECT * FROM "{t.name}" ORDER BY ALL').pl() for t in tables.TABLES}
+
+
+def _site(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix != ".duckdb" and ".wal" not in p.name
+    }
+
+
+def _same(ours: Path, fresh: Path) -> None:
+    a, b = _tables(ours / "w.duckdb"), _tables(fresh / "w.duckdb")
+    differ = [t for t in a if not a[t].equals(b[t])]
+    assert differ == [], f"tables differ from a run from scratch: {differ}"
+    sa, sb = _site(ours), _site(fresh)
+    assert sorted(sa) == sorted(sb)
+    assert [f for f in sa if sa[f] != sb[f]] == []
+
+
+def _scheduled(inbox: Path, folder: Path) -> list[str]:
+    res = {
+        "inbox": InboxResource(path=str(inbox)),
+        "warehouse": WarehouseResource(path=str(folder / "w.duckdb")),
+    }
+    when = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
+    with dg.build_schedule_context(resources=res, scheduled_execution_time=when) as ctx:
+        got = nightly(ctx)
+    if isinstance(got, dg.SkipReason):
+        return []
+    return sorted(r.partition_key for r in got)
+
+
+def _run(inbox: Path, folder: Path):
+    return run_inbox(inbox, folder / "w.duckdb", publish_to=folder)
+
+
+def test_every_change_gives_what_a_run_from_scratch_gives(base, tmp_path, monkeypatch):
+    inbox = tmp_path / "inbox"
+    shutil.copytree(base, inbox)
+    ours = tmp_path / "ours"
+    monkeypatch.setenv("TRAVELLER_NOW", EARLY)
+    first = _run(inbox, ours)
+    assert first.plan.dates == ["2026-11-02", "2026-11-03"]
+    assert all(r == [incremental.NEW] for r in first.plan.reasons.values())
+    # 3 November is provisional at EARLY, so due again; 2 November is done
+    assert _scheduled(inbox, ours) == ["2026-11-03"]
+
+    def step(name: str, change: Callable[[], None], expect: dict[str, str]) -> None:
+        change()
+        # the nightly schedule asks Dagster for exactly the dates the run will recompute
+        assert _scheduled(inbox, ours) == sorted(expect), name
+        report = _run(inbox, ours)
+        got = {d: ", ".join(r) for d, r in report.plan.reasons.items()}
+        assert got == expect, name
+        fresh = tmp_path / f"fresh-{name}"
+        _run(inbox, fresh)
+        _same(ours, fresh)
+
+    # Time alone: 3 November's standings were provisional (published at 22:44 and 22:50 that
+    # day, then 30 minutes of correction period, Law 79C); 2 November's were final already.
+    def later() -> None:
+        monkeypatch.setenv("TRAVELLER_NOW", LATE)
+
+    step("time", later, {"2026-11-03": incremental.AWAITING})
+
+    def new_file() -> None:
+        shutil.copy(SAMPLE_INBOX / "results-club9-2026-11-03.csv", inbox)
+        for name in ("events.csv", "contestants.csv"):
+            _append(inbox / name, SAMPLE_INBOX / name, lambda r: r["event_id"] in LATER_EVENTS)
+
+    step("new-file", new_file, {"2026-11-03": incremental.CHANGED})
+
+    def new_rulings() -> None:
+        _append(
+            inbox / "rulings.csv",
+            SAMPLE_INBOX / "rulings.csv",
+            lambda r: r["ruling_id"] in LATER_RULINGS,
+        )
+
+    step("new-rulings", new_rulings, {"2026-11-03": incremental.CHANGED})
+
+    def new_appeal() -> None:
+        _append(
+            inbox / "appeals.csv",
+            SAMPLE_INBOX / "appeals.csv",
+            lambda r: r["appeal_id"] == LATER_APPEAL,
+        )
+
+    step("new-appeal", new_appeal, {"2026-11-02": incremental.CHANGED})
+
+    def changed_file() -> None:
+        path = inbox / "results-club1-2026-11-03.csv"
+        header, rows = _rows(path)
+        _write(path, header, rows[:-1])  # the last result of the file is taken out
+
+    step("changed-file", changed_file, {"2026-11-03": incremental.CHANGED})
+
+    def profile() -> None:
+        path = inbox / "events.csv"
+        header, rows = _rows(path)
+        for r in rows:
+            if r["event_id"].startswith("KO6"):
+                r["profile"] = "ebu"
+        _write(path, header, rows)
+
+    # the knockout's two dates, and only those
+    step("profile", profile, {"2026-11-02": incremental.CHANGED, "2026-11-03": incremental.CHANGED})
+
+    def removed_file() -> None:
+        (inbox / "results-club9-2026-11-03.csv").unlink()
+
+    step("removed-file", removed_file, {"2026-11-03": incremental.CHANGED})
+
+    def withdrawn_date() -> None:
+        for p in inbox.glob("results-*-2026-11-03.csv"):
+            p.unlink()
+        _keep(inbox / "events.csv", lambda r: r["date"] != "2026-11-03")
+        _keep(inbox / "rulings.csv", lambda r: not r["called_at"].startswith("2026-11-03"))
+
+    step(
+        "withdrawn",
+        withdrawn_date,
+        {
+            "2026-11-03": incremental.WITHDRAWN,
+            # the two-session pairs and the knockout left 3 November: their totals change
+            "2026-11-02": f"{incremental.CHANGED}, {incremental.EVENT}",
+        },
+    )
+
+
+def test_nothing_new_reads_nothing_and_writes_nothing(base, tmp_path, monkeypatch):
+    inbox = tmp_path / "inbox"
+    shutil.copytree(base, inbox)
+    monkeypatch.setenv("TRAVELLER_NOW", LATE)
+    folder = tmp_path / "w"
+    _run(inbox, folder)
+    from datetime import date
+
+    db = folder / "w.duckdb"
+    before = hashlib.sha256(db.read_bytes()).hexdigest(), _site(folder)
+    said = incremental.up_to_date(inbox, db, None, date.today())
+    assert said is not None and said.startswith("nothing new: 8 file(s) unchanged")
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before[0]
+    report = _run(inbox, folder)  # the runner itself: nothing due, no audit, no publication
+    assert report.plan.dates == [] and "audit" not in report.seconds
+    assert "publish" not in report.seconds
+    assert _site(folder) == before[1]
+    # a changed byte in one file, and the check says there is work again
+    (inbox / "events.csv").write_text((inbox / "events.csv").read_text() + "\n")
+    assert incremental.up_to_date(inbox, db, None, date.today()) is None
