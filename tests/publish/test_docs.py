@@ -13,7 +13,8 @@ block no check claims fails (so a new example cannot go untested):
 * ``sql`` — runs in a real PostgreSQL (skipped when PostgreSQL is absent, unless
   ``TRAVELLER_REQUIRE_POSTGRES=1``, which ``.ci/run`` sets);
 * ``text`` — a run summary: the lines appear in the output of a real run of the case it
-  describes (for the incremental run's, of a second run too); a field list: the reader's columns; a map or diagram: every path it names exists.
+  describes (for the incremental run's, of a second run too); a field list: the reader's
+  columns; a map or diagram: every path it names exists.
 
 Uses the published sample of ``tests/publish/conftest.py`` (one run shared with the other
 publication tests).
