@@ -122,6 +122,59 @@ def _echo_reconciliation(files: pl.DataFrame) -> None:
     )
 
 
+class _DateProgress:
+    """The run's progress on the terminal: each step's line, and while session dates are
+    scored a bar with the count done, the time taken and the time left (rich). Without a
+    terminal (a log, a pipe, the tests) only the lines."""
+
+    def __init__(self) -> None:
+        self.bar = None
+        self.task = None
+
+    def __enter__(self) -> _DateProgress:
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def say(self, msg: str) -> None:
+        if self.bar is not None:
+            self.bar.console.print(msg, markup=False, highlight=False)
+        else:
+            typer.echo(msg, err=True)
+
+    def tick(self, done: int, total: int, day: str) -> None:
+        if self.bar is None or total == 0:
+            return
+        if self.task is None:
+            self.task = self.bar.add_task("session dates", total=total)
+        label = f"session date {day}" if day else "session dates"
+        self.bar.update(self.task, completed=done, description=label)
+
+
 @app.command()
 def run(
     inbox: Annotated[
@@ -185,12 +238,14 @@ def run(
     if profile is not None:
         os.environ["TRAVELLER_PROFILE"] = profile
     try:
-        report = run_inbox(
-            inbox,
-            warehouse,
-            progress=lambda msg: typer.echo(msg, err=True),
-            recompute_all=recompute_all,
-        )
+        with _DateProgress() as bar:
+            report = run_inbox(
+                inbox,
+                warehouse,
+                progress=bar.say,
+                recompute_all=recompute_all,
+                on_date=bar.tick,
+            )
     finally:
         if profile is not None:
             if before is None:

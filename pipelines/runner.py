@@ -134,6 +134,7 @@ def run_inbox(
     progress: Callable[[str], None] | None = None,
     publish_to: Path | None = None,
     recompute_all: bool = False,
+    on_date: Callable[[int, int, str], None] | None = None,
 ) -> RunReport:
     """Materialise the assets for ``inbox`` into ``warehouse``; see the module docstring.
 
@@ -142,7 +143,9 @@ def run_inbox(
     recomputed; the audit and the publication only when a date was or the inbox changed.
     ``recompute_all``: every date, the audit and the publication (``traveller run --all``).
 
-    ``progress`` (if given) is told of each step as it starts. Last, the publication asset
+    ``progress`` (if given) is told of each step as it starts; ``on_date`` (if given) of the
+    count of due dates done, their total and the date starting (``""`` when all are done), for
+    a progress bar. Last, the publication asset
     writes the site, the exports and the season dashboard into ``publish_to`` (default: the
     warehouse's folder, e.g. ``data/site``, ``data/exports``, ``data/season.html``).
     """
@@ -194,8 +197,10 @@ def run_inbox(
     report.dates = wh.query("read/dates")["session_date"].to_list()
     say(f"recompute: {report.plan.summary()}")
     due = report.plan.dates
+    tick = on_date or (lambda _done, _total, _day: None)
     for i, day in enumerate(due, start=1):
         why = ", ".join(report.plan.reasons[day])
+        tick(i - 1, len(due), day)
         say(f"[{i}/{len(due)}] session date {day} ({why}): validate, score, rank")
         result = run("results", day)
         if not result.success and _errors(result):
@@ -203,6 +208,7 @@ def run_inbox(
         # a date stopped by a blocking check has no standings and is not done: every run
         # tries it again and reports it
         report.failed_checks.extend(_failed(result, day))
+    tick(len(due), len(due), "")
     state = dict(wh.query("read/pipeline_state").rows())
     if recompute_all or due or state.get("audit") != state.get("inbox"):
         say("audit: penalty and appeal statistics, director audit, reports")
