@@ -178,6 +178,8 @@ class Plan:
     files_removed: int = 0
     #: due dates that lose an event (withdrawn, or an event's session moved away): done first
     first: list[str] = field(default_factory=list)
+    #: events with a session on a due date (their standings are ranked again)
+    events: int = 0
 
     @property
     def dates(self) -> list[str]:
@@ -192,7 +194,8 @@ class Plan:
         return [d for d in self.dates if WITHDRAWN in self.reasons[d]]
 
     def summary(self) -> str:
-        """One line: ``3 new files, 1 changed → 2 dates (new 1, inputs changed 1)``."""
+        """One line: ``3 new, 1 changed file(s) → 2 date(s), 11 event(s) to recompute (inputs
+        changed 1, new 1)``."""
         files = [
             f"{n} {what}"
             for n, what in (
@@ -210,7 +213,8 @@ class Plan:
             for r in rs:
                 counts[r] = counts.get(r, 0) + 1
         why = ", ".join(f"{r} {n}" for r, n in sorted(counts.items()))
-        return f"{head} → {len(self.reasons)} date(s) to recompute ({why})"
+        events = f", {self.events} event(s)" if self.events else ""
+        return f"{head} → {len(self.reasons)} date(s){events} to recompute ({why})"
 
 
 def file_changes(old: pl.DataFrame, new: pl.DataFrame) -> tuple[int, int, int]:

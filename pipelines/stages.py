@@ -118,6 +118,9 @@ def plan(wh: Warehouse, force: bool = False, files_before: pl.DataFrame | None =
         inputs = query(conn, "read/date_inputs")
         files = query(conn, "read/source_file_hashes")
     p = due_dates(wh, inputs, force)
+    if p.reasons:
+        with wh.connect() as conn:
+            p.events = query(conn, "read/events_of_dates", {"dates": p.dates}).height
     if files_before is not None:
         p.files_added, p.files_changed, p.files_removed = incremental.file_changes(
             files_before, files
