@@ -47,14 +47,14 @@ def nightly(
 )
 def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
     """Watch the inbox: a session date whose inputs are new, changed or gone is run again
-    (the cursor holds each date's fingerprint, :func:`pipelines.inbox.watch_state`).
+    (the cursor holds each date's fingerprint, :func:`pipelines.incremental.watch_state`).
 
     A run's key is the date and a digest of the new cursor (SHA-256, the same in every
     process: Python's ``hash()`` of a string changes from one process to the next), so the
     same inbox state never requests the same date twice, even after a restart."""
     old = json.loads(context.cursor) if context.cursor else {}
-    new = inbox_mod.watch_state(inbox.get())
-    dates = inbox_mod.changed_dates(old, new)
+    new = incremental.watch_state(inbox.get())
+    dates = incremental.changed_dates(old, new)
     cursor = json.dumps(new, sort_keys=True)
     if not dates:
         return dg.SensorResult(skip_reason="inbox unchanged", cursor=cursor)

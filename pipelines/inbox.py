@@ -599,22 +599,6 @@ def _registry(
     )
 
 
-def watch_state(inbox: Path, snap: InboxSnapshot | None = None) -> dict[str, str]:
-    """For the inbox sensor: ``{session date: fingerprint of its inputs}``
-    (:func:`pipelines.incremental.date_inputs`): the rows a date is computed from, not whole
-    files, so appending one event to ``events.csv`` touches that event's dates only."""
-    from pipelines.incremental import date_inputs
-
-    snap = snap or scan(inbox)
-    return dict(date_inputs(snap).iter_rows())
-
-
-def changed_dates(old: dict[str, str], new: dict[str, str]) -> list[str]:
-    """Session dates whose inputs differ between two watch states: new, changed, or gone
-    from the inbox (withdrawn)."""
-    return sorted(d for d in set(old) | set(new) if old.get(d) != new.get(d))
-
-
 def dated_logs_for(
     inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:

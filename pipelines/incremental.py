@@ -168,6 +168,22 @@ def date_events(snap) -> pl.DataFrame:
     return _event_dates(snap).sort("session_date", "event_id")
 
 
+def watch_state(inbox: Path, snap=None) -> dict[str, str]:
+    """For the inbox sensor: ``{session date: fingerprint of its inputs}``
+    (:func:`pipelines.incremental.date_inputs`): the rows a date is computed from, not whole
+    files, so appending one event to ``events.csv`` touches that event's dates only."""
+    from pipelines.inbox import scan
+
+    snap = snap or scan(inbox)
+    return dict(date_inputs(snap).iter_rows())
+
+
+def changed_dates(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """Session dates whose inputs differ between two watch states: new, changed, or gone
+    from the inbox (withdrawn)."""
+    return sorted(d for d in set(old) | set(new) if old.get(d) != new.get(d))
+
+
 @dataclass
 class Plan:
     """The dates a run recomputes, each with its reasons, and what changed in the inbox."""

@@ -8,7 +8,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.inbox import changed_dates, scan, watch_state
+from pipelines.inbox import scan
+from pipelines.incremental import changed_dates, watch_state
 from pipelines.warehouse import Warehouse, Write, write
 
 RESULTS = """event_id,session,board,ns_pair,ew_pair,contract,declarer,tricks,score
