@@ -623,27 +623,35 @@ def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh
     )
 
 
-@report_app.command("audit")
-def report_audit(
-    out: Annotated[Path, typer.Option(help="Folder to write audit.html into.")],
-    date_from: _From = None,
-    date_to: _To = None,
-    warehouse: _Warehouse = None,
-) -> None:
-    """The director-consistency audit: funnel plots, audit table, discrepancy cases."""
-    _report("audit", out, date_from, date_to, warehouse)
+_ReportOut = Annotated[
+    Path, typer.Option(help="Folder to write the report's page (<report>.html) into.")
+]
 
 
-@report_app.command("transparency")
-def report_transparency(
-    out: Annotated[Path, typer.Option(help="Folder to write transparency.html into.")],
-    date_from: _From = None,
-    date_to: _To = None,
-    warehouse: _Warehouse = None,
-) -> None:
-    """The public version: rulings and appeals by law and outcome, Board-Appeal Ratio,
-    directors pseudonymised, no player names or ID numbers."""
-    _report("transparency", out, date_from, date_to, warehouse)
+def _report_command(kind: str, doc: str) -> None:
+    """Register ``traveller report <kind>``: one HTML page written into ``--out``."""
+
+    def command(
+        out: _ReportOut,
+        date_from: _From = None,
+        date_to: _To = None,
+        warehouse: _Warehouse = None,
+    ) -> None:
+        _report(kind, out, date_from, date_to, warehouse)
+
+    command.__doc__ = doc
+    command.__name__ = f"report_{kind}"
+    report_app.command(kind)(command)
+
+
+_report_command(
+    "audit", "The director-consistency audit: funnel plots, audit table, discrepancy cases."
+)
+_report_command(
+    "transparency",
+    "The public version: rulings and appeals by law and outcome, Board-Appeal Ratio,\n"
+    "    directors pseudonymised, no player names or ID numbers.",
+)
 
 
 @report_app.command("season")

@@ -30,7 +30,6 @@ itself, by a transaction-level advisory lock per event (:func:`write`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -353,14 +352,7 @@ def connect(url: str, read_only: bool = False) -> Iterator[PgConnection]:
         conn.close()
 
 
-def schema_version() -> str:
-    """A fingerprint of the registry's definitions (as :func:`pipelines.warehouse.
-    schema_version`)."""
-    h = hashlib.sha256()
-    for table in registry.TABLES:
-        h.update(table.ddl().encode())
-    return h.hexdigest()[:16]
-
+schema_version = registry.schema_version
 
 _schema_ok: set[str] = set()
 
@@ -379,24 +371,17 @@ def ensure_schema(conn: PgConnection) -> None:
     dsn = conn.raw.info.dsn
     if dsn in _schema_ok:
         return
-    version = schema_version()
+
+    def create(table: registry.Table) -> None:
+        conn.raw.execute(_ddl(table))
+        conn.raw.execute(
+            f'ALTER TABLE "{table.name}" ADD COLUMN IF NOT EXISTS '
+            '"rowid" BIGINT GENERATED ALWAYS AS IDENTITY'
+        )
+
     with conn.raw.transaction():
         conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_LOCK_SCHEMA,))
-        conn.execute(registry.META.ddl())
-        row = conn.execute("SELECT schema_version FROM warehouse_meta").fetchone()
-        if row is not None and row[0] != version:
-            for table in reversed(registry.TABLES):
-                conn.execute(table.drop_sql())
-            conn.execute(registry.META.delete_sql())
-            row = None
-        for table in registry.TABLES:
-            conn.raw.execute(_ddl(table))
-            conn.raw.execute(
-                f'ALTER TABLE "{table.name}" ADD COLUMN IF NOT EXISTS '
-                '"rowid" BIGINT GENERATED ALWAYS AS IDENTITY'
-            )
-        if row is None:
-            conn.execute("INSERT INTO warehouse_meta VALUES ($v)", {"v": version})
+        registry.sync_schema(conn, create)
     _schema_ok.add(dsn)
 
 

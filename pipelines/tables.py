@@ -22,9 +22,10 @@ in its frames, DuckDB casts them on insert) and a list of dates as a list of tex
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -247,3 +248,34 @@ def table(name: str) -> Table:
 def polars_schema(name: str, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
     """The Polars schema of the engine's frames for the table ``name``."""
     return table(name).polars_schema(drop)
+
+
+def schema_version() -> str:
+    """A fingerprint of every table definition of the registry (changes when one does)."""
+    h = hashlib.sha256()
+    for t in TABLES:
+        h.update(t.ddl().encode())
+    return h.hexdigest()[:16]
+
+
+def sync_schema(conn: Any, create: Callable[[Table], object]) -> None:
+    """Bring a warehouse's tables to the registry's definitions, on either backend.
+
+    The warehouse is derived entirely from the inbox, so when the definitions change (a new
+    version of Traveller) the old tables are dropped and created anew rather than migrated;
+    the next run rebuilds them (``traveller run`` re-reads every date). ``conn`` runs SQL with
+    named parameters (``execute(sql, params)``); ``create`` creates one table if it is absent
+    (each backend's own DDL).
+    """
+    conn.execute(META.ddl())
+    version = schema_version()
+    row = conn.execute("SELECT schema_version FROM warehouse_meta").fetchone()
+    if row is not None and row[0] != version:
+        for t in reversed(TABLES):
+            conn.execute(t.drop_sql())
+        conn.execute(META.delete_sql())
+        row = None
+    for t in TABLES:
+        create(t)
+    if row is None:
+        conn.execute("INSERT INTO warehouse_meta VALUES ($v)", {"v": version})

@@ -21,7 +21,6 @@ Traveller does its own reading and writing here and its assets return
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -138,31 +137,13 @@ class Warehouse:
 
 def schema_version() -> str:
     """A fingerprint of every table definition of the registry (changes when one does)."""
-    h = hashlib.sha256()
-    for table in registry.TABLES:
-        h.update(table.ddl().encode())
-    return h.hexdigest()[:16]
+    return registry.schema_version()
 
 
 def ensure_schema(conn: duckdb.DuckDBPyConnection) -> None:
-    """Create every table that does not exist yet.
-
-    The warehouse is derived entirely from the inbox, so when the table definitions change
-    (a new version of Traveller) the old tables are dropped and created anew rather than
-    migrated; the next run rebuilds them (``traveller run`` re-reads every date).
-    """
-    conn.execute(registry.META.ddl())
-    version = schema_version()
-    row = conn.execute("SELECT schema_version FROM warehouse_meta").fetchone()
-    if row is not None and row[0] != version:
-        for table in reversed(registry.TABLES):
-            conn.execute(table.drop_sql())
-        conn.execute(registry.META.delete_sql())
-        row = None
-    for table in registry.TABLES:
-        conn.execute(table.ddl())
-    if row is None:
-        conn.execute("INSERT INTO warehouse_meta VALUES ($v)", {"v": version})
+    """Create every table that does not exist yet, rebuilding all of them when the registry's
+    definitions changed (:func:`pipelines.tables.sync_schema`)."""
+    registry.sync_schema(conn, lambda table: conn.execute(table.ddl()))
 
 
 def query(

@@ -144,18 +144,14 @@ def scored_day(
 
 
 def results_for_date(
-    validated: pl.DataFrame,
-    rulings: pl.DataFrame,
-    appeals: pl.DataFrame,
-    events: pl.DataFrame,
-    contestants: pl.DataFrame | None,
-    now: datetime,
+    validated: pl.DataFrame, res: RulingsResult, events: pl.DataFrame, now: datetime = LATE
 ) -> DateResults:
-    """Score one date whose results are validated already, as :func:`score_day` does after
-    validating: the newest version's scored lines, then every version of every session."""
-    scored, adjustments = score_newest(validated, rulings, appeals, contestants)
+    """Score one date whose results are validated and rulings checked already, as
+    :func:`score_day` does after validating: the newest version's scored lines, then every
+    version of every session."""
+    scored, adjustments = score_newest(validated, res.rulings, res.appeals, None)
     standings, changes, decs = session_versions(
-        scored, validated, rulings, appeals, events, contestants, now
+        scored, validated, res.rulings, res.appeals, events, None, now
     )
     return DateResults(scored, standings, changes, adjustments, decs)
 
@@ -172,4 +168,4 @@ def run(
     v = validated(rows, events)
     res = checked(v, events, rulings, appeals)
     assert res.rejected.height == 0, res.rejected.to_dicts()
-    return results_for_date(v, res.rulings, res.appeals, events, None, now)
+    return results_for_date(v, res, events, now)

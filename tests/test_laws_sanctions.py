@@ -131,7 +131,7 @@ def test_suspension_in_a_two_session_event_carries_to_the_event():
     dq = ruling("D1", "disciplinary_penalty", penalized="3", penalty="suspended", session="2")
     res = checked(v, evs, [dq])
     assert res.rejected.height == 0
-    day = results_for_date(v, res.rulings, res.appeals, evs, None, LATE)
+    day = results_for_date(v, res, evs, LATE)
     ev = event_standings(day.standings, day.scored)
     assert contestant(ev, "3")["sanction"] == "suspended in session 2"
     assert contestant(ev, "3")["rank"] is None

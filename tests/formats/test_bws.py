@@ -696,20 +696,9 @@ def runs(tmp_path_factory, bcs) -> tuple[Path, Path]:
     bws_inbox.mkdir()
     csv_inbox.mkdir()
     shutil.copy(REALDATA / BCS, bws_inbox / BCS)
-    cols = [
-        "event_id",
-        "session",
-        "section",
-        "round",
-        "table",
-        "board",
-        "ns_pair",
-        "ew_pair",
-        "contract",
-        "declarer",
-        "tricks",
-        "score",
-    ]
+    cols = list(
+        RESULT_COLUMNS[RESULT_COLUMNS.index("event_id") : RESULT_COLUMNS.index("score") + 1]
+    )
     bcs.results.select(cols).write_csv(csv_inbox / "results-2019-04-26.csv")
     bws_db, csv_db = base / "bws.duckdb", base / "csv.duckdb"
     for inbox, db in ((bws_inbox, bws_db), (csv_inbox, csv_db)):
