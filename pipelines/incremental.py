@@ -75,11 +75,49 @@ def code_fingerprint() -> str:
     return h.hexdigest()
 
 
-def inbox_fingerprint(files: Iterable[tuple[str, str]], profile: str | None, today: date) -> str:
-    """SHA-256 of the code, the run's options and every ``(file, sha256)`` of the inbox."""
-    h = hashlib.sha256(f"{code_fingerprint()}\n{profile or ''}\n{today.isoformat()}\n".encode())
+def inbox_fingerprint(
+    files: Iterable[tuple[str, str]], profile: str | None, today: date | None
+) -> str:
+    """SHA-256 of the code, the run's options and every ``(file, sha256)`` of the inbox.
+
+    ``today`` is part of what the inbox is read with (a result dated after tomorrow is
+    rejected); ``None`` gives the fingerprint of the inbox's content alone, which the audit
+    and the publication depend on (:func:`results_fingerprint`)."""
+    day = today.isoformat() if today else ""
+    h = hashlib.sha256(f"{code_fingerprint()}\n{profile or ''}\n{day}\n".encode())
     for name, digest in sorted(files):
         h.update(f"{name}\0{digest}\n".encode())
+    return h.hexdigest()
+
+
+def outputs_hash(frames: dict[str, pl.DataFrame]) -> str:
+    """SHA-256 of what a date wrote (its standings, changes, matches, holds: table name ->
+    frame), whatever the order of the rows or the way a frame was built: each frame as its
+    table stores it (the registry's columns and types), its row hashes sorted."""
+    from pipelines.tables import polars_schema
+
+    h = hashlib.sha256()
+    for name, frame in sorted(frames.items()):
+        schema = polars_schema(name)
+        h.update(f"{name}:{frame.height}\n".encode())
+        if frame.height:
+            stored = frame.select(
+                (pl.col(c) if c in frame.columns else pl.lit(None)).cast(t).alias(c)
+                for c, t in sorted(schema.items())
+            )
+            h.update(stored.hash_rows(seed=0).sort().to_numpy().tobytes())
+    return h.hexdigest()
+
+
+def results_fingerprint(content: str, done: Iterable[tuple[str, str, str | None]]) -> str:
+    """What the audit and the publication are computed from: the inbox's content (``content``,
+    :func:`inbox_fingerprint` without a date) and, per session date computed, its inputs'
+    fingerprint and its outputs' hash (``dates_done``). A date recomputed with the same
+    outcome (time passed, nothing became final) leaves it unchanged: the audit and the site
+    are then not redone; a date made final, corrected or withdrawn changes it."""
+    h = hashlib.sha256(f"{content}\n".encode())
+    for day, fp, out in sorted(done):
+        h.update(f"{day}\0{fp}\0{out or ''}\n".encode())
     return h.hexdigest()
 
 
@@ -281,8 +319,10 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
     the warehouse read-only; parses nothing, writes nothing.
 
     Up to date means: the audit and the last publication were of the same inbox fingerprint,
-    every date of the inbox was computed from its current inputs, and no standings are
-    provisional (they wait for a period to end, and are due again every run)."""
+    every date of the inbox was computed from its current inputs, and no provisional
+    standings have passed the end of their correction and appeal periods since
+    (:func:`pipelines.settings.now`; standings waiting for a pending appeal wait for an
+    input, not for the clock)."""
     if not warehouse.is_file():
         return None
     hashes = inbox_hashes(inbox)
@@ -292,15 +332,23 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
     except duckdb.Error:
         return None
     try:
+        from pipelines.settings import now
         from pipelines.warehouse import sql
 
         state = dict(conn.execute(sql("read/pipeline_state")).fetchall())
-        if not (state.get("inbox") == state.get("audit") == state.get("publish") == fp):
+        if state.get("inbox") != fp:
+            return None
+        content = inbox_fingerprint(hashes, profile, None)
+        done = conn.execute(sql("read/results_state")).fetchall()
+        results = results_fingerprint(content, done)
+        if not (state.get("audit") == state.get("publish") == results):
             return None
         pending = conn.execute(sql("read/dates_not_done")).fetchone()
         if pending is None or pending[0]:
             return None
-        awaiting = conn.execute(sql("read/dates_awaiting_final")).fetchall()
+        awaiting = conn.execute(
+            sql("read/dates_awaiting_final"), {"now": now().isoformat(" ")}
+        ).fetchall()
         if awaiting:
             return None
     except duckdb.Error:  # an older warehouse without these tables
@@ -309,6 +357,6 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
         conn.close()
     return (
         f"nothing new: {len(hashes)} file(s) unchanged since the last run, every date computed "
-        "from them, no standings provisional; the warehouse and the site "
+        "from them, no provisional standings past their deadline; the warehouse and the site "
         "are untouched (traveller run --all recomputes everything)"
     )

@@ -140,7 +140,8 @@ def run_inbox(
 
     Incremental (:mod:`pipelines.incremental`): after the inbox is read, only the session
     dates whose inputs are new, changed or withdrawn (and those awaiting a deadline) are
-    recomputed; the audit and the publication only when a date was or the inbox changed.
+    recomputed; the audit and the publication only when what they are computed from changed
+    (a date's outcome, the inbox's content: :func:`pipelines.stages.step_due`).
     ``recompute_all``: every date, the audit and the publication (``traveller run --all``).
 
     ``progress`` (if given) is told of each step as it starts; ``on_date`` (if given) of the
@@ -209,15 +210,16 @@ def run_inbox(
         # tries it again and reports it
         report.failed_checks.extend(_failed(result, day))
     tick(len(due), len(due), "")
-    state = dict(wh.query("read/pipeline_state").rows())
-    if recompute_all or due or state.get("audit") != state.get("inbox"):
+    # the audit and the site are redone only when the results or the inbox's content changed
+    # (a date recomputed with the same outcome changes neither)
+    if recompute_all or stages.step_due(wh, "audit"):
         say("audit: penalty and appeal statistics, director audit, reports")
         audited = run("audit")
         if not audited.success and _errors(audited):
             raise RunFailed(f"the audit failed:\n{_errors(audited)}")
         report.failed_checks.extend(_failed(audited, None))
         stages.mark_step(wh, "audit")
-    if recompute_all or due or state.get("publish") != state.get("inbox"):
+    if recompute_all or stages.step_due(wh, "publish"):
         say("publishing: results site, exports, season dashboard")
         published = run("publish")
         if not published.success:

@@ -3,12 +3,14 @@ command line can answer before Dagster is loaded).
 
 ``dagster dev``, the schedule, the sensor and ``traveller run`` agree: ``TRAVELLER_INBOX``
 (default: the bundled sample inbox) and ``TRAVELLER_WAREHOUSE`` (default
-``data/warehouse.duckdb``, relative to the working directory).
+``data/warehouse.duckdb``, relative to the working directory); and the time standings are
+judged provisional or final at (``TRAVELLER_NOW``, default the clock).
 """
 
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 
 from pipelines.warehouse import DEFAULT_PATH
@@ -25,3 +27,18 @@ def default_inbox() -> str:
 def default_warehouse() -> str:
     """``$TRAVELLER_WAREHOUSE`` or ``data/warehouse.duckdb``."""
     return os.environ.get("TRAVELLER_WAREHOUSE", str(DEFAULT_PATH))
+
+
+def now() -> datetime:
+    """The time standings are judged provisional or final at (Laws 79C, 92B):
+    ``$TRAVELLER_NOW`` (``YYYY-MM-DD HH:MM[:SS]``, for reproducible runs and tests) or the
+    clock."""
+    fixed = (os.environ.get("TRAVELLER_NOW") or "").strip()
+    if not fixed:
+        return datetime.now()
+    try:
+        return datetime.fromisoformat(fixed)
+    except ValueError:
+        raise ValueError(
+            f"TRAVELLER_NOW must be a date and time YYYY-MM-DD HH:MM, not {fixed!r}"
+        ) from None

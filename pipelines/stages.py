@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -41,7 +41,6 @@ from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
 from pipelines.profiles import ProfileSet
 from pipelines.scoring.day import validate_day, validate_logs
 from pipelines.scoring.imp_standings import matches
-from pipelines.scoring.rulings import parse_time
 from pipelines.scoring.score import BOARD
 from pipelines.scoring.versions import (
     decisions,
@@ -51,6 +50,7 @@ from pipelines.scoring.versions import (
     score_newest,
     session_versions,
 )
+from pipelines.settings import now
 from pipelines.warehouse import Warehouse, Write, query, sql, write
 
 
@@ -73,9 +73,12 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     rejected = snap.rejected.with_columns(
         pl.lit("read").alias("stage"), pl.lit(None, pl.Utf8).alias("session_date")
     )
-    fingerprint = incremental.inbox_fingerprint(
-        snap.files.select("file", "sha256").rows(), os.environ.get("TRAVELLER_PROFILE"), today
+    hashes, profile = (
+        snap.files.select("file", "sha256").rows(),
+        os.environ.get("TRAVELLER_PROFILE"),
     )
+    fingerprint = incremental.inbox_fingerprint(hashes, profile, today)
+    content = incremental.inbox_fingerprint(hashes, profile, None)
     inputs = incremental.date_inputs(snap)
     with wh.connect() as conn:
         written = write(
@@ -84,6 +87,7 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("date_inputs", inputs),
                 Write("date_events", incremental.date_events(snap)),
                 Write("pipeline_state", _state("inbox", fingerprint), {"step": "inbox"}),
+                Write("pipeline_state", _state("content", content), {"step": "content"}),
                 Write("source_files", snap.files),
                 Write("events", snap.events),
                 Write("contestants", snap.contestants),
@@ -131,11 +135,14 @@ def plan(wh: Warehouse, force: bool = False, files_before: pl.DataFrame | None =
 def due_dates(wh: Warehouse, inputs: pl.DataFrame, force: bool = False):
     """The dates due for the inbox's ``inputs`` (``session_date, fingerprint``) against what
     the warehouse computed (:func:`pipelines.incremental.plan`): new, changed and withdrawn
-    dates, dates awaiting a deadline, and the other dates of the events that left a due date
+    dates, dates whose provisional standings a deadline passed since made final (by
+    :func:`pipelines.settings.now`), and the other dates of the events that left a due date
     (their totals are recomputed where they still are)."""
     with wh.connect() as conn:
         done = query(conn, "read/dates_done")
-        awaiting = query(conn, "read/dates_awaiting_final")["session_date"].to_list()
+        awaiting = query(conn, "read/dates_awaiting_final", {"now": now().isoformat(" ")})[
+            "session_date"
+        ].to_list()
         p = incremental.plan(inputs, done, awaiting, force=force)
         if not p.reasons:
             return p
@@ -156,12 +163,33 @@ def files_registered(wh: Warehouse) -> pl.DataFrame:
         return query(conn, "read/source_file_hashes")
 
 
-def mark_step(wh: Warehouse, step: str) -> None:
-    """Record that ``step`` (``audit``, ``publish``) completed for the inbox as last read."""
+def results_fingerprint(wh: Warehouse) -> str | None:
+    """What the audit and the publication would be computed from now
+    (:func:`pipelines.incremental.results_fingerprint`); ``None`` before the inbox is read."""
     with wh.connect() as conn:
         state = dict(query(conn, "read/pipeline_state").rows())
-        if "inbox" in state:
-            write(conn, [Write("pipeline_state", _state(step, state["inbox"]), {"step": step})])
+        done = query(conn, "read/results_state").rows()
+    if "content" not in state:
+        return None
+    return incremental.results_fingerprint(state["content"], done)
+
+
+def step_due(wh: Warehouse, step: str) -> bool:
+    """Whether ``step`` (``audit``, ``publish``) must run: the results or the inbox's content
+    changed since it last completed (:func:`results_fingerprint`)."""
+    with wh.connect() as conn:
+        state = dict(query(conn, "read/pipeline_state").rows())
+    current = results_fingerprint(wh)
+    return current is None or state.get(step) != current
+
+
+def mark_step(wh: Warehouse, step: str) -> None:
+    """Record that ``step`` (``audit``, ``publish``) completed for the results as they are
+    (:func:`results_fingerprint`)."""
+    current = results_fingerprint(wh)
+    if current is not None:
+        with wh.connect() as conn:
+            write(conn, [Write("pipeline_state", _state(step, current), {"step": step})])
 
 
 def build_raw(inbox: Path, wh: Warehouse, session_date: str, today: date | None = None) -> Summary:
@@ -266,13 +294,6 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
     )
 
 
-def now() -> datetime:
-    """The time standings are judged provisional or final at: ``$TRAVELLER_NOW``
-    (``YYYY-MM-DD HH:MM``, for reproducible runs and tests) or the clock."""
-    fixed = os.environ.get("TRAVELLER_NOW")
-    return parse_time(fixed) if fixed else datetime.now()
-
-
 def _date_inputs(conn, session_date: str) -> dict:
     return {
         "validated": query(conn, "read/validated_for_date", _day(session_date)),
@@ -366,7 +387,13 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     ms = matches(team_scored, penalties_frame(in_effect, team_scored, profs=profs), profs=profs)
     with wh.connect() as conn:
         # the date is computed from its current inputs (nothing for a date withdrawn)
-        done = query(conn, "read/date_inputs").filter(pl.col("session_date") == session_date)
+        done = (
+            query(conn, "read/date_inputs")
+            .filter(pl.col("session_date") == session_date)
+            .with_columns(
+                pl.lit(incremental.outputs_hash(_own(rows, changes, holds))).alias("output")
+            )
+        )
         written = write(
             conn,
             [
@@ -393,6 +420,19 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
             ),
         },
     )
+
+
+def _own(rows: pl.DataFrame, changes: pl.DataFrame, holds: pl.DataFrame) -> dict:
+    """What a date's standings run writes that belongs to that date alone: its session
+    standings, their changes and its holds. Event totals and team matches are written by every
+    date of their event, from these rows and the inputs (``date_inputs``), so they are not
+    part of one date's outcome (:func:`pipelines.incremental.outputs_hash`)."""
+    session = pl.col("scope") == "session"
+    return {
+        "standings": rows.filter(session),
+        "standings_changes": changes.filter(session) if changes.height else changes,
+        "holds": holds,
+    }
 
 
 def hold_events(

@@ -14,6 +14,7 @@ needed: the test forces the score). On the 2/1 scale with top 12:
 
 from __future__ import annotations
 
+from datetime import datetime
 from fractions import Fraction
 
 import polars as pl
@@ -288,3 +289,32 @@ def test_the_traveller_says_the_record_was_corrected():
     row = table(run(seven_tables(), [assigned, fix]).scored)
     text = explain({**row, "effective_ns_result": "+460", "ruling_laws": "16B1;12C1(b)"})
     assert text.startswith("assigned +460") and "table result corrected to +420 (Law 79C)" in text
+
+
+# ------------------------------------ when time alone makes standings final (Laws 79C, 92B)
+
+
+def test_standings_say_when_time_alone_makes_them_final():
+    """Official scores at 22:30 and 30-minute periods (Laws 79C1, 92B): provisional at 22:40,
+    final from 23:00 unless an appeal is pending. A pending appeal waits for its decision
+    (an input), not for the clock: no time is given."""
+    r = ruling("R1", "assigned", 2, "13", "14", ns_result="+620")
+    early = datetime(2026, 11, 2, 22, 40)
+    st = run(seven_tables(), [r], now=early).standings
+    assert st["status"].unique().to_list() == ["provisional"]
+    assert st["final_at"].unique().to_list() == ["2026-11-02 23:00:00"]
+    pending = appeal("A1", "R1", None, lodged_at="2026-11-02 22:45")
+    st = run(seven_tables(), [r], [pending]).standings
+    assert st["status"].unique().to_list() == ["provisional"]
+    assert st["final_at"].null_count() == st.height
+
+
+def test_an_older_version_has_no_final_time():
+    """An appeal decided makes version 2; version 1 is superseded, never final by time."""
+    r = ruling("R1", "assigned", 2, "13", "14", ns_result="+620")
+    a = appeal("A1", "R1", "changed", ns_result="+420", lodged_at="2026-11-02 22:50")
+    st = run(seven_tables(), [r], [a]).standings
+    old = st.filter(pl.col("status") == "superseded")
+    assert old.height and old["final_at"].null_count() == old.height
+    new = st.filter(pl.col("status") == "final")
+    assert new["final_at"].unique().to_list() == ["2026-11-02 23:00:00"]

@@ -28,7 +28,7 @@ import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from matplotlib.figure import Figure
 
-from pipelines.stages import now
+from pipelines.settings import now
 from pipelines.warehouse import Warehouse, query
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

@@ -822,7 +822,7 @@ def _names(df: pl.DataFrame, contestants: pl.DataFrame) -> pl.Series:
 def _finish(df: pl.DataFrame, contestants: pl.DataFrame | None) -> pl.DataFrame:
     """Attach names and cast to :data:`STANDINGS_SCHEMA`."""
     df = df.with_columns(pl.lit(None, pl.Utf8).alias("names"))
-    for col in ("version", "status"):
+    for col in ("version", "status", "final_at"):
         if col not in df.columns:
             df = df.with_columns(pl.lit(None, STANDINGS_SCHEMA[col]).alias(col))
     for col, value in (("penalty_num", 0), ("penalty_den", 1)):

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import polars as pl
 
-from pipelines.laws.corrections import standings_status
+from pipelines.laws.corrections import correction_deadline, standings_status
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.laws.vocabulary import OVERTURNED, PENALTY_KINDS, RulingKind
 from pipelines.profiles import ProfileSet
@@ -393,12 +393,28 @@ def _status(
     for k in latest.iter_rows(named=True):
         key = (k["event_id"], k["session"])
         e = info.get(key, {})
-        status = standings_status(
-            now, published_at(e, dates[key]), max(periods(e, profs=profs)), n_pending.get(key, 0)
+        published, minutes = published_at(e, dates[key]), max(periods(e, profs=profs))
+        pending = n_pending.get(key, 0)
+        status = standings_status(now, published, minutes, pending)
+        # when time alone makes it final; a pending appeal or approval waits for an input
+        final_at = None if pending else correction_deadline(published, minutes)
+        rows.append(
+            {
+                "event_id": k["event_id"],
+                "session": k["session"],
+                "__status": status,
+                "__final_at": final_at.strftime("%Y-%m-%d %H:%M:%S") if final_at else None,
+            }
         )
-        rows.append({"event_id": k["event_id"], "session": k["session"], "__status": status})
     st = pl.DataFrame(
-        rows, schema={"event_id": pl.Utf8, "session": pl.Int32, "__status": pl.Utf8}, orient="row"
+        rows,
+        schema={
+            "event_id": pl.Utf8,
+            "session": pl.Int32,
+            "__status": pl.Utf8,
+            "__final_at": pl.Utf8,
+        },
+        orient="row",
     )
     return (
         standings.join(latest, on=["event_id", "session"], how="left")
@@ -407,9 +423,13 @@ def _status(
             pl.when(pl.col("version") < pl.col("__latest"))
             .then(pl.lit("superseded"))
             .otherwise(pl.col("__status"))
-            .alias("status")
+            .alias("status"),
+            pl.when(pl.col("version") < pl.col("__latest"))
+            .then(pl.lit(None, pl.Utf8))
+            .otherwise(pl.col("__final_at"))
+            .alias("final_at"),
         )
-        .drop("__latest", "__status")
+        .drop("__latest", "__status", "__final_at")
     )
 
 
@@ -711,12 +731,22 @@ def event_versions(
             .join(sv, left_on=["session", "__v"], right_on=["session", "version"])
         )
         final = newest["status"].eq("final").all()
+        # final by time alone once every session is; never while one waits for an input
+        final_at = (
+            None
+            if "final_at" not in newest.columns or newest["final_at"].null_count()
+            else newest["final_at"].max()
+        )
         last = len(ds) + 1
         every = every.with_columns(
             pl.when(pl.col("version") < last)
             .then(pl.lit("superseded"))
             .otherwise(pl.lit("final" if final else "provisional"))
-            .alias("status")
+            .alias("status"),
+            pl.when(pl.col("version") < last)
+            .then(pl.lit(None, pl.Utf8))
+            .otherwise(pl.lit(final_at, pl.Utf8))
+            .alias("final_at"),
         )
         out.append(every)
         changes.append(_changes(every, {event: ds}, "event"))
