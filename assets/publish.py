@@ -27,6 +27,8 @@ def publication(
             "pages": s.pages,
             "pages_changed": s.pages_changed,
             "pages_removed": s.pages_removed,
+            "sessions_rendered": s.sessions_rendered,
+            "sessions_kept": s.sessions_kept,
             "sessions": s.sessions,
             "usebio_files": len(s.usebio),
             "pbn_files": len(s.pbn),

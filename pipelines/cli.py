@@ -563,7 +563,8 @@ def publish(
     s = publish_all(_existing_warehouse(warehouse), out)
     typer.echo(
         f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions; "
-        f"{s.pages_changed} written, {s.pages_removed} removed, the rest unchanged)"
+        f"{s.pages_changed} written, {s.pages_removed} removed, the rest unchanged; "
+        f"{s.sessions_kept} sessions' pages kept without rendering)"
     )
     typer.echo(
         f"exports    {out / 'exports'} ({len(s.usebio)} USEBIO, {len(s.pbn)} PBN, "

@@ -49,6 +49,10 @@ class PublishSummary:
     pages_changed: int = 0
     #: pages of an earlier publication no longer published, removed
     pages_removed: int = 0
+    #: sessions whose pages were rendered, and those whose inputs had not changed since the
+    #: last publication (their pages kept as they were, not rendered again)
+    sessions_rendered: int = 0
+    sessions_kept: int = 0
     usebio: list[Path] = field(default_factory=list)
     pbn: list[Path] = field(default_factory=list)
     pbn_teams: list[Path] = field(default_factory=list)
@@ -73,6 +77,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     site = Site(data, out / "site")
     summary.pages = len(site.render())
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
+    summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
     exports = out / "exports"
     for old in (exports / "usebio", exports / "pbn", exports / "pbn-teams"):
         if old.exists():

@@ -28,12 +28,15 @@ Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a n
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +59,9 @@ from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: The site's own record of each session's pages and what they were made from (hidden file).
+MANIFEST = ".pages.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 #: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
 #: session GUID, 32 hexadecimal digits, with or without braces and dashes).
@@ -90,6 +96,7 @@ def slug(text: object) -> str:
     return _UNSAFE.sub("-", str(text)).strip("-") or "x"
 
 
+@lru_cache(maxsize=65536)
 def rel(target: str, page: str) -> str:
     """The link from the page ``page`` to ``target`` (both relative to the site root)."""
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
@@ -336,6 +343,10 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(frames, how="diagonal_relaxed")
 
 
+#: The keys of one session's rows in the standings and the changes (scope ``session``).
+SESSION_KEYS = ("event_id", "scope", "session")
+
+
 class Site:
     """Renders the results site for a :class:`Published` snapshot into a folder."""
 
@@ -346,10 +357,96 @@ class Site:
         self.out = Path(out)
         self.env = environment()
         self.pages: list[Path] = []
+        self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
+        self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
         self.changed: list[Path] = []
         self.removed: list[Path] = []
         self.matches = data.extra.get("matches")
+        #: per session: the digest of what its pages were made from, and its pages
+        self.manifest: dict[str, dict[str, Any]] = {}
+        self._before = self._read_manifest()
+        self._code = ""
+        #: sessions whose pages were rendered, and those kept as they were (same digest)
+        self.rendered = 0
+        self.kept = 0
+
+    def _read_manifest(self) -> dict[str, dict[str, Any]]:
+        try:
+            data = json.loads((self.out / MANIFEST).read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _digest(self, s: dict[str, Any]) -> str:
+        """SHA-256 of everything a session's pages are made from (:meth:`_session` reads
+        nothing else): the engine's code and templates, the session, its profile's display
+        settings and its rows of each frame, in order. The same digest as at the last
+        publication and its pages still there: they would come out byte for byte the same."""
+        from pipelines.incremental import code_fingerprint
+
+        event_id, n = s["event_id"], s["session"]
+        self._code = self._code or code_fingerprint()
+        h = hashlib.sha256(self._code.encode())
+        h.update(json.dumps(s, sort_keys=True, default=str).encode())
+        h.update(repr(Decimals.of(s.get("profile"))).encode())
+        frames = {
+            "standings": self._of("standings", SESSION_KEYS, event_id, "session", n),
+            "results": self._of("results", ("event_id", "session"), event_id, n),
+            "changes": self._of("changes", SESSION_KEYS, event_id, "session", n),
+            "penalties": self._of("penalties", ("event_id", "session"), event_id, n),
+            "reconciliation": self._of("reconciliation", ("event_id",), event_id),
+        }
+        if self.matches is not None and self.matches.height:
+            frames["matches"] = self._of("matches", ("event_id", "session"), event_id, n)
+        deals = self.data.extra.get("deals")
+        if deals is not None and deals.height:
+            frames["deals"] = self._of("deals", ("event_id", "session"), event_id, n)
+        for name, frame in frames.items():
+            h.update(f"\0{name}:{frame.height}:{frame.schema}\0".encode())
+            if frame.height:
+                h.update(frame.hash_rows(seed=0).to_numpy().tobytes())
+        return h.hexdigest()
+
+    def _session_pages(self, s: dict[str, Any]) -> None:
+        """The pages of one session: kept as they are when what they are made from did not
+        change since the last publication (:meth:`_digest`), else rendered."""
+        key = f"{s['event_id']}\x1f{s['session']}"
+        digest = self._digest(s)
+        before = self._before.get(key) or {}
+        pages = before.get("pages") or []
+        if (
+            before.get("digest") == digest
+            and pages
+            and not any(p in self._paths for p in pages)
+            and all((self.out / p).is_file() for p in pages)
+        ):
+            self._paths.update(pages)
+            self.pages.extend(self.out / p for p in pages)
+            self.manifest[key] = before
+            self.kept += 1
+            return
+        first = len(self.pages)
+        self._session(s)
+        made = [p.relative_to(self.out).as_posix() for p in self.pages[first:]]
+        self.manifest[key] = {"digest": digest, "pages": made}
+        self.rendered += 1
+
+    def _of(self, name: str, keys: tuple[str, ...], *values: Any) -> pl.DataFrame:
+        """The rows of the snapshot's frame ``name`` (a :class:`Published` field or an extra)
+        whose ``keys`` hold ``values``. Each frame is split by its keys once, not filtered
+        again for every page: the site costs what its pages hold, not pages x rows."""
+        part = self._parts.get((name, keys))
+        frame = getattr(self.data, name, None)
+        if frame is None:
+            frame = self.data.extra.get(name)
+        if frame is None:
+            return pl.DataFrame()
+        if part is None:
+            part = frame.partition_by(list(keys), as_dict=True) if frame.height else {}
+            self._parts[(name, keys)] = part
+        found = part.get(tuple(values))
+        return found if found is not None else frame.clear()
 
     @staticmethod
     def _figures(results: pl.DataFrame) -> dict[str, bool]:
@@ -359,11 +456,14 @@ class Site:
             "imps": "ns_imps" in results.columns and bool(results["ns_imps"].is_not_null().any()),
         }
 
-    def _matches(self, key: pl.Expr) -> pl.DataFrame | None:
-        """The team matches selected by ``key``, when the warehouse has any."""
+    def _matches(self, event_id: str, session: int | None = None) -> pl.DataFrame | None:
+        """The team matches of the event (of one of its sessions), when it has any."""
         if self.matches is None or not self.matches.height:
             return None
-        found = self.matches.filter(key)
+        if session is None:
+            found = self._of("matches", ("event_id",), event_id)
+        else:
+            found = self._of("matches", ("event_id", "session"), event_id, session)
         return found if found.height else None
 
     @staticmethod
@@ -373,13 +473,14 @@ class Site:
     # ------------------------------------------------------------------ writing
 
     def _write(self, rel: str, template: str, **ctx: Any) -> None:
-        if self.out / rel in self.pages:
+        if rel in self._paths:
             raise ValueError(
                 f"two pages would be written to {rel}: two events, sections or contestants "
                 "whose names differ only in punctuation; rename one"
             )
         depth = rel.count("/")
         html = self.env.get_template(template).render(root="../" * depth, **ctx)
+        self._paths.add(rel)
         self.pages.append(self._put(self.out / rel, html))
 
     def _put(self, path: Path, text: str) -> Path:
@@ -418,8 +519,11 @@ class Site:
         for event_id, ev_sessions in by_event.items():
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
-                self._session(s)
-        self._prune({style, *self.pages})
+                self._session_pages(s)
+        manifest = self._put(
+            self.out / MANIFEST, json.dumps(self.manifest, sort_keys=True, indent=0) + "\n"
+        )
+        self._prune({style, manifest, *self.pages})
         return self.pages
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:
@@ -440,22 +544,16 @@ class Site:
         )
 
     def _event(self, event_id: str, sessions: list[dict[str, Any]]) -> None:
-        st = self.data.standings.filter(
-            (pl.col("event_id") == event_id) & (pl.col("scope") == "event")
-        )
+        st = self._of("standings", ("event_id", "scope"), event_id, "event")
         first = sessions[0]
         dec = Decimals.of(first.get("profile"))
         rankings = self._rankings(st, dec, link_dir=None)
         changes = self._changes(
-            self.data.changes.filter(
-                (pl.col("event_id") == event_id) & (pl.col("scope") == "event")
-            ),
-            st,
-            dec,
+            self._of("changes", ("event_id", "scope"), event_id, "event"), st, dec
         )
         final = all(s.get("status") == "final" for s in sessions)
-        matches = self._matches(pl.col("event_id") == event_id)
-        names = self._names(self.data.standings.filter(pl.col("event_id") == event_id))
+        matches = self._matches(event_id)
+        names = self._names(self._of("standings", ("event_id",), event_id))
         league = (
             matches.filter(pl.col("stage").fill_null("round_robin") != "knockout")
             if matches is not None and "stage" in matches.columns
@@ -472,11 +570,7 @@ class Site:
                     "href": f"s{s['session']}/index.html",
                     "status_line": status_text(s),
                     "rankings": self._rankings(
-                        self.data.standings.filter(
-                            (pl.col("event_id") == event_id)
-                            & (pl.col("scope") == "session")
-                            & (pl.col("session") == s["session"])
-                        ),
+                        self._of("standings", SESSION_KEYS, event_id, "session", s["session"]),
                         Decimals.of(s.get("profile")),
                         link_dir=f"s{s['session']}/",
                     ),
@@ -496,7 +590,7 @@ class Site:
         rec = self.data.extra.get("reconciliation")
         if rec is None or not rec.height:
             return None
-        of_event = rec.filter(pl.col("event_id") == event_id)
+        of_event = self._of("reconciliation", ("event_id",), event_id)
         if not of_event.height:
             return None
         rows = of_event.filter(pl.col("session") == session).to_dicts()
@@ -595,9 +689,8 @@ class Site:
         event_id, n = s["event_id"], s["session"]
         base = session_dir(event_id, n)
         dec = Decimals.of(s.get("profile"))
-        key = (pl.col("event_id") == event_id) & (pl.col("session") == n)
-        st = self.data.standings.filter(key & (pl.col("scope") == "session"))
-        res = self.data.results.filter(key)
+        st = self._of("standings", SESSION_KEYS, event_id, "session", n)
+        res = self._of("results", ("event_id", "session"), event_id, n)
         if "deal_round" not in res.columns:
             res = res.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
         res = res.with_columns(pl.col("deal_round").fill_null(0))
@@ -616,13 +709,11 @@ class Site:
             r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
             r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
         rankings = self._rankings(st, dec, link_dir="")
-        matches = self._matches(key)
-        changes = self._changes(
-            self.data.changes.filter(key & (pl.col("scope") == "session")), st, dec
-        )
+        matches = self._matches(event_id, n)
+        changes = self._changes(self._of("changes", SESSION_KEYS, event_id, "session", n), st, dec)
         penalties = [
             {**p, "laws_text": laws_text(p.get("laws"))}
-            for p in self.data.penalties.filter(key).to_dicts()
+            for p in self._of("penalties", ("event_id", "session"), event_id, n).to_dicts()
         ]
         boards = sorted({(r["section"], r["board"], r["deal_round"]) for r in lines}, key=_order)
         page = {
@@ -656,6 +747,8 @@ class Site:
         names = {
             (r["contestant"], r["direction"] or None): r.get("names") or "" for r in st.to_dicts()
         }
+        contestants = st.select("section", "contestant", "direction").rows()
+        cards_from: dict[str, dict] = {}  # the scorecard links, per folder of board pages
         for i, (sec, b, d) in enumerate(boards):
             path = f"{base}/{board_name(sec, b, d)}"
             prev = rel(f"{base}/{board_name(*boards[i - 1])}", path) if i > 0 else None
@@ -674,13 +767,24 @@ class Site:
                 top=fmt(rows[0].get("top_display"), dec.mp),
                 prev=prev,
                 next=nxt,
-                cards={
-                    (c, d or None): rel(f"{base}/{card_name(sec_, c, d or None)}", path)
-                    for sec_, c, d in st.select("section", "contestant", "direction").rows()
-                },
+                cards=self._card_links(cards_from, base, path, contestants),
                 **self._up(page, base, path),
             )
         self._cards(base, st, res, dec, page)
+
+    @staticmethod
+    def _card_links(
+        cache: dict[str, dict], base: str, path: str, contestants: list[tuple]
+    ) -> dict[tuple[str, str | None], str]:
+        """The link from the page ``path`` to each contestant's scorecard (the same for every
+        page of one folder: made once per folder)."""
+        folder = posixpath.dirname(path)
+        if folder not in cache:
+            cache[folder] = {
+                (c, d or None): rel(f"{base}/{card_name(sec, c, d or None)}", path)
+                for sec, c, d in contestants
+            }
+        return cache[folder]
 
     @staticmethod
     def _up(page: dict[str, Any], base: str, path: str) -> dict[str, Any]:
@@ -696,7 +800,7 @@ class Site:
         deals = self.data.extra.get("deals")
         if deals is None or not deals.height:
             return {}
-        found = deals.filter((pl.col("event_id") == event_id) & (pl.col("session") == session))
+        found = self._of("deals", ("event_id", "session"), event_id, session)
         return {(r["section"], r["board"]): r for r in found.to_dicts()}
 
     def _cards(
@@ -708,6 +812,10 @@ class Site:
         page: dict[str, Any],
     ) -> None:
         seats = sides(res)
+        # a scorecard lists its boards by round and board; a board played at two tables (a
+        # team's two rooms) by table, then side: one order, whatever the input's
+        order = [c for c in ("deal_round", "board", "table", "side") if c in seats.columns]
+        seats = seats.sort(order, nulls_last=True, maintain_order=True)
         groups = (
             seats.with_columns(pl.col("who_dir").fill_null("")).partition_by(
                 ["section", "who", "who_dir"], as_dict=True
@@ -722,7 +830,7 @@ class Site:
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
             if rows is not None:
-                for x in rows.sort("deal_round", "board").to_dicts():
+                for x in rows.to_dicts():  # by round and board (sorted before the split)
                     x["note"] = explain(x, x.get("versions") or 1)
                     x.update(shown_contract(x))
                     if x.get("own_score") is None and table_score(x) is not None:

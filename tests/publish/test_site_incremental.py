@@ -3,8 +3,11 @@ longer published (a withdrawn session's)."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
+
+import polars as pl
 
 from pipelines.publish import load
 from pipelines.publish.site import Site
@@ -25,8 +28,10 @@ def test_a_second_publication_writes_nothing_that_did_not_change(sample: Sample,
     before = _stamps(out)
     site = Site(load(sample.warehouse), out)
     pages = site.render()
-    assert len(pages) == len(before) - 1  # every page but the style sheet
+    assert len(pages) == len(before) - 2  # every page but the style sheet and the manifest
     assert site.changed == [] and site.removed == []
+    # nothing any session's pages are made from changed: not one session rendered again
+    assert site.rendered == 0 and site.kept == load(sample.warehouse).sessions.height
     assert _stamps(out) == before  # not one file touched
 
 
@@ -43,3 +48,50 @@ def test_a_changed_page_is_rewritten_and_a_stale_one_removed(sample: Sample, tmp
     assert site.changed == [index]
     assert site.removed == [stale] and not stale.exists()
     assert (out / "index.html").read_bytes() == (sample.site / "index.html").read_bytes()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_only_the_session_whose_rows_changed_is_rendered_again(sample: Sample, tmp_path):
+    """One contestant's names change in one session's standings: that session's pages are
+    rendered again, every other session's kept; the site equals one written from scratch."""
+    data = load(sample.warehouse)
+    first = data.standings.filter(pl.col("scope") == "session").row(0, named=True)
+    one = (
+        (pl.col("scope") == "session")
+        & (pl.col("event_id") == first["event_id"])
+        & (pl.col("session") == first["session"])
+        & (pl.col("contestant") == first["contestant"])
+    )
+    changed = dataclasses.replace(
+        data,
+        standings=data.standings.with_columns(
+            pl.when(one).then(pl.lit("Renamed Player")).otherwise(pl.col("names")).alias("names")
+        ),
+    )
+    out = tmp_path / "site"
+    shutil.copytree(sample.site, out)
+    site = Site(changed, out)
+    site.render()
+    assert site.rendered == 1 and site.kept == data.sessions.height - 1
+    assert site.changed  # that session's ranking and scorecards at least
+    fresh = tmp_path / "fresh"
+    Site(changed, fresh).render()
+    assert _files(out) == _files(fresh)
+    assert any("Renamed Player" in p.read_text("utf-8") for p in site.changed)
+
+
+def test_a_page_missing_from_the_folder_makes_its_session_rendered_again(sample: Sample, tmp_path):
+    out = tmp_path / "site"
+    shutil.copytree(sample.site, out)
+    board = next(p for p in sorted(out.rglob("board-*.html")))
+    board.unlink()
+    site = Site(load(sample.warehouse), out)
+    site.render()
+    assert site.rendered == 1
+    assert site.changed == [board]
+    assert board.read_bytes() == (sample.site / board.relative_to(out)).read_bytes()
