@@ -18,7 +18,6 @@ does not appear. Player membership numbers are never read.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +25,7 @@ import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import load
+from pipelines.publish.files import prune
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
@@ -79,12 +79,13 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
     exports = out / "exports"
-    for old in (exports / "usebio", exports / "pbn", exports / "pbn-teams"):
-        if old.exists():
-            shutil.rmtree(old)
     summary.usebio = write_usebio(data.sessions, data.standings, data.results, exports / "usebio")
     summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn")
     summary.pbn_teams = write_teams_pbn(data.sessions, data.results, exports / "pbn-teams")
+    # each export file was written only if it changed; those of sessions withdrawn go
+    prune(exports / "usebio", summary.usebio)
+    prune(exports / "pbn", summary.pbn)
+    prune(exports / "pbn-teams", summary.pbn_teams)
     summary.parquet = write_parquet(warehouse, exports / "parquet")
     write_events_csv(data.sessions, exports / "events.csv")
     if dashboard:

@@ -24,6 +24,7 @@ import polars as pl
 
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.explain import place_text
+from pipelines.publish.files import Manifest, digest, put
 from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
 from pipelines.publish.usebio_writer import exportable
@@ -177,19 +178,21 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
 def write_pbn(
     sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
 ) -> list[Path]:
-    """One ``<event>-s<session>.pbn`` per exportable event session in ``out``."""
+    """One ``<event>-s<session>.pbn`` per exportable event session in ``out`` (each written
+    only when it changed); the files."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    made = Manifest(out)  # a session whose rows did not change is not exported again
+    of_session = standings.filter(pl.col("scope") == "session")
+    st = of_session.partition_by(["event_id", "session"], as_dict=True) if of_session.height else {}
+    keys = ["event_id", "session"]
+    res = results.partition_by(keys, as_dict=True) if results.height else {}
     for s in exportable(sessions).to_dicts():
-        key = (pl.col("event_id") == s["event_id"]) & (pl.col("session") == s["session"])
+        key = (s["event_id"], s["session"])
         path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
-        path.write_text(
-            pbn_session(
-                s,
-                standings.filter(key & (pl.col("scope") == "session")),
-                results.filter(key),
-            ),
-            encoding="utf-8",
-        )
+        s_st, s_res = st.get(key, standings.clear()), res.get(key, results.clear())
         written.append(path)
+        if not made.fresh(path, digest(s, s_st, s_res)):
+            put(path, pbn_session(s, s_st, s_res).encode("utf-8"))
+    made.save()
     return written

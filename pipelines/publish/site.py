@@ -54,6 +54,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
+from pipelines.publish.files import prune, put
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
@@ -487,22 +488,14 @@ class Site:
         """Write ``text`` to ``path`` only when the file does not already hold it: a page
         whose content did not change is not written again (its time stamp stays, a web
         server's cache and an ``rsync`` skip it)."""
-        data = text.encode("utf-8")
-        if not (path.is_file() and path.read_bytes() == data):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+        if put(path, text.encode("utf-8")):  # atomically: a reader never sees half a page
             self.changed.append(path)
         return path
 
     def _prune(self, keep: set[Path]) -> None:
         """Remove what an earlier publication wrote and this one did not (a withdrawn
         session's pages), then the folders left empty."""
-        for p in sorted(self.out.rglob("*"), reverse=True):
-            if p.is_file() and p not in keep:
-                p.unlink()
-                self.removed.append(p)
-            elif p.is_dir() and not any(p.iterdir()):
-                p.rmdir()
+        self.removed.extend(prune(self.out, keep))
 
     def render(self) -> list[Path]:
         """Write every page and the style sheet (each only when its content changed), remove

@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.laws.board import dealer, vulnerability
+from pipelines.publish.files import Manifest, digest, put
 from pipelines.publish.lines import export_line
 from pipelines.publish.pbn_writer import header, quote
 from pipelines.publish.site import slug
@@ -96,9 +97,13 @@ def write_teams_pbn(sessions: pl.DataFrame, results: pl.DataFrame, out: Path) ->
     out.mkdir(parents=True, exist_ok=True)
     written = []
     teams = sessions.filter(pl.col("form") == "teams")
+    made = Manifest(out)  # a session whose rows did not change is not exported again
+    res = results.partition_by(["event_id", "session"], as_dict=True) if results.height else {}
     for s in teams.to_dicts():
-        key = (pl.col("event_id") == s["event_id"]) & (pl.col("session") == s["session"])
+        of_session = res.get((s["event_id"], s["session"]), results.clear())
         path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
-        path.write_text(teams_pbn_session(s, results.filter(key)), encoding="utf-8")
         written.append(path)
+        if not made.fresh(path, digest(s, of_session)):
+            put(path, teams_pbn_session(s, of_session).encode("utf-8"))
+    made.save()
     return written

@@ -30,6 +30,7 @@ import polars as pl
 
 from pipelines.profiles import load as load_profile
 from pipelines.publish.explain import place_text
+from pipelines.publish.files import Manifest, digest, put
 from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
 
@@ -170,19 +171,20 @@ def usebio_event(
 def write_usebio(
     sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
 ) -> list[Path]:
-    """One ``<event>.xml`` per exportable event in ``out``; the files written."""
+    """One ``<event>.xml`` per exportable event in ``out`` (each written only when it changed,
+    :func:`pipelines.publish.files.put`); the files."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    made = Manifest(out)  # an event whose rows did not change is not exported again
     ok = exportable(sessions)
+    st = standings.partition_by(["event_id"], as_dict=True) if standings.height else {}
+    res = results.partition_by(["event_id"], as_dict=True) if results.height else {}
     for (event_id,), ev in sorted(ok.partition_by(["event_id"], as_dict=True).items()):
         path = out / f"{slug(event_id)}.xml"
-        path.write_bytes(
-            usebio_event(
-                event_id,
-                ev,
-                standings.filter(pl.col("event_id") == event_id),
-                results.filter(pl.col("event_id") == event_id),
-            )
-        )
+        ev_st = st.get((event_id,), standings.clear())
+        ev_res = res.get((event_id,), results.clear())
         written.append(path)
+        if not made.fresh(path, digest(event_id, ev, ev_st, ev_res)):
+            put(path, usebio_event(event_id, ev, ev_st, ev_res))
+    made.save()
     return written

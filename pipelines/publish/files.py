@@ -1,0 +1,101 @@
+"""Writing published files: only what changed, each file whole, nothing stale left behind.
+
+A publication is read while it is written (a web server, an ``rsync`` to one): a file is
+written to a temporary name beside it and renamed over the old one in one step, so a reader
+sees the old file or the new one, never half of one; a file whose bytes did not change is not
+written at all (its time stamp stays, caches and ``rsync`` skip it); after writing, what an
+earlier publication wrote and this one did not (a withdrawn session's page) is removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import polars as pl
+
+
+def put(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` unless it already holds exactly that; atomically (a
+    temporary file in the same folder, then :func:`os.replace`). Whether it was written."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
+    """Remove every file under ``folder`` not in ``keep`` (but its :data:`MANIFEST`), then
+    the folders left empty; the files removed."""
+    kept = {Path(p) for p in keep}
+    removed = []
+    if not folder.is_dir():
+        return removed
+    for p in sorted(folder.rglob("*"), reverse=True):
+        if p.is_file() and p not in kept and p.name != MANIFEST:
+            p.unlink()
+            removed.append(p)
+        elif p.is_dir() and not any(p.iterdir()):
+            p.rmdir()
+    return removed
+
+
+#: Each export folder's record of what its files were made from (kept by :func:`prune`).
+MANIFEST = ".manifest.json"
+
+
+def digest(*parts: object) -> str:
+    """SHA-256 of what one published file is made from: texts, and frames by their schema
+    and their rows in order (vectorised row hashes), with the engine's code and templates
+    (:func:`pipelines.incremental.code_fingerprint`: a new version makes every file again)."""
+    from pipelines.incremental import code_fingerprint
+
+    h = hashlib.sha256(code_fingerprint().encode())
+    for part in parts:
+        if isinstance(part, pl.DataFrame):
+            h.update(f"\0frame:{part.height}:{part.schema}\0".encode())
+            if part.height:
+                h.update(part.hash_rows(seed=0).to_numpy().tobytes())
+        else:
+            h.update(f"\0{json.dumps(part, sort_keys=True, default=str)}\0".encode())
+    return h.hexdigest()
+
+
+class Manifest:
+    """What each file of a folder was last made from (:func:`digest`), so that a file whose
+    inputs did not change since the last publication is neither made nor written again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / MANIFEST
+        try:
+            before = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            before = {}
+        self.before: dict[str, str] = before if isinstance(before, dict) else {}
+        self.now: dict[str, str] = {}
+
+    def fresh(self, path: Path, made_from: str) -> bool:
+        """Whether ``path`` exists and was made from ``made_from`` (it is recorded either way:
+        the caller makes the file when this is false)."""
+        self.now[path.name] = made_from
+        return self.before.get(path.name) == made_from and path.is_file()
+
+    def save(self) -> None:
+        """Record the files of this publication (written only when the record changed)."""
+        put(self.path, (json.dumps(self.now, sort_keys=True, indent=0) + "\n").encode())

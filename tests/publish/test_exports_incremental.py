@@ -1,0 +1,75 @@
+"""Exporting again makes only the files whose inputs changed (USEBIO per event, PBN per
+session), writes each file whole (a temporary name, then one rename), and removes the export
+of a session no longer published."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.publish import load
+from pipelines.publish.files import MANIFEST, prune, put
+from pipelines.publish.pbn_writer import write_pbn
+from pipelines.publish.site import slug
+from pipelines.publish.usebio_writer import write_usebio
+from tests.publish.conftest import Sample
+
+
+def _stamps(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file()}
+
+
+def test_exporting_again_touches_no_file_whose_rows_did_not_change(sample: Sample, tmp_path):
+    out = tmp_path / "exports"
+    shutil.copytree(sample.exports, out)
+    before = {kind: _stamps(out / kind) for kind in ("usebio", "pbn")}
+    data = load(sample.warehouse)
+    usebio = write_usebio(data.sessions, data.standings, data.results, out / "usebio")
+    pbn = write_pbn(data.sessions, data.standings, data.results, out / "pbn")
+    assert {kind: _stamps(out / kind) for kind in ("usebio", "pbn")} == before
+    assert sorted(p.name for p in usebio) == sorted(n for n in before["usebio"] if n != MANIFEST)
+    assert sorted(p.name for p in pbn) == sorted(n for n in before["pbn"] if n != MANIFEST)
+
+
+def test_a_changed_session_is_exported_again_as_from_scratch(sample: Sample, tmp_path):
+    data = load(sample.warehouse)
+    first = data.standings.filter(pl.col("scope") == "session").row(0, named=True)
+    one = (
+        (pl.col("event_id") == first["event_id"])
+        & (pl.col("session") == first["session"])
+        & (pl.col("contestant") == first["contestant"])
+    )
+    changed = dataclasses.replace(
+        data,
+        standings=data.standings.with_columns(
+            pl.when(one).then(pl.lit("Renamed Player")).otherwise(pl.col("names")).alias("names")
+        ),
+    )
+    out = tmp_path / "pbn"
+    shutil.copytree(sample.exports / "pbn", out)
+    before = _stamps(out)
+    write_pbn(changed.sessions, changed.standings, changed.results, out)
+    fresh = tmp_path / "fresh"
+    write_pbn(changed.sessions, changed.standings, changed.results, fresh)
+    after = _stamps(out)
+    touched = sorted(n for n in after if after[n] != before.get(n) and n != MANIFEST)
+    assert touched == [f"{slug(first['event_id'])}-s{first['session']}.pbn"]
+    assert "Renamed Player" in (out / touched[0]).read_text("utf-8")
+    for p in fresh.iterdir():
+        assert (out / p.name).read_bytes() == p.read_bytes()
+
+
+def test_a_file_is_replaced_in_one_step_and_stale_files_are_removed(tmp_path):
+    target = tmp_path / "a" / "page.html"
+    assert put(target, b"one") is True
+    assert put(target, b"one") is False  # the same bytes: not written again
+    assert put(target, b"two") is True and target.read_bytes() == b"two"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["page.html"]  # no temporary
+    stale = tmp_path / "a" / "old" / "gone.html"
+    put(stale, b"x")
+    (tmp_path / "a" / MANIFEST).write_text("{}")
+    assert prune(tmp_path / "a", [target]) == [stale]
+    assert not stale.parent.exists() and (tmp_path / "a" / MANIFEST).exists()
