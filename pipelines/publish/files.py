@@ -41,14 +41,14 @@ def put(path: Path, data: bytes) -> bool:
 
 
 def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
-    """Remove every file under ``folder`` not in ``keep`` (but its :data:`MANIFEST`), then
-    the folders left empty; the files removed."""
+    """Remove every file under ``folder`` not in ``keep``, then the folders left empty; the
+    files removed."""
     kept = {Path(p) for p in keep}
     removed = []
     if not folder.is_dir():
         return removed
     for p in sorted(folder.rglob("*"), reverse=True):
-        if p.is_file() and p not in kept and p.name != MANIFEST:
+        if p.is_file() and p not in kept:
             p.unlink()
             removed.append(p)
         elif p.is_dir() and not any(p.iterdir()):
@@ -56,8 +56,11 @@ def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
     return removed
 
 
-#: Each export folder's record of what its files were made from (kept by :func:`prune`).
-MANIFEST = ".manifest.json"
+def record_of(folder: Path) -> Path:
+    """Where the record of what ``folder``'s files were made from is kept: beside the
+    folder, in a hidden ``.manifests`` folder (``site`` -> ``.manifests/site.json``), never
+    among the folder's own files (a site copied to a web server carries none)."""
+    return folder.parent / ".manifests" / f"{folder.name}.json"
 
 
 def digest(*parts: object) -> str:
@@ -82,7 +85,7 @@ class Manifest:
     inputs did not change since the last publication is neither made nor written again."""
 
     def __init__(self, folder: Path) -> None:
-        self.path = folder / MANIFEST
+        self.path = record_of(folder)
         try:
             before = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError):

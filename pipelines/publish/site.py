@@ -54,15 +54,13 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
-from pipelines.publish.files import prune, put
+from pipelines.publish.files import prune, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: The site's own record of each session's pages and what they were made from (hidden file).
-MANIFEST = ".pages.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 #: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
 #: session GUID, 32 hexadecimal digits, with or without braces and dashes).
@@ -374,7 +372,7 @@ class Site:
 
     def _read_manifest(self) -> dict[str, dict[str, Any]]:
         try:
-            data = json.loads((self.out / MANIFEST).read_text("utf-8"))
+            data = json.loads(record_of(self.out).read_text("utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
@@ -513,10 +511,11 @@ class Site:
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
                 self._session_pages(s)
-        manifest = self._put(
-            self.out / MANIFEST, json.dumps(self.manifest, sort_keys=True, indent=0) + "\n"
+        put(
+            record_of(self.out),
+            (json.dumps(self.manifest, sort_keys=True, indent=0) + "\n").encode(),
         )
-        self._prune({style, manifest, *self.pages})
+        self._prune({style, *self.pages})
         return self.pages
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:

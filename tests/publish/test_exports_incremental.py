@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.publish import load
-from pipelines.publish.files import MANIFEST, prune, put
+from pipelines.publish.files import prune, put
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import slug
 from pipelines.publish.usebio_writer import write_usebio
@@ -24,14 +24,14 @@ def _stamps(folder: Path) -> dict[str, int]:
 
 def test_exporting_again_touches_no_file_whose_rows_did_not_change(sample: Sample, tmp_path):
     out = tmp_path / "exports"
-    shutil.copytree(sample.exports, out)
+    shutil.copytree(sample.exports, out)  # with its record, exports/.manifests
     before = {kind: _stamps(out / kind) for kind in ("usebio", "pbn")}
     data = load(sample.warehouse)
     usebio = write_usebio(data.sessions, data.standings, data.results, out / "usebio")
     pbn = write_pbn(data.sessions, data.standings, data.results, out / "pbn")
     assert {kind: _stamps(out / kind) for kind in ("usebio", "pbn")} == before
-    assert sorted(p.name for p in usebio) == sorted(n for n in before["usebio"] if n != MANIFEST)
-    assert sorted(p.name for p in pbn) == sorted(n for n in before["pbn"] if n != MANIFEST)
+    assert sorted(p.name for p in usebio) == sorted(before["usebio"])
+    assert sorted(p.name for p in pbn) == sorted(before["pbn"])
 
 
 def test_a_changed_session_is_exported_again_as_from_scratch(sample: Sample, tmp_path):
@@ -50,12 +50,14 @@ def test_a_changed_session_is_exported_again_as_from_scratch(sample: Sample, tmp
     )
     out = tmp_path / "pbn"
     shutil.copytree(sample.exports / "pbn", out)
+    (tmp_path / ".manifests").mkdir()
+    shutil.copy(sample.exports / ".manifests" / "pbn.json", tmp_path / ".manifests")
     before = _stamps(out)
     write_pbn(changed.sessions, changed.standings, changed.results, out)
     fresh = tmp_path / "fresh"
     write_pbn(changed.sessions, changed.standings, changed.results, fresh)
     after = _stamps(out)
-    touched = sorted(n for n in after if after[n] != before.get(n) and n != MANIFEST)
+    touched = sorted(n for n in after if after[n] != before.get(n))
     assert touched == [f"{slug(first['event_id'])}-s{first['session']}.pbn"]
     assert "Renamed Player" in (out / touched[0]).read_text("utf-8")
     for p in fresh.iterdir():
@@ -70,6 +72,5 @@ def test_a_file_is_replaced_in_one_step_and_stale_files_are_removed(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["page.html"]  # no temporary
     stale = tmp_path / "a" / "old" / "gone.html"
     put(stale, b"x")
-    (tmp_path / "a" / MANIFEST).write_text("{}")
     assert prune(tmp_path / "a", [target]) == [stale]
-    assert not stale.parent.exists() and (tmp_path / "a" / MANIFEST).exists()
+    assert not stale.parent.exists() and target.exists()

@@ -14,6 +14,12 @@ from pipelines.publish.site import Site
 from tests.publish.conftest import Sample
 
 
+def _copy(sample: Sample, out: Path) -> None:
+    """The published site and its record of what each session's pages were made from."""
+    shutil.copytree(sample.site, out)
+    shutil.copytree(sample.out / ".manifests", out.parent / ".manifests")
+
+
 def _stamps(folder: Path) -> dict[str, int]:
     return {
         p.relative_to(folder).as_posix(): p.stat().st_mtime_ns
@@ -24,11 +30,11 @@ def _stamps(folder: Path) -> dict[str, int]:
 
 def test_a_second_publication_writes_nothing_that_did_not_change(sample: Sample, tmp_path):
     out = tmp_path / "site"
-    shutil.copytree(sample.site, out)
+    _copy(sample, out)
     before = _stamps(out)
     site = Site(load(sample.warehouse), out)
     pages = site.render()
-    assert len(pages) == len(before) - 2  # every page but the style sheet and the manifest
+    assert len(pages) == len(before) - 1  # every page but the style sheet
     assert site.changed == [] and site.removed == []
     # nothing any session's pages are made from changed: not one session rendered again
     assert site.rendered == 0 and site.kept == load(sample.warehouse).sessions.height
@@ -37,7 +43,7 @@ def test_a_second_publication_writes_nothing_that_did_not_change(sample: Sample,
 
 def test_a_changed_page_is_rewritten_and_a_stale_one_removed(sample: Sample, tmp_path):
     out = tmp_path / "site"
-    shutil.copytree(sample.site, out)
+    _copy(sample, out)
     index = out / "index.html"
     index.write_text("an older publication's index", encoding="utf-8")
     stale = out / "events" / "withdrawn-session.html"
@@ -74,7 +80,7 @@ def test_only_the_session_whose_rows_changed_is_rendered_again(sample: Sample, t
         ),
     )
     out = tmp_path / "site"
-    shutil.copytree(sample.site, out)
+    _copy(sample, out)
     site = Site(changed, out)
     site.render()
     assert site.rendered == 1 and site.kept == data.sessions.height - 1
@@ -87,7 +93,7 @@ def test_only_the_session_whose_rows_changed_is_rendered_again(sample: Sample, t
 
 def test_a_page_missing_from_the_folder_makes_its_session_rendered_again(sample: Sample, tmp_path):
     out = tmp_path / "site"
-    shutil.copytree(sample.site, out)
+    _copy(sample, out)
     board = next(p for p in sorted(out.rglob("board-*.html")))
     board.unlink()
     site = Site(load(sample.warehouse), out)
