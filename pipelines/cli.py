@@ -9,7 +9,9 @@ Exit status of ``traveller run``:
   date's other events are published; see the ``holds`` table), or a whole date's (rows not
   accounted for, matchpoints not conserved); rejections may also exist;
 * ``1`` an unexpected error; ``2`` a usage error (a missing inbox folder, or one that holds
-  no file: there is nothing to read, and the warehouse is not touched).
+  no file: there is nothing to read, and the warehouse is not touched);
+* ``5`` the warehouse is in use by another run or program (named), after ``--wait`` if given:
+  nothing was written (:mod:`pipelines.run_lock`).
 
 A run that scores nothing because every file was rejected says so, and exits ``3``.
 
@@ -54,6 +56,8 @@ AUDIT_ASSETS = (
     "ruling_discrepancies",
 )
 EXIT_BLOCKED = 4
+#: The warehouse is held by another run or program: nothing was written.
+EXIT_BUSY = 5
 SHOW = 20  # problems printed before "... and N more"
 
 
@@ -196,10 +200,16 @@ def run(
             help="Recompute every session date, the audit and the site, not only what is new.",
         ),
     ] = False,
+    wait: Annotated[
+        str | None,
+        typer.Option(
+            help="When another run or program holds the warehouse, wait this long for it "
+            "(30s, 5m, 1h) instead of stopping at once (exit 5)."
+        ),
+    ] = None,
 ) -> None:
     """Read the inbox and recompute what is new in it (every date with --all), in-process,
     and summarise the run."""
-    import os
 
     from pipelines.settings import default_inbox
 
@@ -219,6 +229,27 @@ def run(
             err=True,
         )
         raise typer.Exit(2)
+    from pipelines import run_lock
+
+    try:
+        seconds = run_lock.parse_wait(wait)
+    except ValueError as e:
+        typer.echo(f"traveller: {e}", err=True)
+        raise typer.Exit(2) from None
+    say = lambda msg: typer.echo(f"traveller: {msg}", err=True)  # noqa: E731
+    try:
+        with run_lock.holding(warehouse, seconds, say):
+            run_lock.check_free(warehouse, seconds, say)
+            _run(inbox, warehouse, profile, recompute_all)
+    except run_lock.WarehouseBusy as e:
+        typer.echo(f"traveller: {e}", err=True)
+        raise typer.Exit(EXIT_BUSY) from None
+
+
+def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool) -> None:
+    """``traveller run`` once the warehouse is held (:func:`run`)."""
+    import os
+
     if not recompute_all:
         from datetime import date
 

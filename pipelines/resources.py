@@ -30,6 +30,25 @@ class WarehouseResource(dg.ConfigurableResource):
         """The warehouse handle."""
         return Warehouse(self.path)
 
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        """A run holds the warehouse's run lock from its first step to its last
+        (:mod:`pipelines.run_lock`): a ``traveller run`` and a run of ``make dev`` never
+        interleave their stages. Waits ``$TRAVELLER_WAIT`` (e.g. ``5m``; default: not at all),
+        then fails the run before any step with one line naming the holder. Schedules and
+        sensors, which only read, take no lock."""
+        if getattr(context, "run", None) is not None:
+            from pipelines import run_lock
+
+            wait = run_lock.parse_wait(os.environ.get("TRAVELLER_WAIT"))
+            run_lock.acquire(self.path, wait)
+
+    def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        """Give the run lock back (:meth:`setup_for_execution`)."""
+        if getattr(context, "run", None) is not None:
+            from pipelines import run_lock
+
+            run_lock.release(self.path)
+
 
 class InboxResource(dg.ConfigurableResource):
     """The inbox folder scorers drop session results into."""
