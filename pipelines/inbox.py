@@ -92,6 +92,18 @@ class InboxSnapshot:
         """The canonical result rows of session date ``day``."""
         return self.results.filter(pl.col("session_date") == day)
 
+    def future_from(self, today: date) -> str | None:
+        """The earliest session date of a row rejected for being after tomorrow
+        (:func:`_date_results`), or ``None``: until the day before it, reading the same
+        files on another day gives the same snapshot (:func:`pipelines.incremental.
+        up_to_date`)."""
+        found = (
+            self.rejected.filter(pl.col("field") == "session_date")
+            .select(pl.col("reason").str.extract(_FUTURE, 1).alias("d"))
+            .filter(pl.col("d") > (today + timedelta(days=1)).isoformat())
+        )
+        return found["d"].min() if found.height else None  # type: ignore[return-value]
+
 
 def inbox_files(inbox: Path) -> list[Path]:
     """Every regular, non-hidden file under ``inbox``, in a stable order."""
@@ -226,6 +238,8 @@ def _date_results(
 
 
 _ISO_DATE = r"(\d{4}-\d{2}-\d{2})"
+#: The date of a row :func:`_date_results` rejects as out of range (its reason's wording).
+_FUTURE = r"session date '(\d{4}-\d{2}-\d{2})' is not a date between"
 
 
 def results_dates(dated_results: pl.DataFrame) -> pl.DataFrame:

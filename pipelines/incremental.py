@@ -7,8 +7,11 @@ A nightly run should cost what is new, not what is old. Three fingerprints decid
   stable within a version only). A new release or an edited profile changes it, and then
   every date is recomputed;
 * the **inbox fingerprint** (:func:`inbox_fingerprint`): the code fingerprint, the run's
-  options (the default profile, today's date: a result dated after today is rejected) and the
-  name and SHA-256 of every inbox file — computed without parsing a file;
+  options (the default profile) and the name and SHA-256 of every inbox file — computed
+  without parsing a file. The day of reading matters only where a row was rejected for being
+  dated after tomorrow: the ingest records the earliest such date (:func:`read_fingerprint`),
+  and the same files read again before its eve give the same rows (:func:`still_read_alike`),
+  so a quiet night costs a hash of the files;
 * a **date fingerprint** per session date (:func:`date_inputs`), from the rows that date is
   computed from, not from whole files: its results, its rulings and appeals, and the rows of
   ``events.csv``, of the contestants' lists and of the event holds of every event with a
@@ -38,7 +41,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
@@ -88,6 +91,26 @@ def inbox_fingerprint(
     for name, digest in sorted(files):
         h.update(f"{name}\0{digest}\n".encode())
     return h.hexdigest()
+
+
+def read_fingerprint(content: str, future_from: str | None) -> str:
+    """What the ingest records of the inbox it read (``pipeline_state``, step ``inbox``): its
+    content fingerprint and, when it rejected a row dated after tomorrow, the earliest such
+    date. Reading the same files on a later day gives the same rows until the eve of that
+    date (:func:`still_read_alike`)."""
+    return f"{content}@{future_from}" if future_from else content
+
+
+def still_read_alike(recorded: str | None, content: str, today: date) -> bool:
+    """Whether reading the inbox of ``content`` on ``today`` gives what was recorded
+    (:func:`read_fingerprint`): the same files, and no row rejected as future that
+    ``today`` would accept (a date is accepted up to tomorrow)."""
+    if not recorded:
+        return False
+    fp, _, future_from = recorded.partition("@")
+    if fp != content:
+        return False
+    return not future_from or (today + timedelta(days=1)).isoformat() < future_from
 
 
 def outputs_hash(frames: dict[str, pl.DataFrame]) -> str:
@@ -326,7 +349,6 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
     if not warehouse.is_file():
         return None
     hashes = inbox_hashes(inbox)
-    fp = inbox_fingerprint(hashes, profile, today)
     try:
         conn = duckdb.connect(str(warehouse), read_only=True)
     except duckdb.Error:
@@ -336,9 +358,9 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
         from pipelines.warehouse import sql
 
         state = dict(conn.execute(sql("read/pipeline_state")).fetchall())
-        if state.get("inbox") != fp:
-            return None
         content = inbox_fingerprint(hashes, profile, None)
+        if not still_read_alike(state.get("inbox"), content, today):
+            return None
         done = conn.execute(sql("read/results_state")).fetchall()
         results = results_fingerprint(content, done)
         if not (state.get("audit") == state.get("publish") == results):

@@ -77,8 +77,9 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
         snap.files.select("file", "sha256").rows(),
         os.environ.get("TRAVELLER_PROFILE"),
     )
-    fingerprint = incremental.inbox_fingerprint(hashes, profile, today)
     content = incremental.inbox_fingerprint(hashes, profile, None)
+    # the day of reading matters only from the eve of the first date it rejected as future
+    fingerprint = incremental.read_fingerprint(content, snap.future_from(today))
     inputs = incremental.date_inputs(snap)
     with wh.connect() as conn:
         written = write(
