@@ -9,7 +9,8 @@ Exit status of ``traveller run``:
   date's other events are published; see the ``holds`` table), or a whole date's (rows not
   accounted for, matchpoints not conserved); rejections may also exist;
 * ``1`` an unexpected error; ``2`` a usage error (a missing inbox folder, or one that holds
-  no file: there is nothing to read, and the warehouse is not touched);
+  no file: there is nothing to read, and the warehouse is not touched; a warehouse filled
+  from another inbox, ``--new-inbox`` aside);
 * ``5`` the warehouse is in use by another run or program (named), after ``--wait`` if given:
   nothing was written (:mod:`pipelines.run_lock`).
 
@@ -207,6 +208,14 @@ def run(
             "(30s, 5m, 1h) instead of stopping at once (exit 5)."
         ),
     ] = None,
+    new_inbox: Annotated[
+        bool,
+        typer.Option(
+            "--new-inbox",
+            help="The warehouse reads this inbox from now on, although it was filled from "
+            "another: the events of the other inbox are withdrawn.",
+        ),
+    ] = False,
 ) -> None:
     """Read the inbox and recompute what is new in it (every date with --all), in-process,
     and summarise the run."""
@@ -230,7 +239,24 @@ def run(
         )
         raise typer.Exit(2)
     from pipelines import run_lock
+    from pipelines.incremental import recorded_inbox
+    from pipelines.settings import SAMPLE_INBOX
 
+    before = recorded_inbox(warehouse)
+    if before is not None and before != str(inbox.resolve()) and not new_inbox:
+        named = (
+            "no --inbox was given, so this run would read the bundled sample inbox"
+            if inbox.resolve() == SAMPLE_INBOX.resolve()
+            else f"this run names the inbox {inbox}"
+        )
+        typer.echo(
+            f"traveller: the warehouse {warehouse} holds the results of the inbox {before}; "
+            f"{named}: name that inbox with --inbox, use another --warehouse, or give "
+            "--new-inbox to make this inbox the warehouse's (the other inbox's events are "
+            "then withdrawn); nothing was read or written",
+            err=True,
+        )
+        raise typer.Exit(2)
     try:
         seconds = run_lock.parse_wait(wait)
     except ValueError as e:

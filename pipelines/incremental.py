@@ -382,3 +382,25 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
         "from them, no provisional standings past their deadline; the warehouse and the site "
         "are untouched (traveller run --all recomputes everything)"
     )
+
+
+def recorded_inbox(warehouse: Path) -> str | None:
+    """The inbox folder a DuckDB warehouse was last filled from (``pipeline_state``, step
+    ``inbox_path``, as an absolute path), or ``None`` (no warehouse yet, an older one, a
+    PostgreSQL URL). A warehouse holds one inbox: a run naming another would withdraw the
+    first inbox's events, or mix the bundled sample into a federation's results."""
+    if "://" in str(warehouse) or not Path(warehouse).is_file():
+        return None
+    try:
+        conn = duckdb.connect(str(warehouse), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        row = conn.execute(
+            "SELECT fingerprint FROM pipeline_state WHERE step = 'inbox_path'"
+        ).fetchone()
+    except duckdb.Error:
+        return None
+    finally:
+        conn.close()
+    return row[0] if row else None

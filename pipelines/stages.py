@@ -89,6 +89,11 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                 Write("date_events", incremental.date_events(snap)),
                 Write("pipeline_state", _state("inbox", fingerprint), {"step": "inbox"}),
                 Write("pipeline_state", _state("content", content), {"step": "content"}),
+                Write(
+                    "pipeline_state",
+                    _state("inbox_path", str(Path(inbox).resolve())),
+                    {"step": "inbox_path"},
+                ),
                 Write("source_files", snap.files),
                 Write("events", snap.events),
                 Write("contestants", snap.contestants),
