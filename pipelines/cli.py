@@ -312,6 +312,9 @@ def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool)
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")
+    redone = " and ".join(report.redone) if report.redone else "neither the audit nor the site"
+    typer.echo(f"this run   {report.plan.summary()}; {redone} redone")
+    typer.echo("the whole warehouse, every date of the inbox:")
     typer.echo(
         f"read       {s['files']} files, {s['rows_read']} rows, {len(report.dates)} session dates"
     )

@@ -78,6 +78,9 @@ class RunReport:
     published: Path | None = None
     #: what this run recomputed and why (:class:`pipelines.incremental.Plan`)
     plan: Plan = field(default_factory=Plan)
+    #: the whole-warehouse steps this run redid (``audit``, ``site``): only when what they
+    #: are made from changed
+    redone: list[str] = field(default_factory=list)
     #: wall-clock seconds per asset group (``inbox``, ``results``, ``audit``, ``publish``)
     seconds: dict[str, float] = field(default_factory=dict)
     #: seconds per step (asset or check), summed over the dates, from Dagster's step stats
@@ -219,12 +222,14 @@ def run_inbox(
             raise RunFailed(f"the audit failed:\n{_errors(audited)}")
         report.failed_checks.extend(_failed(audited, None))
         stages.mark_step(wh, "audit")
+        report.redone.append("audit")
     if recompute_all or stages.step_due(wh, "publish"):
         say("publishing: results site, exports, season dashboard")
         published = run("publish")
         if not published.success:
             raise RunFailed(f"publishing failed:\n{_errors(published)}")
         stages.mark_step(wh, "publish")
+        report.redone.append("site")
     report.published = publish_to
     # Law 77 lines of the dates stopped before their standings (the others are in ``holds``)
     for day in report.blocked_dates:
