@@ -28,7 +28,6 @@ Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a n
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import posixpath
@@ -54,7 +53,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
-from pipelines.publish.files import prune, put, record_of
+from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.teams import bracket, match_rows, vp_table
@@ -365,7 +364,6 @@ class Site:
         #: per session: the digest of what its pages were made from, and its pages
         self.manifest: dict[str, dict[str, Any]] = {}
         self._before = self._read_manifest()
-        self._code = ""
         #: sessions whose pages were rendered, and those kept as they were (same digest)
         self.rendered = 0
         self.kept = 0
@@ -382,13 +380,7 @@ class Site:
         nothing else): the engine's code and templates, the session, its profile's display
         settings and its rows of each frame, in order. The same digest as at the last
         publication and its pages still there: they would come out byte for byte the same."""
-        from pipelines.incremental import code_fingerprint
-
         event_id, n = s["event_id"], s["session"]
-        self._code = self._code or code_fingerprint()
-        h = hashlib.sha256(self._code.encode())
-        h.update(json.dumps(s, sort_keys=True, default=str).encode())
-        h.update(repr(Decimals.of(s.get("profile"))).encode())
         frames = {
             "standings": self._of("standings", SESSION_KEYS, event_id, "session", n),
             "results": self._of("results", ("event_id", "session"), event_id, n),
@@ -401,11 +393,8 @@ class Site:
         deals = self.data.extra.get("deals")
         if deals is not None and deals.height:
             frames["deals"] = self._of("deals", ("event_id", "session"), event_id, n)
-        for name, frame in frames.items():
-            h.update(f"\0{name}:{frame.height}:{frame.schema}\0".encode())
-            if frame.height:
-                h.update(frame.hash_rows(seed=0).to_numpy().tobytes())
-        return h.hexdigest()
+        named = [part for name, frame in frames.items() for part in (name, frame)]
+        return digest(s, repr(Decimals.of(s.get("profile"))), *named)
 
     def _session_pages(self, s: dict[str, Any]) -> None:
         """The pages of one session: kept as they are when what they are made from did not

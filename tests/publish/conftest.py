@@ -3,12 +3,15 @@ one contestant renamed to hostile markup, run through Dagster and published once
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+from pipelines.publish.data import Published
 from pipelines.resources import SAMPLE_INBOX
 from pipelines.runner import run_inbox
 
@@ -51,3 +54,21 @@ def sample(tmp_path_factory) -> Sample:
         report = run_inbox(inbox, base / "w.duckdb", publish_to=base / "out")
     assert report.failed_checks == [] and report.published == base / "out"
     return Sample(inbox, base / "w.duckdb", base / "out")
+
+
+#: The name :func:`renamed_one` gives.
+RENAMED = "Renamed Player"
+
+
+def renamed_one(data: Published) -> tuple[Published, dict]:
+    """``data`` with one contestant of one session renamed (the first session standing):
+    every other session's rows as they were. Also returns that standing."""
+    first = data.standings.filter(pl.col("scope") == "session").row(0, named=True)
+    one = (
+        (pl.col("scope") == "session")
+        & (pl.col("event_id") == first["event_id"])
+        & (pl.col("session") == first["session"])
+        & (pl.col("contestant") == first["contestant"])
+    )
+    names = pl.when(one).then(pl.lit(RENAMED)).otherwise(pl.col("names")).alias("names")
+    return dataclasses.replace(data, standings=data.standings.with_columns(names)), first

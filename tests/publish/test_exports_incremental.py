@@ -4,18 +4,15 @@ of a session no longer published."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
-
-import polars as pl
 
 from pipelines.publish import load
 from pipelines.publish.files import prune, put
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import slug
 from pipelines.publish.usebio_writer import write_usebio
-from tests.publish.conftest import Sample
+from tests.publish.conftest import RENAMED, Sample, renamed_one
 
 
 def _stamps(folder: Path) -> dict[str, int]:
@@ -36,18 +33,7 @@ def test_exporting_again_touches_no_file_whose_rows_did_not_change(sample: Sampl
 
 def test_a_changed_session_is_exported_again_as_from_scratch(sample: Sample, tmp_path):
     data = load(sample.warehouse)
-    first = data.standings.filter(pl.col("scope") == "session").row(0, named=True)
-    one = (
-        (pl.col("event_id") == first["event_id"])
-        & (pl.col("session") == first["session"])
-        & (pl.col("contestant") == first["contestant"])
-    )
-    changed = dataclasses.replace(
-        data,
-        standings=data.standings.with_columns(
-            pl.when(one).then(pl.lit("Renamed Player")).otherwise(pl.col("names")).alias("names")
-        ),
-    )
+    changed, first = renamed_one(data)
     out = tmp_path / "pbn"
     shutil.copytree(sample.exports / "pbn", out)
     (tmp_path / ".manifests").mkdir()
@@ -59,7 +45,7 @@ def test_a_changed_session_is_exported_again_as_from_scratch(sample: Sample, tmp
     after = _stamps(out)
     touched = sorted(n for n in after if after[n] != before.get(n))
     assert touched == [f"{slug(first['event_id'])}-s{first['session']}.pbn"]
-    assert "Renamed Player" in (out / touched[0]).read_text("utf-8")
+    assert RENAMED in (out / touched[0]).read_text("utf-8")
     for p in fresh.iterdir():
         assert (out / p.name).read_bytes() == p.read_bytes()
 

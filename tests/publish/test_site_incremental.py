@@ -3,15 +3,12 @@ longer published (a withdrawn session's)."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
-import polars as pl
-
 from pipelines.publish import load
 from pipelines.publish.site import Site
-from tests.publish.conftest import Sample
+from tests.publish.conftest import RENAMED, Sample, renamed_one
 
 
 def _copy(sample: Sample, out: Path) -> None:
@@ -66,19 +63,7 @@ def test_only_the_session_whose_rows_changed_is_rendered_again(sample: Sample, t
     """One contestant's names change in one session's standings: that session's pages are
     rendered again, every other session's kept; the site equals one written from scratch."""
     data = load(sample.warehouse)
-    first = data.standings.filter(pl.col("scope") == "session").row(0, named=True)
-    one = (
-        (pl.col("scope") == "session")
-        & (pl.col("event_id") == first["event_id"])
-        & (pl.col("session") == first["session"])
-        & (pl.col("contestant") == first["contestant"])
-    )
-    changed = dataclasses.replace(
-        data,
-        standings=data.standings.with_columns(
-            pl.when(one).then(pl.lit("Renamed Player")).otherwise(pl.col("names")).alias("names")
-        ),
-    )
+    changed, _ = renamed_one(data)
     out = tmp_path / "site"
     _copy(sample, out)
     site = Site(changed, out)
@@ -88,7 +73,7 @@ def test_only_the_session_whose_rows_changed_is_rendered_again(sample: Sample, t
     fresh = tmp_path / "fresh"
     Site(changed, fresh).render()
     assert _files(out) == _files(fresh)
-    assert any("Renamed Player" in p.read_text("utf-8") for p in site.changed)
+    assert any(RENAMED in p.read_text("utf-8") for p in site.changed)
 
 
 def test_a_page_missing_from_the_folder_makes_its_session_rendered_again(sample: Sample, tmp_path):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import dagster as dg
@@ -28,16 +30,22 @@ def _inbox(tmp_path: Path) -> Path:
     return inbox
 
 
-def _holder(code: str, tmp_path: Path) -> subprocess.Popen:
-    """Another process running ``code`` (it prints ``ready`` once it holds what it holds)."""
+@contextmanager
+def _holder(code: str) -> Iterator[subprocess.Popen]:
+    """Another process running ``code`` while the block runs (it prints ``ready`` once it
+    holds what it holds); killed (``kill -9``) at the end."""
     proc = subprocess.Popen(
         [sys.executable, "-c", code + "\nprint('ready', flush=True)\nimport time; time.sleep(60)"],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
     )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    return proc
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def _run(inbox: Path, warehouse: Path, *more: str):
@@ -50,12 +58,8 @@ def test_a_duckdb_shell_holding_the_warehouse_stops_the_run_with_one_line(tmp_pa
     inbox, wh = _inbox(tmp_path), tmp_path / "w.duckdb"
     duckdb.connect(str(wh)).close()
     before = wh.read_bytes()
-    proc = _holder(f"import duckdb; c = duckdb.connect({str(wh)!r})", tmp_path)
-    try:
+    with _holder(f"import duckdb; c = duckdb.connect({str(wh)!r})") as proc:
         r = _run(inbox, wh)
-    finally:
-        proc.kill()
-        proc.wait()
     assert r.exit_code == EXIT_BUSY, r.output
     line = f"the warehouse is in use by {Path(sys.executable).name}"
     assert r.output.count("\n") == 1 and line in r.output, r.output
@@ -67,12 +71,8 @@ def test_a_duckdb_shell_holding_the_warehouse_stops_the_run_with_one_line(tmp_pa
 def test_a_second_run_refuses_while_the_first_holds_the_warehouse(tmp_path: Path):
     inbox, wh = _inbox(tmp_path), tmp_path / "w.duckdb"
     code = f"from pipelines import run_lock\nrun_lock.acquire({str(wh)!r})"
-    proc = _holder(code, tmp_path)
-    try:
+    with _holder(code) as proc:
         r = _run(inbox, wh)
-    finally:
-        proc.kill()
-        proc.wait()
     assert r.exit_code == EXIT_BUSY, r.output
     assert f"in use by traveller run, process {proc.pid}" in r.output
     assert not wh.exists()  # stopped before anything was written
@@ -90,14 +90,10 @@ def test_a_run_asked_to_wait_goes_ahead_once_the_warehouse_is_free(tmp_path: Pat
         f"run_lock.acquire({str(wh)!r})\n"
         "threading.Timer(2.0, lambda: os._exit(0)).start()"
     )
-    proc = _holder(code, tmp_path)
-    try:
+    with _holder(code):
         t = time.monotonic()
         r = _run(inbox, wh, "--wait", "1m")
         assert time.monotonic() - t >= 1.0
-    finally:
-        proc.kill()
-        proc.wait()
     assert r.exit_code == 0, r.output
     assert "waiting up to 60 s" in r.output
 
@@ -106,8 +102,7 @@ def test_a_dagster_run_refuses_while_a_traveller_run_holds_the_warehouse(tmp_pat
     """``make dev``'s sensor starting a run during a command-line run: the Dagster run fails
     before its first step, naming the holder; nothing of it is written."""
     inbox, wh = _inbox(tmp_path), tmp_path / "w.duckdb"
-    proc = _holder(f"from pipelines import run_lock\nrun_lock.acquire({str(wh)!r})", tmp_path)
-    try:
+    with _holder(f"from pipelines import run_lock\nrun_lock.acquire({str(wh)!r})") as proc:
         with pytest.raises(dg.DagsterResourceFunctionError) as failed:
             dg.materialize(
                 [*defs.assets],  # type: ignore[misc]
@@ -119,9 +114,6 @@ def test_a_dagster_run_refuses_while_a_traveller_run_holds_the_warehouse(tmp_pat
                 },
                 instance=dg.DagsterInstance.ephemeral(),
             )
-    finally:
-        proc.kill()
-        proc.wait()
     busy = failed.value.__cause__
     assert isinstance(busy, run_lock.WarehouseBusy)
     assert f"in use by traveller run, process {proc.pid}" in str(busy)
