@@ -9,6 +9,7 @@ through :mod:`.rulings`). An unrecognised file yields a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,16 +40,52 @@ _NO_READER: dict[str, str] = {}
 
 
 def relative_name(path: Path, inbox_root: Path) -> str:
-    """``path`` relative to ``inbox_root`` as a posix string (the file's own path if outside)."""
+    """``path`` relative to ``inbox_root`` as a posix string (the file's own path if outside).
+
+    The path's own name is kept (a symbolic link is not resolved to its target), so two
+    names of one file never become one name; a name that is not UTF-8 is shown with its
+    undecodable bytes escaped (``\\xff``)."""
     try:
-        return path.resolve().relative_to(inbox_root.resolve()).as_posix()
+        name = path.absolute().relative_to(inbox_root.absolute()).as_posix()
     except ValueError:
-        return path.as_posix()
+        name = path.as_posix()
+    return _printable(name)
+
+
+def _printable(name: str) -> str:
+    """``name`` with the bytes that are not UTF-8 escaped (``\\xff``)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _refused(path: Path, file: str) -> str | None:
+    """Why ``path`` is not read at all, or ``None``: a symbolic link (its target would be
+    read twice, or from outside the inbox) or a name that is not UTF-8 (it cannot be
+    recorded nor published as it is)."""
+    if path.is_symlink():
+        target = _printable(os.readlink(path))
+        return (
+            f"the file is a symbolic link (to {target}): links are not read, so no file "
+            "is read twice or from outside the inbox; copy the file into the inbox instead"
+        )
+    try:
+        os.fsdecode(path.name).encode("utf-8")
+    except UnicodeEncodeError:
+        return (
+            f"the file name '{file}' is not valid UTF-8: rename the file (letters, digits, "
+            "'-', '_' and '.')"
+        )
+    return None
 
 
 def read_file(path: Path, inbox_root: Path) -> ReadResult:
-    """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``."""
+    """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``.
+
+    A symbolic link or a file whose name is not UTF-8 is refused as a whole (one ``file``
+    reject naming why), never read under another name."""
     file = relative_name(path, inbox_root)
+    refused = _refused(path, file)
+    if refused is not None:
+        return file_failure(file, "unknown", "file", refused, None)
     fmt = detect_format(path)
     reader = READERS.get(fmt)
     if reader is not None:

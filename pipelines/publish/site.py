@@ -28,6 +28,7 @@ Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a n
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import posixpath
@@ -90,8 +91,11 @@ def slug(text: object) -> str:
     letters, digits, ``_`` and ``-`` becomes one ``-`` (``2021 Online Qual: Open R2`` →
     ``2021-Online-Qual-Open-R2``); no hash. Two texts that would share a form (``A/B`` and
     ``A-B`` in one session) are refused when the site is written (:meth:`Site._write`),
-    never written over each other."""
-    return _UNSAFE.sub("-", str(text)).strip("-") or "x"
+    never written over each other. A form longer than 100 characters (a file name has at
+    most 255 bytes) is cut to 91 and ends with 8 hex digits of its SHA-256: still stable,
+    still unique."""
+    s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
+    return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
 
 
 @lru_cache(maxsize=65536)

@@ -23,6 +23,14 @@ from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
 
 from pipelines.audit.funnel import funnel_curve
 
+
+def plain(text: object) -> str:
+    """``text`` as matplotlib shows it literally: a ``$`` would start mathtext (a name like
+    ``$ally$`` would be typeset as a formula, and ``$\\x$`` stops the figure), so each is
+    escaped."""
+    return str(text).replace("$", r"\$")
+
+
 _RC = {"svg.hashsalt": "traveller", "svg.fonttype": "none", "font.size": 9}
 
 
@@ -82,7 +90,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             ax.scatter(x[~flagged], y[~flagged], s=22, color="tab:gray", zorder=3)
             ax.scatter(x[flagged], y[flagged], s=30, color="tab:red", zorder=4, label="flagged")
             for name, xi, yi in zip(g["director"].to_list(), x, y, strict=True):
-                shown = (labels or {}).get(name, name)
+                shown = plain((labels or {}).get(name, name))
                 ax.annotate(shown, (xi, yi), fontsize=7, xytext=(3, 3), textcoords="offset points")
             if n_max > 50:
                 ax.set_xscale("log")
@@ -95,7 +103,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             ax.set_ylim(0, min(1.06, top * 1.15 + 0.01) if not math.isnan(top) else 1.06)
             ax.set_xlabel("cases (n)")
             ax.set_ylabel("rate")
-            ax.set_title(f"{stratum}  (target {p0:.3f})", fontsize=8)
+            ax.set_title(f"{plain(stratum)}  (target {p0:.3f})", fontsize=8)
         handles = {}
         for ax in axes[: len(strata)]:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):

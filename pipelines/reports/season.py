@@ -28,6 +28,7 @@ import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from matplotlib.figure import Figure
 
+from pipelines.reports.plots import plain
 from pipelines.settings import now
 from pipelines.warehouse import Warehouse, query
 
@@ -92,7 +93,7 @@ def _bars(df: pl.DataFrame, value: str, title: str, ylabel: str) -> str:
         sub = dict(df.filter(pl.col("club") == club).select("period", value).iter_rows())
         xs = [m + (i - (len(clubs) - 1) / 2) * width for m in range(len(months))]
         heights = [sub.get(m, 0) or 0 for m in months]
-        ax.bar(xs, heights, width, label=club, color=PALETTE[i % len(PALETTE)])
+        ax.bar(xs, heights, width, label=plain(club), color=PALETTE[i % len(PALETTE)])
     ax.set_xticks(range(len(months)), months, rotation=30 if len(months) > 6 else 0)
     ax.set_title(title)
     ax.set_ylabel(ylabel)
@@ -119,7 +120,11 @@ def _rejections_chart(rej: pl.DataFrame) -> str:
     per_club = rej.group_by("club").agg(pl.col("rejected").sum()).sort("club")
     fig = Figure(figsize=(7, 2.8))
     ax = fig.subplots()
-    ax.barh(per_club["club"].to_list(), per_club["rejected"].to_list(), color=PALETTE[5])
+    ax.barh(
+        [plain(c) for c in per_club["club"].to_list()],
+        per_club["rejected"].to_list(),
+        color=PALETTE[5],
+    )
     ax.set_title("Rejected inputs per club")
     ax.set_xlabel("rows or files rejected")
     ax.spines[["top", "right"]].set_visible(False)

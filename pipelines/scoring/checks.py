@@ -62,3 +62,25 @@ def rejections(df: pl.DataFrame, field: str, reason: pl.Expr, raw: pl.Expr) -> p
 def quote(col: str) -> pl.Expr:
     """The value of ``col`` for a message: the text, or ``(empty)``."""
     return pl.col(col).fill_null("(empty)")
+
+
+#: The largest whole number an input field stores (session, board, round, table and the
+#: event-session counts are 32-bit integers in the warehouse).
+INT32_MAX = 2**31 - 1
+
+
+def too_large(col: str) -> Check:
+    """``col``, when a whole number, is no larger than :data:`INT32_MAX`: a larger one is a
+    typo, rejected at its row rather than stopping the run at the cast (digits beyond a
+    64-bit integer count as too large too)."""
+    v = pl.col(col).fill_null("")
+    return Check(
+        col,
+        v.str.contains(r"^\d+$")
+        & (v.cast(pl.Int64, strict=False).fill_null(INT32_MAX + 1) > INT32_MAX),
+        pl.format(
+            f"{col} '{{}}' is larger than {INT32_MAX}, the largest number Traveller stores: "
+            "correct the row",
+            quote(col),
+        ),
+    )

@@ -24,7 +24,7 @@ import polars as pl
 
 from pipelines import profiles
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
-from pipelines.scoring.checks import Check, apply_checks, quote, rejections
+from pipelines.scoring.checks import Check, apply_checks, quote, rejections, too_large
 from pipelines.tables import polars_schema
 
 FORMS = ("pairs", "teams", "individual")
@@ -138,6 +138,16 @@ def event_checks() -> list[Check]:
         _one_of("stage", STAGES),
         _whole_from_one("boards_per_match"),
         _whole_from_one("expected_results"),
+        *(
+            too_large(c)
+            for c in (
+                "session",
+                "correction_minutes",
+                "appeal_minutes",
+                "boards_per_match",
+                "expected_results",
+            )
+        ),
     ]
 
 
@@ -210,10 +220,14 @@ def _kept_details(events: pl.DataFrame) -> pl.DataFrame:
     key_ok = ~pl.any_horizontal(
         *(c.fails.fill_null(False) for c in checks if c.field in KEY_FIELDS)
     )
-    details = [c for c in checks if c.field not in KEY_FIELDS]
+    fails: dict[str, pl.Expr] = {}
+    for c in checks:
+        if c.field not in KEY_FIELDS:
+            failed = c.fails.fill_null(False)
+            fails[c.field] = fails[c.field] | failed if c.field in fails else failed
     return events.filter(key_ok).with_columns(
-        pl.when(c.fails.fill_null(False)).then(None).otherwise(pl.col(c.field)).alias(c.field)
-        for c in details
+        pl.when(failed).then(None).otherwise(pl.col(field)).alias(field)
+        for field, failed in fails.items()
     )
 
 

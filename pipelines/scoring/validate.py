@@ -38,7 +38,7 @@ from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, RESULT_CSV_H
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
 from pipelines.profiles import ProfileSet
-from pipelines.scoring.checks import Check, apply_checks, quote
+from pipelines.scoring.checks import Check, apply_checks, quote, too_large
 from pipelines.scoring.score import deal_round_expr, redealt_profiles
 from pipelines.tables import polars_schema
 
@@ -139,6 +139,7 @@ def result_checks() -> list[Check]:
             pl.col("table").is_not_null() & _whole("table", 1),
             pl.format("table must be empty or a whole number >= 1, not '{}'", quote("table")),
         ),
+        *(too_large(c) for c in ("session", "board", "round", "table")),
         *_individual_checks(),
         Check(
             "ns_pair",
