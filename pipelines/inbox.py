@@ -106,18 +106,24 @@ class InboxSnapshot:
 
 
 def inbox_files(inbox: Path) -> list[Path]:
-    """Every regular, non-hidden file under ``inbox``, in a stable order."""
+    """Every regular, non-hidden file under ``inbox``, in a stable order, and every symbolic
+    link to a file, broken or not: a link is listed so that reading refuses it by name
+    (:func:`pipelines.formats.read_file`) instead of it being skipped silently."""
     if not inbox.is_dir():
         raise FileNotFoundError(f"inbox folder not found: {inbox}")
     return sorted(
         p
         for p in inbox.rglob("*")
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(inbox).parts)
+        if (p.is_file() or (p.is_symlink() and not p.is_dir()))
+        and not any(part.startswith(".") for part in p.relative_to(inbox).parts)
     )
 
 
 def sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
+    """Hex SHA-256 of a file's bytes; of a symbolic link, of the path it names (a link is
+    refused, not read, so its target's bytes are not its content)."""
+    if path.is_symlink():
+        return hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
     h = hashlib.sha256()
     with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -504,7 +510,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
             {
                 "file": r.file,
                 "sha256": sha256(path),
-                "size": path.stat().st_size,
+                "size": path.lstat().st_size,
                 "format": r.format,
                 "rows_read": r.rows_read,
                 "whole_file_rejected": bool((r.rejected["location"] == "file").any()),

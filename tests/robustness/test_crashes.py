@@ -104,6 +104,17 @@ def test_a_symbolic_link_is_refused_not_read_twice(tmp_path: Path):
     assert status(site, "OK1") == status(site, "EV2") == "Final"
 
 
+def test_a_broken_symbolic_link_is_refused_not_skipped(tmp_path: Path):
+    inbox = _inbox(tmp_path)
+    (inbox / "results-2026-11-21-c.csv").symlink_to(tmp_path / "gone.csv")
+    wh = tmp_path / "w.duckdb"
+    run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    [(file, loc, reason)] = rows(wh, "SELECT file, location, reason FROM rejected_inputs")
+    assert (file, loc) == ("results-2026-11-21-c.csv", "file")
+    assert "symbolic link" in reason and "gone.csv" in reason
+    assert status(tmp_path / "out" / "site", "OK1") == "Final"
+
+
 def test_a_300_character_event_id_and_title_are_published(tmp_path: Path):
     long_id = "E" + "x" * 299
     inbox = _inbox(tmp_path)
