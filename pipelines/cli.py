@@ -433,41 +433,37 @@ def validate(
         typer.Option(help="Profile of the events neither events.csv nor their file names."),
     ] = None,
 ) -> None:
-    """Check files without touching the warehouse; each problem as file:location: field: message."""
-    from pipelines.validation_report import problems, warnings
+    """Check files as `traveller run` would, without touching the warehouse: every row it
+    would reject, every event it would hold back, every check that would stop a date, one
+    line each (file:location: field: message). Exit 0: a run would publish all of it; 1:
+    problems found (or a file missing); 2: a usage error."""
+    from pipelines.validation_report import check_files, inbox_names
 
     if profile is not None:
         _known_profile(profile)
-
-    files = [
-        f
-        for given in files
-        for f in (
-            sorted(
-                p
-                for p in given.rglob("*")
-                if p.is_file() and not any(part.startswith(".") for part in p.parts)
-            )
-            if given.is_dir()
-            else [given]
-        )
-    ]
-    if not files:
+    missing = [f for f in files if not f.exists()]
+    for f in missing:
+        typer.echo(f"{f}: file: no such file or folder", err=True)
+    named = inbox_names([f for f in files if f.exists()])
+    if not named and not missing:
         typer.echo("traveller: no files to check", err=True)
         raise typer.Exit(1)
-    missing = [f for f in files if not f.is_file()]
-    for f in missing:
-        typer.echo(f"{f}: file: no such file", err=True)
-    present = [f for f in files if f.is_file()]
-    found, checked = problems(present)
-    for line in found:
+    found = check_files(named, profile) if named else None
+    problems = found.problems if found else []
+    for line in problems:
         typer.echo(line)
-    for line in warnings(present):
+    for line in found.warnings if found else []:
         typer.echo(line)
-    if found or missing:
-        typer.echo(f"{len(found) + len(missing)} problem(s) in {len(files)} file(s)", err=True)
+    if found and found.held:
+        typer.echo(
+            f"held: a run would not publish the official standings of {len(found.held)} "
+            "event(s) until the problems above are corrected: " + ", ".join(found.held)
+        )
+    total = len(named) + len(missing)
+    if problems or missing:
+        typer.echo(f"{len(problems) + len(missing)} problem(s) in {total} file(s)", err=True)
         raise typer.Exit(1)
-    typer.echo(f"{len(files)} file(s), {checked} rows: no problems")
+    typer.echo(f"{total} file(s), {found.rows if found else 0} rows: no problems")
 
 
 @app.command()

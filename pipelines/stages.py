@@ -28,6 +28,7 @@ reconcile         reconciliation, reconciliation_files            whole tables (
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -466,6 +467,42 @@ def hold_events(
     return rows.with_columns(
         pl.when(held).then(pl.lit("held")).otherwise(pl.col("status")).alias("status")
     )
+
+
+# ------------------------------------------------------------------------------ one date
+
+
+#: The stages of one session date in the order their assets depend on each other
+#: (``assets/results.py``, ``assets/standings.py``; the Definitions' test checks the order):
+#: ``(asset, stage)``, each stage called as ``stage(inbox, warehouse, session_date)``.
+DATE_STAGES: tuple[tuple[str, Callable[[Path, Warehouse, str], Summary]], ...] = (
+    ("raw_results", lambda inbox, wh, day: build_raw(inbox, wh, day)),
+    ("validated_results", lambda _inbox, wh, day: validate(wh, day)),
+    ("ruling_log", lambda inbox, wh, day: build_ruling_log(inbox, wh, day)),
+    ("rulings", lambda _inbox, wh, day: rulings(wh, day)),
+    ("scored_results", lambda _inbox, wh, day: score(wh, day)),
+    ("standings", lambda _inbox, wh, day: standings(wh, day)),
+)
+
+
+def run_date(inbox: Path, wh: Warehouse, session_date: str) -> list[tuple[str, pl.DataFrame]]:
+    """Every stage of ``session_date`` in :data:`DATE_STAGES` order, each followed by the
+    checks of its asset, without Dagster (``traveller validate`` runs the night's checks this
+    way). As in a Dagster run, a blocking check that fails stops the date there: its later
+    stages are not run. Returns the failed checks, ``(name, offending rows)``."""
+    failed: list[tuple[str, pl.DataFrame]] = []
+    for asset, stage in DATE_STAGES:
+        stage(inbox, wh, session_date)
+        stop = False
+        for spec in check_specs.CHECKS:
+            if spec.asset == asset and spec.partitioned:
+                ok, bad = check(wh, spec.name, session_date)
+                if not ok:
+                    failed.append((spec.name, bad))
+                    stop = stop or spec.blocking
+        if stop:
+            break
+    return failed
 
 
 # ------------------------------------------------------------------------------------ checks

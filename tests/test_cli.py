@@ -89,7 +89,7 @@ def test_run_missing_inbox(tmp_path):
 
 
 def test_validate_good_file(tmp_path):
-    p = write(tmp_path, "results.csv", GOOD)
+    p = write(tmp_path, "results-2026-11-02.csv", GOOD)
     r = runner.invoke(app, ["validate", str(p)])
     assert r.exit_code == 0, r.output
     assert "no problems" in r.output
@@ -98,7 +98,7 @@ def test_validate_good_file(tmp_path):
 def test_validate_reports_every_problem(tmp_path):
     bad = GOOD.replace("3NT,S,9,400", "3NT,S,9,430").replace("2H,E,8,-110", "2H,Q,15,-110")
     bad += "E1,1,A,2,4,2,7\n"
-    p = write(tmp_path, "results.csv", bad)
+    p = write(tmp_path, "results-2026-11-02.csv", bad)
     r = runner.invoke(app, ["validate", str(p)])
     assert r.exit_code == 1
     lines = r.output.splitlines()
@@ -108,9 +108,10 @@ def test_validate_reports_every_problem(tmp_path):
         f"{p}:line 5: tricks: tricks must be the tricks taken by declarer, 0 to 13, not '15'"
     ) in lines
     assert (
-        f"{p}:line 4: score: stated 430 but 3NT by S taking 9 tricks on board 1 scores "
-        "400 for NS (Law 77)"
+        f"{p}:line 4: score: stated score 430 but 3NT by S taking 9 tricks on board 1 scores "
+        "400 for NS (Law 77): correct the file"
     ) in lines
+    assert "held: a run would not publish the official standings of 1 event(s)" in r.output
 
 
 def test_validate_unsafe_xml(tmp_path):
@@ -191,8 +192,10 @@ def test_run_holds_the_event_of_a_ruling_that_cannot_apply(tmp_path):
 
 
 def test_validate_a_ruling_log_with_and_without_results(tmp_path):
-    res = write(tmp_path, "results.csv", GOOD)
-    log = write(tmp_path, "rulings.csv", RULINGS.replace(",3,4,assigned", ",3,9,assigned"))
+    res = write(tmp_path, "results-2026-11-20.csv", GOOD)
+    log = write(
+        tmp_path, "rulings-2026-11-20.csv", RULINGS.replace(",3,4,assigned", ",3,9,assigned")
+    )
     alone = runner.invoke(app, ["validate", str(log)])
     assert alone.exit_code == 0, alone.output  # notation alone is fine
     both = runner.invoke(app, ["validate", str(res), str(log)])

@@ -140,3 +140,21 @@ def test_sensor_run_key_is_the_same_in_every_process(tmp_path):
     dates = sorted(r.partition_key for r in result.run_requests)
     assert dates  # the first evaluation asks for every date of the inbox
     assert keys[0] == keys[1] == [f"inbox-{d}-{digest}" for d in dates]
+
+
+def test_the_stages_of_a_date_run_in_the_order_of_their_assets():
+    """``stages.DATE_STAGES`` (how ``traveller validate`` runs a date without Dagster) is the
+    results group of the Definitions, each asset after every asset of the group it reads."""
+    from pipelines.stages import DATE_STAGES
+
+    graph = defs.resolve_asset_graph()
+    order = [name for name, _ in DATE_STAGES]
+    results = {
+        k.to_user_string()
+        for k in graph.get_all_asset_keys()
+        if graph.get(k).group_name == "results"
+    }
+    assert set(order) == results
+    for i, name in enumerate(order):
+        parents = {p.to_user_string() for p in graph.get(dg.AssetKey(name)).parent_keys}
+        assert parents & results <= set(order[:i]), name

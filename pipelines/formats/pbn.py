@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelines.formats.canonical_csv import file_failure, normalise_results, reject
+from pipelines.formats.canonical_csv import date_from_name, file_failure, normalise_results, reject
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
     DEAL_COLUMNS,
@@ -350,7 +350,10 @@ class _Reader:
             "location": "header",
             "event_id": self.event_id,
             "session": self.session,
-            "date": f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else date,
+            # no Date tag: the date the file's name gives, as for every format
+            "date": f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+            if m
+            else date or date_from_name(Path(self.file)),
             "name": tags.get("Event") or meta.get("ContestName") or None,
             "form": "teams" if teams else "pairs",
             # a team match with no Scoring tag is at IMPs (Law 78B; RealBridge writes none)

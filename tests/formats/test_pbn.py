@@ -260,3 +260,13 @@ def test_read_file_dispatches_pbn_by_content(tmp_path: Path) -> None:
     path = tmp_path / "results.txt"
     path.write_text(TEAMS_PBN, encoding="utf-8")
     assert read_file(path, tmp_path).format == "pbn"
+
+
+def test_a_file_without_a_date_tag_is_dated_by_its_name(tmp_path: Path) -> None:
+    # as every format: "put the date (YYYY-MM-DD) in the file name" dates an undated file
+    undated = PAIRS_PBN.replace('[Date "2024.03.05"]\n', "")
+    event = read(tmp_path, undated, name="club-2024-03-06.pbn").events.row(0, named=True)
+    assert event["date"] == "2024-03-06"
+    assert read(tmp_path, undated, name="club.pbn").events.row(0, named=True)["date"] is None
+    tagged = read(tmp_path, PAIRS_PBN, name="club-2024-03-06.pbn").events.row(0, named=True)
+    assert tagged["date"] == "2024-03-05"  # the file's own Date tag comes first

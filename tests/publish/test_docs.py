@@ -122,9 +122,10 @@ def _lines(text: str) -> list[str]:
 
 # --- inbox files ---------------------------------------------------------------------------
 
-#: The name an inbox example is written under, from its header's first column.
+#: The name an inbox example is written under, from its header's first column (results are
+#: dated by their file's name, as a club that sends no ``events.csv`` names them).
 CSV_NAMES = {
-    "event_id,session,section": "results.csv",
+    "event_id,session,section": "results-2026-11-02.csv",
     "event_id,session,date": "events.csv",
     "event_id,contestant": "contestants.csv",
     "ruling_id,": "rulings.csv",
@@ -138,7 +139,7 @@ def check_inbox_file(block: Block, tmp_path: Path, sample: Sample) -> None:
         assert len(names) == 1, f"{block.id}: which inbox file is this? {block.first}"
         name = names[0]
     else:
-        name = "example.pbn"
+        name = "example-2026-11-02.pbn"
     path = tmp_path / name
     path.write_text(block.text, encoding="utf-8")
     r = CliRunner().invoke(app, ["validate", str(path)])
