@@ -98,13 +98,16 @@ class Table:
     delete: str | None = None
     #: ``ORDER BY`` of the table's export (``()``: none, the table is not exported in order)
     export: tuple[str, ...] = ()
+    #: columns that are never published (a director's note, membership numbers): kept in the
+    #: warehouse, left out of every export (:meth:`export_sql` with ``public``)
+    private: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _quoted(self.name)
         names = [c.name for c in self.columns]
         if len(set(names)) != len(names):
             raise ValueError(f"table {self.name}: a column is declared twice")
-        for key in (*self.partition, *self.primary_key, *self.export):
+        for key in (*self.partition, *self.primary_key, *self.export, *self.private):
             if key not in names:
                 raise ValueError(f"table {self.name}: no column {key!r}")
 
@@ -162,15 +165,22 @@ class Table:
                 terms.append(f"{_quoted(k)} = ${k}")
         return f"DELETE FROM {_quoted(self.name)} WHERE {' AND '.join(terms)};"
 
-    def export_sql(self) -> str:
+    @property
+    def public_names(self) -> list[str]:
+        """The column names that may be published (every one but the :attr:`private`)."""
+        return [c for c in self.names if c not in self.private]
+
+    def export_sql(self, public: bool = False) -> str:
         """Every row of the table, in its export order, then by every other column: the
         order is total, so an export does not depend on the order rows were written in (an
-        incremental run and a run from scratch write the same files)."""
+        incremental run and a run from scratch write the same files). ``public``: only the
+        columns that may be published (the :attr:`private` ones left out)."""
+        cols = ", ".join(map(_quoted, self.public_names)) if public and self.private else "*"
         if not self.export:
-            return f"SELECT * FROM {_quoted(self.name)};"
+            return f"SELECT {cols} FROM {_quoted(self.name)};"
         rest = [c for c in self.names if c not in self.export]
         order = ", ".join(map(_quoted, [*self.export, *rest]))
-        return f"SELECT * FROM {_quoted(self.name)} ORDER BY {order};"
+        return f"SELECT {cols} FROM {_quoted(self.name)} ORDER BY {order};"
 
     def polars_schema(self, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
         """The schema of the engine's frames for this table (``drop``: columns it adds later)."""
@@ -213,7 +223,11 @@ def _table(spec: dict[str, Any], groups: Mapping[str, tuple[Column, ...]]) -> Ta
         Column(c.name, c.type, c.not_null, docs[c.name]) if c.name in docs else c for c in head
     )
     own = tuple(_column(c, where) for c in spec.pop("columns", ()))
-    keys = {k: tuple(spec.pop(k)) for k in ("partition", "primary_key", "export") if k in spec}
+    keys = {
+        k: tuple(spec.pop(k))
+        for k in ("partition", "primary_key", "export", "private")
+        if k in spec
+    }
     doc, delete = spec.pop("doc"), spec.pop("delete", None)
     if spec:
         raise ValueError(f"{where}: unknown keys {sorted(spec)}")
@@ -248,6 +262,28 @@ def table(name: str) -> Table:
 def polars_schema(name: str, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
     """The Polars schema of the engine's frames for the table ``name``."""
     return table(name).polars_schema(drop)
+
+
+#: Every column any table declares private (never published), by name.
+PRIVATE_COLUMNS: frozenset[str] = frozenset(c for t in TABLES for c in t.private)
+
+
+def is_private(column: str) -> bool:
+    """Whether a column of a frame on its way to publication holds what is never published:
+    a private column of the registry under its own name or an alias that ends with it
+    (``ruling_note``, ``appeal_note``, ``a_note``); ``public_note`` and its aliases
+    (``ruling_public_note``) are what may be published."""
+    for p in PRIVATE_COLUMNS:
+        if column == p or column.endswith("_" + p):
+            if column.endswith("public_" + p):
+                continue
+            return True
+    return False
+
+
+def private_columns(columns: Sequence[str]) -> list[str]:
+    """The columns of ``columns`` that :func:`is_private` refuses."""
+    return [c for c in columns if is_private(c)]
 
 
 def schema_version() -> str:

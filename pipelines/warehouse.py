@@ -157,11 +157,13 @@ def query(
     return conn.sql(sql(name), params=params or None).pl()
 
 
-def export(conn: duckdb.DuckDBPyConnection, table: str) -> pl.DataFrame:
-    """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`)."""
+def export(conn: duckdb.DuckDBPyConnection, table: str, public: bool = False) -> pl.DataFrame:
+    """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`);
+    ``public``: without its private columns (a director's note, membership numbers)."""
+    statement = registry.table(table).export_sql(public)
     if not isinstance(conn, duckdb.DuckDBPyConnection):
-        return conn.frame(registry.table(table).export_sql())
-    return conn.sql(registry.table(table).export_sql()).pl()
+        return conn.frame(statement)
+    return conn.sql(statement).pl()
 
 
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:

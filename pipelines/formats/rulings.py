@@ -18,7 +18,9 @@ from pipelines.formats.model import REJECT_COLUMNS, ReadResult, empty_frame, fra
 
 #: Columns of a ruling (the optional ``approved`` flag marks a late score correction the
 #: Tournament Organizer approved, Law 79C2; the optional ``supersedes`` names the ruling of the
-#: same table and board this one replaces).
+#: same table and board this one replaces). ``note`` is the director's own, kept in the
+#: warehouse for the audit and never published; the optional ``public_note`` is the one text
+#: of the ruling the public pages and exports may show.
 RULING_COLUMNS: tuple[str, ...] = (
     "file",
     "location",
@@ -44,10 +46,12 @@ RULING_COLUMNS: tuple[str, ...] = (
     "penalty",
     "approved",
     "note",
+    "public_note",
     "supersedes",
 )
 
-#: Columns of an appeal (``penalty``: the new amount when an appeal changes a penalty).
+#: Columns of an appeal (``penalty``: the new amount when an appeal changes a penalty;
+#: ``note`` the committee's own, never published; ``public_note`` what may be published).
 APPEAL_COLUMNS: tuple[str, ...] = (
     "file",
     "location",
@@ -64,6 +68,7 @@ APPEAL_COLUMNS: tuple[str, ...] = (
     "deposit_retained",
     "without_merit",
     "note",
+    "public_note",
 )
 
 _LOG_COLUMNS = {"rulings": RULING_COLUMNS, "appeals": APPEAL_COLUMNS}

@@ -2,7 +2,10 @@
 
 Only the newest version of the standings is published (``status <> 'superseded'``), with
 the changes that made it; national membership numbers (``contestants.player_ids``) are
-never selected. Tables and columns that a later stage adds (the IMP forms' ``matches``,
+never selected, and of a ruling's or an appeal's texts only its ``public_note`` — the
+director's and the committee's own ``note`` stays in the warehouse for the audit. A frame
+holding a column the registry declares private is refused (:func:`refuse_private`), never
+published. Tables and columns that a later stage adds (the IMP forms' ``matches``,
 ``ns_imps``, ...) are read when the warehouse has them, so pages can show them.
 """
 
@@ -14,6 +17,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from pipelines.tables import private_columns
 from pipelines.warehouse import Warehouse, query
 
 
@@ -32,6 +36,21 @@ class Published:
     def empty(self) -> bool:
         """No session has official standings yet."""
         return self.sessions.height == 0
+
+
+class PrivateColumnError(ValueError):
+    """A frame on its way to publication holds a column that is never published."""
+
+
+def refuse_private(frames: dict[str, pl.DataFrame]) -> None:
+    """Raise :class:`PrivateColumnError` when a frame holds a private column of the registry
+    (:func:`pipelines.tables.is_private`: a director's note, membership numbers, a rejected
+    row as read) under its name or an alias (``ruling_note``)."""
+    found = {name: private_columns(df.columns) for name, df in frames.items()}
+    found = {name: cols for name, cols in found.items() if cols}
+    if found:
+        listed = "; ".join(f"{name}: {', '.join(cols)}" for name, cols in sorted(found.items()))
+        raise PrivateColumnError(f"private columns would be published ({listed})")
 
 
 def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
@@ -55,4 +74,5 @@ def load(warehouse: Path | str) -> Published:
             for name in ("sessions", "standings", "results", "changes", "penalties")
         }
         extra = {t: query(conn, f"publish/{t}") for t in OPTIONAL_TABLES if has_table(conn, t)}
+    refuse_private({**frames, **extra})
     return Published(**frames, extra=extra)

@@ -7,8 +7,10 @@ tool reads one night or the whole season. The tables: every version of the stand
 ``standings_changes``, ``rulings``, ``appeals``, the team ``matches``, the season mart (one row
 per event session with tables, field, adjusted results, penalties, appeals) and the audit marts
 (``penalty_stats``, ``appeal_stats``, ``director_audit``, ``ruling_discrepancies``) when the
-warehouse has them. Nothing here holds a national membership number:
-``contestants.player_ids`` is never exported.
+warehouse has them. Nothing private is exported: each table without the columns the
+registry declares ``private`` (a director's or committee's ``note`` — the ``public_note`` is
+exported —, ``ruling_discrepancies.a_note`` / ``b_note``; ``contestants.player_ids``, the
+national membership numbers, is never read), and a frame that still holds one is refused.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.publish.data import has_table
+from pipelines.publish.data import has_table, refuse_private
 from pipelines.warehouse import Warehouse, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
@@ -59,11 +61,12 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     """Write every export table under ``out``; rows written per table."""
     counts: dict[str, int] = {}
     with Warehouse(warehouse).connect(read_only=True) as conn:
-        frames = {t: export(conn, t) for t in TABLES}
+        frames = {t: export(conn, t, public=True) for t in TABLES}
         frames["season_sessions"] = query(conn, "reports/season_sessions")
         for mart in MARTS:
             if has_table(conn, mart):
-                frames[mart] = export(conn, mart)
+                frames[mart] = export(conn, mart, public=True)
+    refuse_private(frames)
     for name, df in frames.items():
         by = {"season_sessions": "month"}.get(name, "period" if name in MARTS else "session_date")
         counts[name] = _write(df, out / name, by)

@@ -23,7 +23,10 @@ and date (:func:`readable`).
 Equal totals share a place (Law 78A; totals are exact), printed as the profile's
 ``display.tied_place`` says (``6=``, ``=6``, ``6-7`` or ``6``).
 Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as
-``<script>`` is shown, never run). National membership numbers are never read.
+``<script>`` is shown, never run). National membership numbers are never read. Of a ruling,
+an appeal or a penalty the pages say what was decided (kind, Laws, the adjusted score, the
+outcome) and show only its ``public_note``: the director's and the committee's own ``note``
+is never read (:mod:`pipelines.publish.data`).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pipelines.laws.corrections import correction_deadline
 from pipelines.profiles import load as load_profile
@@ -89,11 +92,14 @@ def readable(session: dict[str, Any]) -> dict[str, Any]:
 def slug(text: object) -> str:
     """A readable, stable file-name form of ``text``: each run of characters other than
     letters, digits, ``_`` and ``-`` becomes one ``-`` (``2021 Online Qual: Open R2`` →
-    ``2021-Online-Qual-Open-R2``); no hash. Two texts that would share a form (``A/B`` and
-    ``A-B`` in one session) are refused when the site is written (:meth:`Site._write`),
-    never written over each other. A form longer than 100 characters (a file name has at
-    most 255 bytes) is cut to 91 and ends with 8 hex digits of its SHA-256: still stable,
-    still unique."""
+    ``2021-Online-Qual-Open-R2``); no hash. Every id that becomes a path (an event id, a
+    section, a contestant; the exports' file names) goes through it, so a path never holds
+    ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
+    (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two texts that
+    would share a form (``A/B`` and ``A-B`` in one session) are refused when the site is
+    written (:meth:`Site._write`), never written over each other. A form longer than 100
+    characters (a file name has at most 255 bytes) is cut to 91 and ends with 8 hex digits of
+    its SHA-256: still stable, still unique."""
     s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
     return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
 
@@ -108,7 +114,7 @@ def environment() -> Environment:
     """The Jinja2 environment: autoescape ON for every template, undefined names an error."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
-        autoescape=select_autoescape(default=True, default_for_string=True),
+        autoescape=True,  # every template, file or string: names are text, never markup
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -255,7 +261,7 @@ def section_dir(section: str | None) -> str:
 
 def card_name(section: str, contestant: str, direction: str | None) -> str:
     """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
-    d = f"-{direction.lower()}" if direction else ""
+    d = f"-{slug(direction).lower()}" if direction else ""
     return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
 
 
@@ -686,7 +692,7 @@ class Site:
         res = res.join(versions, on=deal, how="left")
         lines = res.to_dicts()
         for r in lines:
-            r["note"] = explain(r, r["versions"])
+            r["note"] = with_public_note(explain(r, r["versions"]), r)
             r.update(shown_contract(r))
             r["ns_score"] = table_score(r)
             r["ns_cell"], r["ew_cell"] = _score_cells(r)
@@ -816,7 +822,7 @@ class Site:
             lines = []
             if rows is not None:
                 for x in rows.to_dicts():  # by round and board (sorted before the split)
-                    x["note"] = explain(x, x.get("versions") or 1)
+                    x["note"] = with_public_note(explain(x, x.get("versions") or 1), x)
                     x.update(shown_contract(x))
                     if x.get("own_score") is None and table_score(x) is not None:
                         x["own_score"] = table_score(x) * (1 if x["side"] == "NS" else -1)
@@ -857,22 +863,33 @@ class Site:
             )
 
 
+def with_public_note(text: str | None, row: dict[str, Any]) -> str | None:
+    """A traveller line's adjusted score in words followed by its ruling's public note
+    (``ruling_public_note``), when it has one: ``assigned 4S N = (played: 4S N +1), Laws
+    16B1, 12C1(b) — the hesitation was agreed``. Without one, the words alone."""
+    public = row.get("ruling_public_note")
+    if not public:
+        return text
+    return f"{text} — {public}" if text else public
+
+
 def cause_text(change: dict[str, Any]) -> str:
     """Why a new version was made: an appeal's decision (Laws 92, 93) or a score correction
-    (Law 79C), with the ruling, board and note."""
+    (Law 79C), with the ruling, board and public note (never the director's or the
+    committee's own note)."""
     board = change.get("ruling_board")
     on_board = f" on board {board}" if board is not None else ""
     if change.get("cause") == "appeal":
         heard = change.get("heard_by") or "appeal"
         outcome = change.get("outcome") or "decided"
-        note = change.get("appeal_note")
+        note = change.get("appeal_public_note")
         text = (
             f"Appeal {change['cause_id']} against ruling {change.get('ruling_id') or ''}"
             f"{on_board}: heard by the {heard.replace('_', ' ')}, ruling {outcome}"
         )
         return text + (f" ({note})" if note else "")
     laws = laws_text(change.get("ruling_laws")) or "Law 79C"
-    note = change.get("ruling_note")
+    note = change.get("ruling_public_note")
     text = f"Score correction {change['cause_id']}{on_board}, {laws}"
     return text + (f" ({note})" if note else "")
 

@@ -620,6 +620,7 @@ def _ruling(
         "penalty": (rec.get("penalty") or None) if kind in PENALTY_KINDS else None,
         "approved": approved,
         "note": rec.get("note"),
+        "public_note": rec.get("public_note"),
         "appeals": 0,
         "pending_appeals": 0,
         "appeal_outcome": None,
@@ -1060,6 +1061,7 @@ def _appeal(
         "applies": applies,
         "not_applied_reason": why,
         "note": rec.get("note"),
+        "public_note": rec.get("public_note"),
         "file": rec["file"],
         "location": rec["location"],
     }

@@ -1218,6 +1218,7 @@ def _appeal(
         "deposit_retained": retained,
         "without_merit": merit,
         "note": note,
+        "public_note": "",  # the committee's note is its own: nothing published by default
         "_date": rec["_date"],
         "_kind": rec["kind"],
         "_late": late,

@@ -1,13 +1,14 @@
 -- What each newer version of the standings changed, and why: the appeal (who heard it, its
--- outcome and note) or the score correction (its ruling's note) that caused it.
+-- outcome and public note) or the score correction (its ruling's public note) that caused it.
+-- The director's and the committee's own note is never selected: only public_note.
 SELECT
     c.*,
     a.heard_by,
     a.outcome,
-    a.note AS appeal_note,
+    a.public_note AS appeal_public_note,
     ru.kind AS ruling_kind,
     ru.laws AS ruling_laws,
-    ru.note AS ruling_note,
+    ru.public_note AS ruling_public_note,
     ru.board AS ruling_board
 FROM standings_changes AS c
 LEFT JOIN appeals AS a ON c.cause = 'appeal' AND a.appeal_id = c.cause_id

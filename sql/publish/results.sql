@@ -1,5 +1,6 @@
 -- Every scored table result (the official, newest version) with the ruling that changed it:
--- its kind, Laws, effective results after appeals, and the appeal that last changed it.
+-- its kind, Laws, effective results after appeals, the appeal that last changed it and the
+-- ruling's public note (never the director's own note).
 SELECT
     r.*,
     strftime(r.session_date, '%Y-%m-%d') AS date,
@@ -10,7 +11,7 @@ SELECT
     ru.effective_ew_result,
     ru.changed_on_appeal,
     ru.appeal_outcome,
-    ru.note AS ruling_note
+    ru.public_note AS ruling_public_note
 FROM scored_results AS r
 LEFT JOIN rulings AS ru
     ON ru.session_date = r.session_date
