@@ -429,10 +429,11 @@ def available() -> list[str]:
 
 @cache
 def load(name: str | None = None) -> Profile:
-    """Load and validate profile ``name`` (default :data:`DEFAULT_PROFILE`)."""
+    """Load and validate profile ``name`` (default :data:`DEFAULT_PROFILE`): one of the
+    shipped profiles by name, never a path (``../../x`` is an unknown profile)."""
     name = (name or DEFAULT_PROFILE).strip().lower()
     path = PROFILE_DIR / f"{name}.toml"
-    if not path.is_file():
+    if name not in available() or not path.is_file():
         raise ProfileError(f"unknown profile {name!r}; available: {', '.join(available())}")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from pipelines.audit.marts import (
@@ -43,9 +43,11 @@ MAX_CASES = 60
 
 
 def _env() -> Environment:
+    """The reports' Jinja2 environment: autoescape on for every template and string (a
+    director's or a club's name such as ``<script>`` is shown, never run)."""
     return Environment(
         loader=FileSystemLoader(str(_TEMPLATES)),
-        autoescape=select_autoescape(["html", "j2"], default=True),
+        autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader
 from matplotlib.figure import Figure
 
 from pipelines.reports.plots import plain
@@ -144,9 +144,7 @@ def _table(df: pl.DataFrame, decimals: int = 1) -> dict[str, Any]:
 def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboard") -> Path:
     """Write the dashboard HTML file ``out`` (its folder is created); returns ``out``."""
     sessions, rejections = season_frames(warehouse)
-    env = Environment(
-        loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True)
-    )
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)  # every template
     charts: list[dict[str, str]] = []
     tables: list[dict[str, Any]] = []
     if sessions.height:
