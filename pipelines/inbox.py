@@ -41,6 +41,7 @@ from pipelines.scoring.events import (
     EVENT_HOLD_COLUMNS,
     EVENTS_SCHEMA,
     event_holds,
+    read_event_dates,
     resolve_events,
     with_defaults,
 )
@@ -491,9 +492,12 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     rulings, appeals, deals = [], [], []
     file_rows = []
     unknown: dict[str, tuple[str, ...]] = {}
+    written: dict[str, list[str | None]] = {}
     for path, r in read:
         if r.unknown_columns:
             unknown[r.file] = r.unknown_columns
+        if r.dates_written:
+            written[r.file] = list(r.dates_written)
         prio = 0 if r.format == "events_csv" else 1
         events.append(r.events.with_columns(pl.lit(prio).alias("priority")))
         results.append(r.results)
@@ -522,9 +526,10 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
     )
     results_read = _concat(results, RESULT_COLUMNS)
     ev_frame, key_rejected = keyed_by_file(ev_frame, results_read["event_id"])
-    held = event_holds(ev_frame, unknown)
+    ev_frame, slash_rejected, slash_held = read_event_dates(ev_frame, profile, written)
+    held = pl.concat([event_holds(ev_frame, unknown), slash_held])
     resolved, ev_rejected = resolve_events(ev_frame)
-    ev_rejected = pl.concat([key_rejected, ev_rejected])
+    ev_rejected = pl.concat([key_rejected, slash_rejected, ev_rejected])
     resolved = with_defaults(resolved, profile)
     listed = _concat(contestants, CONTESTANT_COLUMNS)
     cont, cont_rejected = validate_contestants(listed)

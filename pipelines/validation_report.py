@@ -41,7 +41,7 @@ from pipelines.formats import read_file
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS, ReadResult, empty_frame
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.inbox import inbox_files
-from pipelines.scoring.events import resolve_events, with_defaults
+from pipelines.scoring.events import read_event_dates, resolve_events, with_defaults
 from pipelines.scoring.rulings import validate_rulings
 from pipelines.warehouse import Warehouse
 
@@ -254,8 +254,10 @@ def _logs_alone(reads: list[ReadResult], shown: dict[str, str]) -> Findings:
                 for r in reads
             ]
         )
+        written = {r.file: list(r.dates_written) for r in reads if r.dates_written}
+        events, slash_rejected, _ = read_event_dates(events, written=written)
         resolved, ev_rejected = resolve_events(events)
-        rejected += [ev_rejected, validate_rulings(rf, af, None, with_defaults(resolved)).rejected]
+        rejected += [slash_rejected, ev_rejected, validate_rulings(rf, af, None, with_defaults(resolved)).rejected]
     every = pl.concat(
         [r.select(REJECT_COLUMNS) for r in rejected if r.height]
         or [pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})]

@@ -223,3 +223,23 @@ def test_a_setting_reads_by_section_or_by_key():
     assert p.with_settings(sanctioned="excluded").penalties.sanctioned == "excluded"
     with pytest.raises(ProfileError, match=r"sanctioned = 'gone'"):
         p.with_settings(sanctioned="gone")
+
+
+def test_date_order_is_stated_where_the_federation_documents_it():
+    orders = {n: profiles.load(n).date_order for n in profiles.available()}
+    assert orders == {"abf": "dmy", "acbl": "mdy", "ebu": "dmy", "ffb": "dmy", "wbf": None}
+    assert "27/07/2022" in profiles.load("abf").source_of("date_order")
+
+
+def test_a_date_order_must_be_dmy_or_mdy_and_have_its_source():
+    data = _abf()
+    data["date_order"] = "ymd"
+    with pytest.raises(ProfileError, match=r"date_order = 'ymd'"):
+        parse("abf", data)
+    data = _abf()
+    del data["sources"]["date_order"]
+    with pytest.raises(ProfileError, match=r"\[sources\] gives no source for 'date_order'"):
+        parse("abf", data)
+    data = _abf()
+    del data["date_order"], data["sources"]["date_order"]
+    assert parse("abf", data).date_order is None  # absent: not stated

@@ -197,3 +197,6 @@ class ReadResult:
     #: header columns the reader does not know (their values are not read): an events.csv
     #: holds its events back on one (a renamed header, see pipelines.scoring.events)
     unknown_columns: tuple[str, ...] = ()
+    #: every date the file writes as written (USEBIO ``EVENT`` and ``SESSION`` ``DATE``):
+    #: its slashed dates state the file's order (pipelines.scoring.dates)
+    dates_written: tuple[str, ...] = ()

@@ -11,8 +11,10 @@
 
 Same conventions as :mod:`pipelines.formats.canonical_csv`: UTF-8 only, every value text,
 trimmed (empty → null), locations ``line N``, ragged rows rejected one by one. The
-enumerated event fields (form, scoring, movement, profile) are lower-cased and dates
-written ``DD/MM/YYYY`` become ISO ``YYYY-MM-DD``; anything else is left for validation.
+enumerated event fields (form, scoring, movement, profile) are lower-cased; dates are kept
+as written (``2026-03-11``, ``11/03/2026``): a slashed date is read in the order the file or
+the event's profile states (:mod:`pipelines.scoring.dates`); anything else is left for
+validation.
 """
 
 from __future__ import annotations
@@ -38,20 +40,6 @@ from pipelines.formats.model import (
 EVENT_REQUIRED: tuple[str, ...] = ("event_id", "session")
 EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile", "level")
 CONTESTANT_REQUIRED: tuple[str, ...] = ("event_id", "contestant", "names")
-
-_DMY = r"^(\d{1,2})/(\d{1,2})/(\d{4})$"
-
-
-def date_expr(expr: pl.Expr) -> pl.Expr:
-    """``DD/MM/YYYY`` (or ``D/M/YYYY``) → ``YYYY-MM-DD``; any other text is kept as written."""
-    day = expr.str.extract(_DMY, 1).str.zfill(2)
-    month = expr.str.extract(_DMY, 2).str.zfill(2)
-    year = expr.str.extract(_DMY, 3)
-    return (
-        pl.when(expr.str.contains(_DMY))
-        .then(pl.concat_str(year, pl.lit("-"), month, pl.lit("-"), day))
-        .otherwise(expr)
-    )
 
 
 def direction_expr(expr: pl.Expr) -> pl.Expr:
@@ -98,7 +86,6 @@ def read_events_csv(path: Path, file: str) -> ReadResult:
     if df is not None:
         result.events = df.with_columns(
             *(pl.col(c).str.to_lowercase() for c in EVENT_ENUMS),
-            date_expr(pl.col("date")).alias("date"),
         )
         known = set(EVENT_COLUMNS[2:]) - {"source_event_id"}
         result.unknown_columns = tuple(h for h in header if h and h not in known)

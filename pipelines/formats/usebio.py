@@ -5,11 +5,14 @@ entities) is refused. The reader maps one ``EVENT`` to an events row, each
 ``PARTICIPANTS/PAIR`` to a contestant and a source standing, and each
 ``BOARD/TRAVELLER_LINE`` to a table result. ``SESSION`` and ``SECTION`` elements nesting
 the boards or participants are followed to give the session and section numbers.
+
+A ``DATE`` is kept as written (``11/03/2026``): which field is the day is decided with the
+event's profile, by :mod:`pipelines.scoring.dates`; ``dates_written`` lists every ``DATE``
+of the file, whose unambiguous ones state its order.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element, ParseError
@@ -31,7 +34,6 @@ from pipelines.formats.model import (
 FORMAT = "usebio"
 _MP_TAGS = ("MATCH_POINTS", "BUTLER_POINTS", "CROSS_IMP_POINTS")
 _CONTAINERS = ("SESSION", "SECTION", "PARTICIPANTS")
-_DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 
 Row = dict[str, str | None]
 
@@ -43,14 +45,6 @@ def text_of(elem: Element | None, tag: str) -> str | None:
     value = elem.findtext(tag)
     value = value.strip() if value is not None else None
     return value or None
-
-
-def dmy_to_iso(value: str | None) -> str | None:
-    """``27/07/2022`` → ``2022-07-27``; any other text is returned unchanged."""
-    m = _DMY.match(value or "")
-    if not m:
-        return value
-    return f"{m.group(3)}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
 
 
 def event_form_scoring(event_type: str | None) -> tuple[str | None, str | None]:
@@ -140,6 +134,7 @@ def read_usebio(path: Path, file: str) -> ReadResult:
         source_standings=frame(out.standings, SOURCE_STANDING_COLUMNS),
         deals=frame(_handsets(root, event_rows, file), DEAL_COLUMNS),
         rows_read=len(out.results) + len(out.contestants) + len(event_rows),
+        dates_written=tuple(d.text.strip() for d in root.iter("DATE") if (d.text or "").strip()),
     )
 
 
@@ -200,7 +195,7 @@ def _read_event(
         # the program's own identifier, by which events.csv may also name the event
         "source_event_id": ident,
     }
-    ctx = _Ctx(prefix, "1", None, dmy_to_iso(text_of(event, "DATE")))
+    ctx = _Ctx(prefix, "1", None, text_of(event, "DATE"))
     start = len(out.sessions)
     _walk(event, ctx, base, out)
     sessions = out.sessions[start:] or [ctx]
@@ -243,7 +238,7 @@ def _walk(parent: Element, ctx: _Ctx, base: Row, out: _Out) -> None:
                 sub.session = _label(child, ("SESSION_NUMBER", "NUMBER", "number")) or str(
                     counts[child.tag]
                 )
-                sub.date = dmy_to_iso(text_of(child, "DATE")) or ctx.date
+                sub.date = text_of(child, "DATE") or ctx.date
                 out.sessions.append(sub)
             elif child.tag == "SECTION":
                 sub.section = _label(child, ("SECTION_ID", "LETTER", "SECTION_LETTER", "id"))

@@ -16,6 +16,12 @@ it scores when ``events.csv`` names no profile; see :func:`detect`) and ``[sourc
 source of every section's settings (``imps = "..."``) and, where one setting has its own,
 of that setting (``"imps.datum_rounding" = "..."``). ``traveller profiles`` lists them.
 
+``date_order`` (header, optional): how the federation writes a slashed date, ``"dmy"``
+(``11/03/2026`` is 11 March: EBU, ABF, FFB) or ``"mdy"`` (3 November: ACBL); absent, the
+order is not stated and an ambiguous date is an error unless its file states the order by an
+unambiguous date (:mod:`pipelines.scoring.dates`). Once stated it needs its source in
+``[sources]`` (``date_order = "..."``).
+
 Fields (section.key):
 
 * ``matchpoints.scale``: ``"2/1"`` (2 per beat, 1 per tie) or ``"1/0.5"`` (ACBL).
@@ -100,7 +106,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pipelines.laws.matchpoints import SCALES
 from pipelines.laws.rounding import MODES
@@ -253,6 +266,10 @@ SECTIONS: dict[str, type[_Section]] = {
     "reconciliation": Reconciliation,
 }
 
+#: Settings of the profile's header (outside any section) that ``[sources]`` may, and once
+#: stated must, give a source for.
+HEADER_SETTINGS: tuple[str, ...] = ("date_order",)
+
 #: The section of every setting (keys are unique across sections).
 SECTION_OF: dict[str, str] = {k: s for s, m in SECTIONS.items() for k in m.model_fields}
 
@@ -272,6 +289,10 @@ class Profile(BaseModel):
     #: ``PROGRAM_NAME``, PBN ``Generator``) contains one of these (case-insensitive) is scored
     #: with it unless ``events.csv`` names another profile.
     programs: tuple[str, ...] = ()
+    #: How the federation writes a slashed date: ``"dmy"`` (``11/03/2026`` is 11 March) or
+    #: ``"mdy"`` (3 November); ``None`` (absent): not stated, so an ambiguous date is an error
+    #: unless its file states the order (:mod:`pipelines.scoring.dates`).
+    date_order: Literal["dmy", "mdy"] | None = None
     #: Where each setting comes from: ``(key, source)`` pairs, ``key`` a section
     #: (``imps``) or one setting (``imps.datum_rounding``); every section has one.
     sources: tuple[tuple[str, str], ...]
@@ -304,7 +325,9 @@ class Profile(BaseModel):
             raise ValueError("missing section [sources]")
         for key, text in table.items():
             section, _, setting = key.partition(".")
-            if section not in SECTIONS or (
+            if key in HEADER_SETTINGS:
+                pass
+            elif section not in SECTIONS or (
                 setting and setting not in SECTIONS[section].model_fields
             ):
                 raise ValueError(f"[sources] names no setting {key!r}")
@@ -314,6 +337,15 @@ class Profile(BaseModel):
         if missing:
             raise ValueError(f"[sources] gives no source for {missing}")
         return tuple((k, v) for k, v in table.items())
+
+    @model_validator(mode="after")
+    def _header_sources(self) -> Profile:
+        """A header setting that is stated (``date_order``) has its source in ``[sources]``."""
+        given = dict(self.sources)
+        for key in HEADER_SETTINGS:
+            if getattr(self, key) is not None and not given.get(key):
+                raise ValueError(f"[sources] gives no source for {key!r}")
+        return self
 
     def __getattr__(self, key: str) -> Any:
         """``profile.butler`` is ``profile.imps.butler`` (see :data:`SECTION_OF`)."""
@@ -455,7 +487,7 @@ def _message(error: dict[str, Any]) -> str:
     msg = str(error["msg"]).removeprefix("Value error, ")
     if kind == "model_type":
         return f"[{key}] must be a table"
-    if loc and loc[0] in ("programs", "sources"):
+    if not loc or loc[0] in ("programs", "sources"):
         return msg
     return f"{key} = {error.get('input')!r}: {msg}"
 

@@ -13,6 +13,10 @@ program the file names (USEBIO ``PROGRAM_NAME``, PBN ``Generator``), matched aga
 profiles' ``programs`` (:func:`pipelines.profiles.detect`: Compscore -> ``abf``, Magic
 Contest -> ``ffb``); ``traveller run --profile``; the default ``wbf``.
 
+A date written with slashes (``11/03/2026``) is read in the order its file or its event's
+profile (``date_order``) states; an ambiguous one with neither is rejected and holds its event
+(:mod:`pipelines.scoring.dates`, :func:`read_event_dates`).
+
 ``published_at`` is when the session's official scores were made available: the
 correction period (Law 79C) and the appeal period (92B) run from it. When no source
 gives it, the end of the session's day (23:59) is taken.
@@ -24,6 +28,7 @@ import polars as pl
 
 from pipelines import profiles
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
+from pipelines.scoring import dates
 from pipelines.scoring.checks import Check, apply_checks, quote, rejections, too_large
 from pipelines.tables import polars_schema
 
@@ -278,6 +283,36 @@ def event_holds(
             )
             parts.append(hit.select(*where, pl.lit(col).alias("field"), reason.alias("reason")))
     return pl.concat(parts).unique(maintain_order=True)
+
+
+def read_event_dates(
+    rows: pl.DataFrame,
+    profile: str | None = None,
+    written: dict[str, list[str | None]] | None = None,
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Read the slashed dates of event-session ``rows`` as the files and the events' profiles
+    state their order (:func:`pipelines.scoring.dates.read_dates`, whose docstring gives the
+    rule); returns ``(rows, rejected, held)``, ``held`` in :data:`EVENT_HOLD_COLUMNS`.
+
+    Each row's profile is its event session's as :func:`choose_profile` resolves it (the
+    ``events.csv`` row, the file's program, ``profile``, the default), so a date is read by
+    the same profile that scores its event. Call before :func:`resolve_events`."""
+    has_slash = rows.height and rows["date"].drop_nulls().str.contains("/").any()
+    if not has_slash:
+        empty = pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})
+        return rows, empty, pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
+    # the profiles only: the dates, not read yet, take no part
+    first, _ = resolve_events(rows.with_columns(pl.lit(None, pl.Utf8).alias("date")))
+    chosen = choose_profile(first, profile)
+    profile_of = {
+        (e, dates.session_key(s)): p
+        for e, s, p in chosen.select("event_id", "session", "profile").rows()
+    }
+    default = profiles.load(profile).name if profile is not None else profiles.DEFAULT_PROFILE
+    for key in zip(rows["event_id"].to_list(), rows["session"].to_list(), strict=True):
+        profile_of.setdefault((key[0], dates.session_key(key[1])), default)
+    order = {k: profiles.load(p).date_order for k, p in profile_of.items()}
+    return dates.read_dates(rows, order, profile_of, written)
 
 
 def club_from_event_id(event_id: pl.Expr) -> pl.Expr:

@@ -79,14 +79,15 @@ def test_compscore_howell() -> None:
     assert (r.results.height, r.contestants.height, r.source_standings.height) == (161, 12, 12)
     assert r.rows_read == 161 + 12 + 1
     event = r.events.row(0, named=True)
-    assert (event["event_id"], event["session"], event["date"]) == ("2074-3226", "1", "2022-07-27")
+    # the DATE as written; read day first by the ABF profile (test_compscore_dates_...)
+    assert (event["event_id"], event["session"], event["date"]) == ("2074-3226", "1", "27/07/2022")
     assert (event["form"], event["scoring"], event["movement"]) == (
         "pairs",
         "matchpoints",
         "howell",
     )
     assert (event["program"], detect(event["program"])) == ("Compscore3", "abf")
-    assert r.results["session_date"].unique().to_list() == ["2022-07-27"]
+    assert r.results["session_date"].unique().to_list() == ["27/07/2022"]
     assert adjusted(r) == [
         {
             "location": "EVENT/BOARD[26]/TRAVELLER_LINE[3]",
@@ -123,7 +124,7 @@ def test_compscore_mitchell() -> None:
     event = r.events.row(0, named=True)
     assert (event["event_id"], event["date"], event["movement"]) == (
         "2074-3228",
-        "2022-07-28",
+        "28/07/2022",
         "mitchell",
     )
     directions = r.contestants["direction"].value_counts().sort("direction").rows()
@@ -271,3 +272,28 @@ def test_reading_is_deterministic(name: str) -> None:
         for f in ("results", "events", "contestants", "source_standings", "rejected")
     )
     assert same
+
+
+def test_compscore_dates_are_read_day_first_as_before(tmp_path) -> None:
+    """The four Compscore3 files' DATEs, one of them ambiguous (11/03/2026), read as the ABF
+    writes dates (profile abf, ``date_order = "dmy"``): the dates of the files' events, with
+    nothing rejected or held for a date."""
+    import shutil
+
+    from pipelines.inbox import scan
+
+    for name in (HOWELL, MITCHELL, BUTLER, CROSS_IMP):
+        shutil.copy(shared_file(REALDATA / name), tmp_path / name)
+    snap = scan(tmp_path)
+    dated = dict(snap.events.select("event_id", "date").rows())
+    written = {
+        real(n).events["event_id"][0]: real(n).events["date"][0]
+        for n in (HOWELL, MITCHELL, BUTLER, CROSS_IMP)
+    }
+    assert sorted(written.values()) == ["02/02/2026", "11/03/2026", "27/07/2022", "28/07/2022"]
+    day_first = {"27/07/2022": "2022-07-27", "28/07/2022": "2022-07-28"}
+    day_first |= {"11/03/2026": "2026-03-11", "02/02/2026": "2026-02-02"}
+    assert dated == {ident: day_first[text] for ident, text in written.items()}
+    assert snap.rejected.filter(pl.col("field") == "date").height == 0
+    assert snap.event_holds.height == 0
+    assert set(snap.events["profile"]) == {"abf"}

@@ -27,7 +27,7 @@ EVENTS = (
 )
 
 
-def test_events_are_read_lower_cased_with_iso_dates(tmp_path: Path) -> None:
+def test_events_are_read_lower_cased_with_dates_as_written(tmp_path: Path) -> None:
     path = write(tmp_path, "events.csv", EVENTS)
     result = read_file(path, tmp_path)
     assert result.format == "events_csv"
@@ -39,7 +39,8 @@ def test_events_are_read_lower_cased_with_iso_dates(tmp_path: Path) -> None:
     assert rows[0]["movement"] == "mitchell" and rows[0]["profile"] == "ebu"
     assert rows[0]["correction_minutes"] == "30"
     assert rows[0]["expected_results"] is None
-    assert [r["date"] for r in rows] == ["2024-03-05", "2024-03-05", "March 5th"]
+    # dates as written: a slashed one is read with the event's profile (scoring/dates.py)
+    assert [r["date"] for r in rows] == ["2024-03-05", "5/3/2024", "March 5th"]
     assert rows[1]["director"] is None
     assert rows[2]["form"] == "teams" and rows[2]["scoring"] == "imps"
     assert result.rejected["location"].to_list() == ["line 5"]

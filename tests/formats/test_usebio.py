@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from pipelines.formats import read_file
-from pipelines.formats.usebio import dmy_to_iso, event_form_scoring, read_usebio
+from pipelines.formats.usebio import event_form_scoring, read_usebio
 from pipelines.profiles import detect
 
 PAIRS = """
@@ -72,7 +72,9 @@ def test_flat_usebio_file(tmp_path: Path) -> None:
     assert result.rows_read == 3 + 2 + 1
     event = result.events.row(0, named=True)
     assert event["location"] == "EVENT"
-    assert (event["event_id"], event["session"], event["date"]) == ("77-501", "1", "2024-03-05")
+    # the date as written: its order is read with the event's profile (scoring/dates.py)
+    assert (event["event_id"], event["session"], event["date"]) == ("77-501", "1", "05/03/2024")
+    assert result.dates_written == ("05/03/2024",)
     assert (event["form"], event["scoring"], event["movement"], event["program"]) == (
         "pairs",
         "matchpoints",
@@ -91,7 +93,7 @@ def test_flat_usebio_file(tmp_path: Path) -> None:
     assert [r["score"] for r in res] == ["590", "A40/60", "400"]
     assert [(r["ns_pair"], r["ew_pair"]) for r in res] == [("1", "1"), ("2", "2"), ("1", "1")]
     assert [r["source_ns_mp"] for r in res] == ["2", "0.8", None]
-    assert {r["session_date"] for r in res} == {"2024-03-05"}
+    assert {r["session_date"] for r in res} == {"05/03/2024"}
     assert {r["format"] for r in res} == {"usebio"}
     cont = result.contestants.to_dicts()
     assert [(c["contestant"], c["direction"]) for c in cont] == [("1", "NS"), ("1", "EW")]
@@ -111,8 +113,6 @@ def test_event_types_and_defaults(tmp_path: Path) -> None:
     assert event_form_scoring("CROSS_IMP") == ("pairs", "cross_imps")
     assert event_form_scoring("SWISS_TEAMS") == ("teams", "imps")
     assert event_form_scoring("MP_PAIRS") == ("pairs", "matchpoints")
-    assert dmy_to_iso("5/3/2024") == "2024-03-05"
-    assert dmy_to_iso("2024-03-05") == "2024-03-05"
     text = (
         usebio(BOARDS)
         .replace("<WINNER_TYPE>2</WINNER_TYPE>", "")
@@ -138,11 +138,12 @@ def test_nested_sessions_and_sections(tmp_path: Path) -> None:
     result = read(tmp_path, usebio(body))
     assert result.events["location"].to_list() == ["EVENT/SESSION[1]"]
     assert result.events["session"].to_list() == ["2"]
-    assert result.events["date"].to_list() == ["2024-03-06"]
+    assert result.events["date"].to_list() == ["06/03/2024"]
+    assert result.dates_written == ("05/03/2024", "06/03/2024")
     res = result.results
     assert res["session"].unique().to_list() == ["2"]
     assert res["section"].unique().to_list() == ["B"]
-    assert res["session_date"].unique().to_list() == ["2024-03-06"]
+    assert res["session_date"].unique().to_list() == ["06/03/2024"]
     assert res["location"][0] == "EVENT/SESSION[1]/SECTION[1]/BOARD[1]/TRAVELLER_LINE[1]"
     assert result.source_standings["section"].to_list() == ["B", "B"]
     assert result.rows_read == 3 + 2 + 1
