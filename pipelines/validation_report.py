@@ -257,7 +257,11 @@ def _logs_alone(reads: list[ReadResult], shown: dict[str, str]) -> Findings:
         written = {r.file: list(r.dates_written) for r in reads if r.dates_written}
         events, slash_rejected, _ = read_event_dates(events, written=written)
         resolved, ev_rejected = resolve_events(events)
-        rejected += [slash_rejected, ev_rejected, validate_rulings(rf, af, None, with_defaults(resolved)).rejected]
+        rejected += [
+            slash_rejected,
+            ev_rejected,
+            validate_rulings(rf, af, None, with_defaults(resolved)).rejected,
+        ]
     every = pl.concat(
         [r.select(REJECT_COLUMNS) for r in rejected if r.height]
         or [pl.DataFrame(schema={c: pl.Utf8 for c in REJECT_COLUMNS})]
