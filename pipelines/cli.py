@@ -29,9 +29,43 @@ from typing import Annotated
 import polars as pl
 import typer
 
-app = typer.Typer(
+#: What each exit status means, for every command (``--help`` shows it, the README too).
+EXIT_STATUSES = (
+    "Exit status: 0 done; 1 unexpected error (one line; --debug shows the traceback), or "
+    "for validate, problems found; 2 usage error (a bad option value, a missing inbox or "
+    "file); 3 rows or files rejected (the rest scored and published); 4 events held back "
+    "or a date blocked by a failed check; 5 the warehouse is in use by another run or "
+    "program (nothing written)."
+)
+
+
+class _App(typer.Typer):
+    """The ``traveller`` command: an error nobody foresaw is one line on stderr and exit 1,
+    not a traceback, unless ``--debug`` is given (then the traceback, for a bug report)."""
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return super().__call__(*args, **kwargs)
+        except Exception as exc:  # the last resort of the command line
+            if _DEBUG["on"]:
+                raise
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            typer.echo(
+                f"traveller: unexpected error: {type(exc).__name__}"
+                + (f": {message}" if message else "")
+                + " (run again with --debug for the details, and please report it)",
+                err=True,
+            )
+            sys.exit(1)
+
+
+#: ``--debug`` given: unexpected errors keep their traceback.
+_DEBUG = {"on": False}
+
+app = _App(
     name="traveller",
     help="Traveller: score duplicate bridge sessions by the Laws and publish standings.",
+    epilog=EXIT_STATUSES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -655,8 +689,13 @@ def _options(
             "--version", callback=_version, is_eager=True, help="Print the version and exit."
         ),
     ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="Show the traceback of an unexpected error."),
+    ] = False,
 ) -> None:
     """Traveller: score duplicate bridge sessions by the Laws and publish standings."""
+    _DEBUG["on"] = debug
 
 
 def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh: Path | None):
@@ -670,6 +709,13 @@ def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh
             except ValueError:
                 typer.echo(f"traveller: {name} must be YYYY-MM-DD, not {value!r}", err=True)
                 raise typer.Exit(2) from None
+    if date_from is not None and date_to is not None and date_from > date_to:
+        typer.echo(
+            f"traveller: --from {date_from} is after --to {date_to}: no date lies between "
+            "them (swap them?); nothing written",
+            err=True,
+        )
+        raise typer.Exit(2)
     s = render(Warehouse(_existing_warehouse(wh)), kind, out, date_from, date_to)
     f = s.figures
     typer.echo(f"wrote {f['path']}")

@@ -40,9 +40,13 @@ class WarehouseBusy(RuntimeError):
 
 
 def lock_path(warehouse: Path | str) -> Path | None:
-    """``<warehouse>.lock`` for a DuckDB file; ``None`` for a PostgreSQL URL."""
+    """``<warehouse>.lock`` for a DuckDB file; ``None`` for a PostgreSQL URL, however it was
+    given (a ``Path`` made of one has lost a slash: ``postgresql:/u@host/db``), so no folder
+    named ``postgresql:`` is ever made."""
+    from pipelines.warehouse import is_postgres
+
     text = str(warehouse)
-    if "://" in text:
+    if "://" in text or is_postgres(text):
         return None
     return Path(text).with_name(Path(text).name + ".lock")
 

@@ -77,13 +77,21 @@ def _refused(path: Path, file: str) -> str | None:
     return None
 
 
+def _empty(path: Path) -> str | None:
+    """Why an empty file is not read: it holds nothing (usually an upload or a copy that was
+    cut off), said as such rather than as a format not recognised."""
+    if path.stat().st_size == 0:
+        return "the file is empty (0 bytes): nothing to read; send or copy the file again"
+    return None
+
+
 def read_file(path: Path, inbox_root: Path) -> ReadResult:
     """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``.
 
     A symbolic link or a file whose name is not UTF-8 is refused as a whole (one ``file``
     reject naming why), never read under another name."""
     file = relative_name(path, inbox_root)
-    refused = _refused(path, file)
+    refused = _refused(path, file) or _empty(path)
     if refused is not None:
         return file_failure(file, "unknown", "file", refused, None)
     fmt = detect_format(path)

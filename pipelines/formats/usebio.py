@@ -89,12 +89,30 @@ def _failure(file: str, reason: str, raw: str | None = None) -> ReadResult:
     return file_failure(file, FORMAT, "file", reason, raw)
 
 
+def _entities_refused(exc: Exception) -> str:
+    """Why a file declaring entities is refused, in words: an external entity (``SYSTEM``)
+    would make the reader open another file or a URL; an internal one can nest until memory
+    runs out ("billion laughs"). No club program needs either."""
+    sysid = getattr(exc, "sysid", None)
+    if isinstance(exc, ExternalReferenceForbidden) or sysid:
+        what = (
+            f"the XML declares an external entity{f' ({sysid})' if sysid else ''}: external "
+            "entities are refused for safety (the reader would open another file or a URL)"
+        )
+    else:
+        what = (
+            "the XML declares entities: entities are refused for safety (nested ones can "
+            "exhaust memory)"
+        )
+    return f"{what}; export the file again from the scoring program, without a DOCTYPE"
+
+
 def _parse(data: bytes, file: str) -> Element | ReadResult:
     """The root element, or a file-level failure."""
     try:
         return SafeET.fromstring(data)
     except (EntitiesForbidden, ExternalReferenceForbidden, DTDForbidden) as exc:
-        return _failure(file, f"XML declares entities; refused for safety ({type(exc).__name__})")
+        return _failure(file, _entities_refused(exc))
     except ParseError as exc:
         line, col = getattr(exc, "position", (0, 0))
         lines = data.split(b"\n")

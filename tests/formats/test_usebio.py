@@ -161,7 +161,7 @@ def test_billion_laughs_is_refused(tmp_path: Path) -> None:
     assert result.results.height == 0 and result.events.height == 0
     rej = result.rejected.row(0, named=True)
     assert rej["location"] == "file"
-    assert "declares entities; refused for safety" in rej["reason"]
+    assert "declares entities: entities are refused for safety" in rej["reason"]
 
 
 def test_external_entity_is_refused(tmp_path: Path) -> None:
@@ -170,7 +170,9 @@ def test_external_entity_is_refused(tmp_path: Path) -> None:
         "<USEBIO><EVENT><EVENT_DESCRIPTION>&x;</EVENT_DESCRIPTION></EVENT></USEBIO>"
     )
     result = read(tmp_path, text)
-    assert "refused for safety" in result.rejected["reason"][0]
+    reason = result.rejected["reason"][0]
+    assert "declares an external entity (file:///etc/passwd)" in reason
+    assert "external entities are refused for safety" in reason
 
 
 def test_malformed_xml_names_line_and_column(tmp_path: Path) -> None:
