@@ -768,6 +768,45 @@ def report_season(
     typer.echo(f"dashboard  {render_season(_existing_warehouse(warehouse), out)}")
 
 
+@report_app.command("rulings")
+def report_rulings(
+    every: Annotated[
+        bool, typer.Option("--all", help="Also list the rulings and appeals that applied.")
+    ] = False,
+    warehouse: _Warehouse = None,
+) -> None:
+    """The rulings and appeals that were not applied — kept but late, withdrawn, superseded or
+    not allowed (with the Law), or rejected as written (wrong board, unknown pair) — one line
+    each with the reason; --all lists every ruling and appeal with what became of it."""
+    from pipelines.warehouse import Warehouse
+
+    rows = Warehouse(_existing_warehouse(warehouse)).query(
+        "reports/rulings", {"not_applied_only": not every}
+    )
+    for r in rows.iter_rows(named=True):
+        where = " ".join(
+            x
+            for x in (
+                r["session_date"] or "",
+                r["event_id"] and f"{r['event_id']} session {r['session']}",
+                r["board"] and f"board {r['board']}",
+            )
+            if x
+        )
+        name = f"{r['what']} {r['id']}" if r["id"] else r["what"]
+        reason = f": {r['reason']}" if r["reason"] else ""
+        typer.echo(
+            f"{r['status']:<12} {name} ({r['file']}:{r['location']})"
+            + (f" [{where}]" if where else "")
+            + f" {r['kind']}{reason}"
+        )
+    shown = rows.height
+    applied = int((rows["status"] == "applied").sum()) if shown else 0
+    typer.echo(
+        f"{shown - applied} not applied or rejected" + (f", {applied} applied" if every else "")
+    )
+
+
 @report_app.command("reconciliation")
 def report_reconciliation(
     out: Annotated[Path, typer.Option(help="Folder to write reconciliation.html (or .csv).")],
