@@ -85,13 +85,40 @@ def _empty(path: Path) -> str | None:
     return None
 
 
+#: The largest file read, in megabytes (``$TRAVELLER_MAX_FILE_MB``): a club's session is a
+#: few hundred kilobytes and a federation's season of results some tens of megabytes, so a
+#: larger file is a mistake (a disk image, a log) and is refused before it is read, keeping
+#: the run's memory bounded.
+MAX_FILE_MB_DEFAULT = 256
+
+
+def max_file_bytes() -> int:
+    """The largest file read, in bytes (:data:`MAX_FILE_MB_DEFAULT` unless
+    ``$TRAVELLER_MAX_FILE_MB`` says otherwise)."""
+    text = os.environ.get("TRAVELLER_MAX_FILE_MB", "").strip()
+    mb = float(text) if text.replace(".", "", 1).isdigit() else MAX_FILE_MB_DEFAULT
+    return int(mb * 1024 * 1024)
+
+
+def _too_big(path: Path) -> str | None:
+    """Why a file larger than :func:`max_file_bytes` is not read."""
+    size, limit = path.stat().st_size, max_file_bytes()
+    if size > limit:
+        return (
+            f"the file is {size / 1048576:,.0f} MB, more than the {limit / 1048576:,.0f} MB "
+            "a results file can be: it is not read (check it is the file meant; raise "
+            "$TRAVELLER_MAX_FILE_MB if it is)"
+        )
+    return None
+
+
 def read_file(path: Path, inbox_root: Path) -> ReadResult:
     """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``.
 
     A symbolic link or a file whose name is not UTF-8 is refused as a whole (one ``file``
     reject naming why), never read under another name."""
     file = relative_name(path, inbox_root)
-    refused = _refused(path, file) or _empty(path)
+    refused = _refused(path, file) or _empty(path) or _too_big(path)
     if refused is not None:
         return file_failure(file, "unknown", "file", refused, None)
     fmt = detect_format(path)
@@ -100,6 +127,16 @@ def read_file(path: Path, inbox_root: Path) -> ReadResult:
         return reader(path, file)
     if fmt in _NO_READER:
         return file_failure(file, fmt, "file", f"this file is {_NO_READER[fmt]}", None)
+    if path.suffix.lower() == ".bws":
+        return file_failure(
+            file,
+            "unknown",
+            "file",
+            "the file is named .bws but is not an Access database (a Bridgemate scoring "
+            "database starts with the Jet signature 'Standard Jet DB' or 'Standard ACE DB'): "
+            "copy the .bws again from the scoring computer",
+            None,
+        )
     return file_failure(
         file,
         "unknown",
