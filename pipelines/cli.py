@@ -324,25 +324,16 @@ def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool)
             typer.echo(unchanged)
             return
     from pipelines.runner import HOLDING_CHECKS, run_inbox
+    from pipelines.validation_report import profile_env
 
-    before = os.environ.get("TRAVELLER_PROFILE")
-    if profile is not None:
-        os.environ["TRAVELLER_PROFILE"] = profile
-    try:
-        with _DateProgress() as bar:
-            report = run_inbox(
-                inbox,
-                warehouse,
-                progress=bar.say,
-                recompute_all=recompute_all,
-                on_date=bar.tick,
-            )
-    finally:
-        if profile is not None:
-            if before is None:
-                os.environ.pop("TRAVELLER_PROFILE", None)
-            else:
-                os.environ["TRAVELLER_PROFILE"] = before
+    with profile_env(profile), _DateProgress() as bar:
+        report = run_inbox(
+            inbox,
+            warehouse,
+            progress=bar.say,
+            recompute_all=recompute_all,
+            on_date=bar.tick,
+        )
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")
