@@ -1,8 +1,9 @@
 """When Traveller runs: a nightly schedule and a sensor on the inbox folder (both on by default).
 
-Each run processes one session date (a partition) end to end, re-reading the
-inbox first. Runs are queued one at a time (``dagster.yaml``): one DuckDB
-writer at a time.
+Each run processes a range of session dates (partitions) end to end in one pass, re-reading
+the inbox first: one run for a night's new dates, one for a first load or a profile change
+(:func:`pipelines.incremental.ranges`). Runs are queued one at a time (``dagster.yaml``):
+one DuckDB writer at a time.
 """
 
 import hashlib
@@ -12,13 +13,14 @@ import dagster as dg
 
 from pipelines import inbox as inbox_mod
 from pipelines import incremental, stages
+from pipelines.partition_tags import range_tags
 from pipelines.resources import InboxResource, WarehouseResource
 
 #: Every asset, for one session date (the unpartitioned inbox tables are refreshed too).
 nightly_job = dg.define_asset_job(
     "nightly_results",
     selection=dg.AssetSelection.all(),
-    description="Read the inbox, then validate, score and rank one session date.",
+    description="Read the inbox, then validate, score and rank a range of session dates.",
 )
 
 
@@ -33,13 +35,16 @@ def nightly(
 ):
     """At 02:00 UTC, process every session date that is due (:mod:`pipelines.incremental`):
     new, changed or withdrawn since it was last computed, or awaiting the end of a correction
-    or appeal period."""
+    or appeal period — one run per range of due dates (:func:`pipelines.stages.due_ranges`)."""
     snap = inbox_mod.scan(inbox.get())
     due = stages.due_dates(warehouse.get(), incremental.date_inputs(snap))
     if not due.reasons:
         return dg.SkipReason("no session date is due: nothing new in the inbox")
     tick = context.scheduled_execution_time.strftime("%Y%m%d")
-    return [dg.RunRequest(partition_key=d, run_key=f"nightly-{tick}-{d}") for d in due.dates]
+    return [
+        dg.RunRequest(run_key=f"nightly-{tick}-{a}-{b}", tags=range_tags(a, b))
+        for a, b in stages.due_ranges(warehouse.get(), due)
+    ]
 
 
 @dg.sensor(
@@ -47,7 +52,8 @@ def nightly(
 )
 def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
     """Watch the inbox: a session date whose inputs are new, changed or gone is run again
-    (the cursor holds each date's fingerprint, :func:`pipelines.incremental.watch_state`).
+    (the cursor holds each date's fingerprint, :func:`pipelines.incremental.watch_state`), one
+    run per range of such dates.
 
     A run's key is the date and a digest of the new cursor (SHA-256, the same in every
     process: Python's ``hash()`` of a string changes from one process to the next), so the
@@ -59,7 +65,10 @@ def inbox_sensor(context: dg.SensorEvaluationContext, inbox: InboxResource):
     if not dates:
         return dg.SensorResult(skip_reason="inbox unchanged", cursor=cursor)
     stamp = hashlib.sha256(cursor.encode()).hexdigest()[:16]
+    spans = incremental.ranges(dates, [*old, *new])
     return dg.SensorResult(
-        run_requests=[dg.RunRequest(partition_key=d, run_key=f"inbox-{d}-{stamp}") for d in dates],
+        run_requests=[
+            dg.RunRequest(run_key=f"inbox-{a}-{b}-{stamp}", tags=range_tags(a, b)) for a, b in spans
+        ],
         cursor=cursor,
     )

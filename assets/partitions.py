@@ -23,9 +23,14 @@ warnings.filterwarnings(
 def dated_asset(*deps: object, **options: Any) -> Callable[[Callable[..., Any]], Any]:
     """The decorator of a results asset: one partition per session date, in the ``results``
     group, built with DuckDB and Polars, after ``deps`` (assets or their keys); ``options``
-    go to ``dg.asset`` as given (e.g. a ``pool``)."""
+    go to ``dg.asset`` as given (e.g. a ``pool``).
+
+    A backfill of many dates (a first load, a profile change, ``traveller run --all``) is one
+    run over the range (``BackfillPolicy.single_run``): the asset computes every date of
+    ``context.partition_keys`` in one vectorised pass, not one materialisation per date."""
     return dg.asset(
         partitions_def=SESSION_DATES,
+        backfill_policy=dg.BackfillPolicy.single_run(),
         deps=list(deps),
         group_name="results",
         kinds={"duckdb", "polars"},

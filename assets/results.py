@@ -1,5 +1,6 @@
 """Results assets, one partition per session date: raw -> validated -> scored (their checks
-are made from their specs in ``assets/checks.py``)."""
+are made from their specs in ``assets/checks.py``). A run of a range of dates computes them
+in one pass (``BackfillPolicy.single_run``, ``assets/partitions.py``)."""
 
 import dagster as dg
 
@@ -14,7 +15,7 @@ def raw_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource, inbox: InboxResource
 ) -> dg.MaterializeResult:
     """Table results of the session date, as read (canonical notation, with file and location)."""
-    s = stages.build_raw(inbox.get(), warehouse.get(), context.partition_key)
+    s = stages.build_raw(inbox.get(), warehouse.get(), context.partition_keys)
     return materialized(s.written["raw_results"], {"files": s.figures["files"]})
 
 
@@ -23,7 +24,7 @@ def validated_results(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource
 ) -> dg.MaterializeResult:
     """Typed, checked results with the Law 77 score; bad rows go to rejected_inputs."""
-    s = stages.validate(warehouse.get(), context.partition_key)
+    s = stages.validate(warehouse.get(), context.partition_keys)
     return materialized(s.written["validated_results"], s.figures)
 
 
@@ -32,7 +33,7 @@ def ruling_log(
     context: dg.AssetExecutionContext, warehouse: WarehouseResource, inbox: InboxResource
 ) -> dg.MaterializeResult:
     """Directors' rulings and appeal decisions of the session date, as read."""
-    s = stages.build_ruling_log(inbox.get(), warehouse.get(), context.partition_key)
+    s = stages.build_ruling_log(inbox.get(), warehouse.get(), context.partition_keys)
     return materialized(s.written["raw_rulings"], {"appeals": s.written["raw_appeals"]})
 
 
@@ -42,7 +43,7 @@ def rulings(
 ) -> dg.MaterializeResult:
     """Rulings and appeals checked against the results, with their effective outcome (Laws
     12C, 82C, 87, 90, 91, 79C, 92, 93); rulings that cannot be applied are rejected."""
-    s = stages.rulings(warehouse.get(), context.partition_key)
+    s = stages.rulings(warehouse.get(), context.partition_keys)
     return materialized(s.written["rulings"], s.figures)
 
 
@@ -52,5 +53,5 @@ def scored_results(
 ) -> dg.MaterializeResult:
     """Matchpoints per table result with the rulings applied (Law 78A; Neuberg/linear
     factoring; Law 12C adjusted scores; Law 87 fouled boards), the official version."""
-    s = stages.score(warehouse.get(), context.partition_key)
+    s = stages.score(warehouse.get(), context.partition_keys)
     return materialized(s.written["scored_results"], s.figures)

@@ -17,5 +17,5 @@ def standings(
 ) -> dg.MaterializeResult:
     """Session standings of the date and event standings of every event with a session that day
     (exact totals and percentages; shared places for exact ties)."""
-    s = stages.standings(warehouse.get(), context.partition_key)
+    s = stages.standings(warehouse.get(), context.partition_keys)
     return materialized(s.written["standings"], s.figures)

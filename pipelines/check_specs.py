@@ -30,8 +30,9 @@ from pipelines.scoring.conservation import breaches
 class CheckSpec:
     """One asset check.
 
-    ``sql`` is the model (``sql/<sql>.sql``) whose rows the check examines, with
-    ``$session_date`` bound when the check is ``partitioned``. The offending rows are those
+    ``sql`` is the model (``sql/<sql>.sql``) whose rows the check examines, with ``$dates``
+    (a list of session dates) bound when the check is ``partitioned``; its rows then carry
+    their ``session_date``. The offending rows are those
     where the column ``balanced`` is false when it is given, the rows ``offending`` computes
     from them when that is given (an engine rule), else every row the model returns. The
     check passes when there are none. ``rows_key`` names them in the check's metadata, and
@@ -64,6 +65,10 @@ class CheckSpec:
             return self.offending(rows)
         return rows
 
+
+#: The metadata key of a check of dates listing the session dates it failed for (a run of a
+#: range of dates evaluates the check once for all of them).
+FAILED_DATES = "failed_dates"
 
 #: Where the checks are declared.
 CHECKS_FILE = Path(__file__).with_name("checks.toml")

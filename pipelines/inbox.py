@@ -95,7 +95,7 @@ class InboxSnapshot:
 
     def future_from(self, today: date) -> str | None:
         """The earliest session date of a row rejected for being after tomorrow
-        (:func:`_date_results`), or ``None``: until the day before it, reading the same
+        (:func:`date_results`), or ``None``: until the day before it, reading the same
         files on another day gives the same snapshot (:func:`pipelines.incremental.
         up_to_date`)."""
         found = (
@@ -187,7 +187,7 @@ def validate_contestants(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
     return ok.filter(pl.col("__o") == pl.col("__first")).select(CONTESTANT_COLUMNS), rejected
 
 
-def _date_results(
+def date_results(
     results: pl.DataFrame,
     events: pl.DataFrame,
     today: date,
@@ -245,7 +245,7 @@ def _date_results(
 
 
 _ISO_DATE = r"(\d{4}-\d{2}-\d{2})"
-#: The date of a row :func:`_date_results` rejects as out of range (its reason's wording).
+#: The date of a row :func:`date_results` rejects as out of range (its reason's wording).
 _FUTURE = r"session date '(\d{4}-\d{2}-\d{2})' is not a date between"
 
 
@@ -288,7 +288,7 @@ def date_logs(
             .with_columns(pl.coalesce("__results_date", "session_date").alias("session_date"))
             .select(order)
         )
-    dated, rejected = _date_results(r, events, today, (*RULING_COLUMNS, "session_date"), ruling_raw)
+    dated, rejected = date_results(r, events, today, (*RULING_COLUMNS, "session_date"), ruling_raw)
     dated, dup = _first_of(dated, "ruling_id", "ruling", ruling_raw)
     appeal_raw = APPEAL_COLUMNS[2:]
     known = dated.select(
@@ -380,19 +380,6 @@ def _first_of(
     return kept, rejected
 
 
-def dated_results_for(
-    inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
-) -> pl.DataFrame:
-    """Re-read ``files`` (relative to ``inbox``) and return their result rows dated ``day``.
-
-    Rows that cannot be dated were already rejected when the inbox was scanned.
-    """
-    read = read_all(inbox, [inbox / f for f in files])
-    results = _concat([r.results for _, r in read], RESULT_COLUMNS)
-    dated, _ = _date_results(results, events, today or date.today())
-    return dated.filter(pl.col("session_date") == day)
-
-
 #: How a file in the inbox is named in an ``events.csv`` key (a name with one of these endings).
 FILE_KEY = r"(?i)\.(xml|pbn|bws|csv|jsonl)$"
 
@@ -481,36 +468,57 @@ def keyed_by_file(
     return pl.concat([events.filter(~(csv_rows & ~own)), mapped.select(events.columns)]), rejected
 
 
-def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
-    """Read the whole inbox; see the module docstring. ``profile`` (default
-    ``$TRAVELLER_PROFILE``, set by ``traveller run --profile``) is the profile of events
-    that neither ``events.csv`` nor their file names."""
-    today = today or date.today()
-    profile = profile or os.environ.get("TRAVELLER_PROFILE") or None
-    read = read_all(inbox)
-    results, events, contestants, standings, rejected, warnings = [], [], [], [], [], []
-    rulings, appeals, deals = [], [], []
-    file_rows = []
-    unknown: dict[str, tuple[str, ...]] = {}
-    written: dict[str, list[str | None]] = {}
-    for path, r in read:
-        if r.unknown_columns:
-            unknown[r.file] = r.unknown_columns
-        if r.dates_written:
-            written[r.file] = list(r.dates_written)
-        prio = 0 if r.format == "events_csv" else 1
-        events.append(r.events.with_columns(pl.lit(prio).alias("priority")))
-        results.append(r.results)
-        contestants.append(r.contestants)
-        standings.append(r.source_standings)
-        deals.append(r.deals)
-        rejected.append(r.rejected)
-        warnings.append(r.warnings)
-        if r.rulings is not None:
-            rulings.append(r.rulings)
-        if r.appeals is not None:
-            appeals.append(r.appeals)
-        file_rows.append(
+#: What a reader gives of one file, by frame: the name of the :class:`Reads` field and of the
+#: :class:`~pipelines.formats.model.ReadResult` attribute, and the frame's columns.
+FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("results", RESULT_COLUMNS),
+    ("events", EVENT_COLUMNS),
+    ("contestants", CONTESTANT_COLUMNS),
+    ("source_standings", SOURCE_STANDING_COLUMNS),
+    ("deals", DEAL_COLUMNS),
+    ("rejected", REJECT_COLUMNS),
+    ("warnings", WARNING_COLUMNS),
+    ("rulings", RULING_COLUMNS),
+    ("appeals", APPEAL_COLUMNS),
+)
+
+#: Columns of :attr:`Reads.files`: each file as its reader read it.
+READ_FILE_SCHEMA: dict[str, pl.DataType] = {
+    "file": pl.Utf8,
+    "sha256": pl.Utf8,
+    "size": pl.Int64,
+    "format": pl.Utf8,
+    "rows_read": pl.Int64,
+    "whole_file_rejected": pl.Boolean,
+    "unknown_columns": pl.List(pl.Utf8),
+    "dates_written": pl.List(pl.Utf8),
+}
+
+
+@dataclass
+class Reads:
+    """Every inbox file as its reader read it, before anything is resolved across files:
+    ``files`` (:data:`READ_FILE_SCHEMA`, in the inbox's order) and each frame of
+    :data:`FRAMES`, the files' frames one after the other in that order. Reading a file
+    depends on the file alone, so the read cache (:mod:`pipelines.read_cache`) keeps these
+    and a run reads only new or changed files."""
+
+    files: pl.DataFrame
+    results: pl.DataFrame
+    events: pl.DataFrame
+    contestants: pl.DataFrame
+    source_standings: pl.DataFrame
+    deals: pl.DataFrame
+    rejected: pl.DataFrame
+    warnings: pl.DataFrame
+    rulings: pl.DataFrame
+    appeals: pl.DataFrame
+
+
+def reads_of(read: list[tuple[Path, ReadResult]]) -> Reads:
+    """:class:`Reads` of the files just read (``(path, what its reader gave)``, in order)."""
+    files = pl.DataFrame(
+        [
             {
                 "file": r.file,
                 "sha256": sha256(path),
@@ -518,39 +526,75 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
                 "format": r.format,
                 "rows_read": r.rows_read,
                 "whole_file_rejected": bool((r.rejected["location"] == "file").any()),
+                "unknown_columns": list(r.unknown_columns),
+                "dates_written": list(r.dates_written),
             }
-        )
-    ev_frame = pl.concat(
-        [e.select(*EVENT_COLUMNS, "priority") for e in events if e.height]
-        or [empty_frame(EVENT_COLUMNS).with_columns(pl.lit(0).alias("priority"))]
+            for path, r in read
+        ],
+        schema=READ_FILE_SCHEMA,
     )
-    results_read = _concat(results, RESULT_COLUMNS)
+    frames = {
+        name: _concat([f for _, r in read if (f := getattr(r, name)) is not None], columns)
+        for name, columns in FRAMES
+    }
+    return Reads(files=files, **frames)
+
+
+def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
+    """Read the whole inbox; see the module docstring. ``profile`` (default
+    ``$TRAVELLER_PROFILE``, set by ``traveller run --profile``) is the profile of events
+    that neither ``events.csv`` nor their file names."""
+    return assemble(reads_of(read_all(inbox)), today, profile)
+
+
+def assemble(reads: Reads, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
+    """The inbox snapshot from what the files hold (:class:`Reads`): each event session
+    resolved across files (events.csv > a file's own header > defaults), every result, ruling
+    and appeal dated, contestants checked, the registry with its row accounting — one
+    vectorised pass over every file's rows (:func:`scan` with the files read)."""
+    today = today or date.today()
+    profile = profile or os.environ.get("TRAVELLER_PROFILE") or None
+    files = reads.files
+    unknown = {
+        f: tuple(cols) for f, cols in files.select("file", "unknown_columns").iter_rows() if cols
+    }
+    written: dict[str, list[str | None]] = {
+        f: list(ds) for f, ds in files.select("file", "dates_written").iter_rows() if ds
+    }
+    prio = files.select(
+        "file",
+        pl.when(pl.col("format") == "events_csv").then(0).otherwise(1).alias("priority"),
+    )
+    ev_frame = reads.events.select(EVENT_COLUMNS).join(
+        prio, on="file", how="left", maintain_order="left"
+    )
+    results_read = reads.results
     ev_frame, key_rejected = keyed_by_file(ev_frame, results_read["event_id"])
     ev_frame, slash_rejected, slash_held = read_event_dates(ev_frame, profile, written)
     held = pl.concat([event_holds(ev_frame, unknown), slash_held])
     resolved, ev_rejected = resolve_events(ev_frame)
     ev_rejected = pl.concat([key_rejected, slash_rejected, ev_rejected])
     resolved = with_defaults(resolved, profile)
-    listed = _concat(contestants, CONTESTANT_COLUMNS)
+    listed = reads.contestants
     cont, cont_rejected = validate_contestants(listed)
-    source_standings = _concat(standings, SOURCE_STANDING_COLUMNS)
-    dated, date_rejected = _date_results(results_read, resolved, today)
+    source_standings = reads.source_standings
+    dated, date_rejected = date_results(results_read, resolved, today)
+    all_rulings, all_appeals = reads.rulings, reads.appeals
     dated_rulings, dated_appeals, log_rejected = date_logs(
-        _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS), resolved, today, dated
+        all_rulings, all_appeals, resolved, today, dated
     )
-    all_rulings, all_appeals = _concat(rulings, RULING_COLUMNS), _concat(appeals, APPEAL_COLUMNS)
     held = pl.concat([held, log_holds(all_rulings, all_appeals, dated_rulings, log_rejected)])
     all_rejected = pl.concat(
-        [_concat(rejected, REJECT_COLUMNS), ev_rejected, cont_rejected, date_rejected, log_rejected]
+        [reads.rejected, ev_rejected, cont_rejected, date_rejected, log_rejected]
     )
     every_dated = pl.concat(
         [f.select("file", "session_date") for f in (dated, dated_rulings, dated_appeals)]
     )
-    kept_deals, deal_warnings = checked_deals(_concat(deals, DEAL_COLUMNS))
-    all_warnings = pl.concat([_concat(warnings, WARNING_COLUMNS), deal_warnings])
+    kept_deals, deal_warnings = checked_deals(reads.deals)
+    all_warnings = pl.concat([reads.warnings, deal_warnings])
     return InboxSnapshot(
         files=_registry(
-            file_rows, ev_frame, listed, source_standings, every_dated, all_rejected, all_warnings
+            files, ev_frame, listed, source_standings, every_dated, all_rejected, all_warnings
         ),
         results=dated,
         events=resolved.select(list(EVENTS_SCHEMA)),
@@ -566,7 +610,7 @@ def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> 
 
 
 def _registry(
-    file_rows: list[dict],
+    files: pl.DataFrame,
     events: pl.DataFrame,
     contestants: pl.DataFrame,
     source_standings: pl.DataFrame,
@@ -582,12 +626,9 @@ def _registry(
     results, rulings and appeals that were dated, distinct rejected locations, and
     entries a later entry superseded (a Bridgemate table's history, reported as warnings).
     """
-    base = pl.DataFrame(
-        file_rows,
-        schema={
-            k: FILES_SCHEMA[k]
-            for k in ("file", "sha256", "size", "format", "rows_read", "whole_file_rejected")
-        },
+    base = files.select(
+        pl.col(k).cast(FILES_SCHEMA[k])
+        for k in ("file", "sha256", "size", "format", "rows_read", "whole_file_rejected")
     )
     bad = rejected.select("file", "location").unique()
     ref = (
@@ -622,17 +663,3 @@ def _registry(
         )
         .select(list(FILES_SCHEMA))
     )
-
-
-def dated_logs_for(
-    inbox: Path, files: list[str], events: pl.DataFrame, day: str, today: date | None = None
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Re-read ``files`` and return their ruling and appeal rows dated ``day`` (dated as
-    :func:`scan` dates them: the files' results give their sessions' dates too)."""
-    today = today or date.today()
-    read = [r for _, r in read_all(inbox, [inbox / f for f in files])]
-    rulings = _concat([r.rulings for r in read if r.rulings is not None], RULING_COLUMNS)
-    appeals = _concat([r.appeals for r in read if r.appeals is not None], APPEAL_COLUMNS)
-    results, _ = _date_results(_concat([r.results for r in read], RESULT_COLUMNS), events, today)
-    r, a, _ = date_logs(rulings, appeals, events, today, results)
-    return r.filter(pl.col("session_date") == day), a.filter(pl.col("session_date") == day)

@@ -294,6 +294,37 @@ class Plan:
         return f"{head} → {len(self.reasons)} date(s){events} to recompute ({why})"
 
 
+def ranges(
+    due: Iterable[str], known: Iterable[str], first: Iterable[str] = ()
+) -> list[tuple[str, str]]:
+    """The due dates as ranges of dates, each computed in one pass (``(first, last)``, both
+    included): the longest runs of due dates in which no *known* date (one with inputs, or
+    computed before) is not due — a range never recomputes a date that is not due, whereas
+    the days between two dates that nobody played cost nothing. The ranges holding a date
+    that loses an event (``first``) come first, then the others by date (see
+    :attr:`Plan.dates`).
+
+    >>> ranges(["2026-01-05", "2026-01-06", "2026-03-02"], ["2026-02-02"])
+    [('2026-01-05', '2026-01-06'), ('2026-03-02', '2026-03-02')]
+    >>> ranges(["2026-01-05", "2026-03-02"], ["2026-01-20"], first=["2026-03-02"])
+    [('2026-03-02', '2026-03-02'), ('2026-01-05', '2026-01-05')]
+    """
+    due_set = set(due)
+    out: list[list[str]] = []
+    current: list[str] = []
+    for day in sorted(due_set | set(known)):
+        if day in due_set:
+            current.append(day)
+        elif current:
+            out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    early = set(first)
+    out.sort(key=lambda r: (not early.intersection(r), r[0]))
+    return [(r[0], r[-1]) for r in out]
+
+
 def file_changes(old: pl.DataFrame, new: pl.DataFrame) -> tuple[int, int, int]:
     """``(added, changed, removed)`` between two registries (``file, sha256``)."""
     before = dict(old.select("file", "sha256").iter_rows()) if old.height else {}

@@ -33,21 +33,31 @@ class WarehouseResource(dg.ConfigurableResource):
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         """A run holds the warehouse's run lock from its first step to its last
         (:mod:`pipelines.run_lock`): a ``traveller run`` and a run of ``make dev`` never
-        interleave their stages. Waits ``$TRAVELLER_WAIT`` (e.g. ``5m``; default: not at all),
-        then fails the run before any step with one line naming the holder. Schedules and
-        sensors, which only read, take no lock."""
+        interleave their stages; a DuckDB file stays open for the run's steps
+        (:meth:`pipelines.warehouse.Warehouse.keep_open`). Waits ``$TRAVELLER_WAIT`` (e.g.
+        ``5m``; default: not at all), then fails the run before any step with one line naming
+        the holder. Schedules and sensors, which only read, take no lock."""
         if getattr(context, "run", None) is not None:
             from pipelines import run_lock
 
             wait = run_lock.parse_wait(os.environ.get("TRAVELLER_WAIT"))
             run_lock.acquire(self.path, wait)
+            try:
+                # the file stays open for the run's stages (Warehouse.keep_open)
+                self.get().keep_open()
+            except BaseException:
+                run_lock.release(self.path)
+                raise
 
     def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
         """Give the run lock back (:meth:`setup_for_execution`)."""
         if getattr(context, "run", None) is not None:
             from pipelines import run_lock
 
-            run_lock.release(self.path)
+            try:
+                self.get().release()
+            finally:
+                run_lock.release(self.path)
 
 
 class InboxResource(dg.ConfigurableResource):

@@ -24,9 +24,10 @@ import dagster as dg
 import polars as pl
 
 from pipelines import stages
-from pipelines.check_specs import HOLDING_CHECKS
+from pipelines.check_specs import FAILED_DATES, HOLDING_CHECKS
 from pipelines.definitions import defs
 from pipelines.incremental import Plan
+from pipelines.partition_tags import range_tags
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
 
@@ -115,16 +116,23 @@ def _instance() -> dg.DagsterInstance:
     return dg.DagsterInstance.ephemeral()
 
 
-def _failed(result: dg.ExecuteInProcessResult, session_date: str | None) -> list[FailedCheck]:
+def _failed(result: dg.ExecuteInProcessResult) -> list[FailedCheck]:
+    """The checks that failed in ``result``: one per session date a check of dates failed
+    for (its ``failed_dates``), one for a check of the inbox or the audit."""
     out = []
     for ev in result.get_asset_check_evaluations():
-        if not ev.passed:
+        if ev.passed:
+            continue
+        metadata = {k: str(getattr(v, "value", v)) for k, v in ev.metadata.items()}
+        listed = metadata.pop(FAILED_DATES, None)
+        days = [d.strip() for d in listed.split(",") if d.strip()] if listed is not None else []
+        for day in days or [None]:
             out.append(
                 FailedCheck(
                     check=ev.check_name,
                     asset=ev.asset_key.to_user_string(),
-                    session_date=session_date,
-                    metadata={k: str(getattr(v, "value", v)) for k, v in ev.metadata.items()},
+                    session_date=day,
+                    metadata=metadata,
                 )
             )
     return out
@@ -167,83 +175,90 @@ def run_inbox(
     seconds: dict[str, float] = {}
     steps: dict[str, float] = {}
 
-    def run(group: str, partition_key: str | None = None) -> dg.ExecuteInProcessResult:
-        """Materialise one asset group in-process (failed checks are reported, not raised);
-        its wall time and its steps' times are added to the report's timings."""
+    def run(group: str, days: tuple[str, str] | None = None) -> dg.ExecuteInProcessResult:
+        """Materialise one asset group in-process (failed checks are reported, not raised),
+        for a range of session dates (``(first, last)``: one run, one pass); its wall time
+        and its steps' times are added to the report's timings."""
         t = time.perf_counter()
-        result = _materialize(group, partition_key)
+        result = dg.materialize(
+            everything,
+            selection=dg.AssetSelection.groups(group),
+            resources=resources,
+            instance=instance,
+            raise_on_error=False,
+            run_config=_QUIET,
+            tags=range_tags(*days) if days else None,
+        )
         seconds[group] = seconds.get(group, 0.0) + time.perf_counter() - t
         for st in instance.get_run_step_stats(result.run_id):
             if st.start_time is not None and st.end_time is not None:
                 steps[st.step_key] = steps.get(st.step_key, 0.0) + st.end_time - st.start_time
         return result
 
-    def _materialize(group: str, partition_key: str | None) -> dg.ExecuteInProcessResult:
-        return dg.materialize(
-            everything,
-            selection=dg.AssetSelection.groups(group),
-            partition_key=partition_key,
-            resources=resources,
-            instance=instance,
-            raise_on_error=False,
-            run_config=_QUIET,
-        )
-
     wh = Warehouse(warehouse)
-    files_before = stages.files_registered(wh)
-    first = run("inbox")
-    report = RunReport(
-        dates=[], failed_checks=_failed(first, None), seconds=seconds, step_seconds=steps
-    )
-    if not first.success and _errors(first):
-        raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
-    report.plan = stages.plan(wh, force=recompute_all, files_before=files_before)
-    report.dates = wh.query("read/dates")["session_date"].to_list()
-    say(f"recompute: {report.plan.summary()}")
-    due = report.plan.dates
-    tick = on_date or (lambda _done, _total, _day: None)
-    for i, day in enumerate(due, start=1):
-        why = ", ".join(report.plan.reasons[day])
-        tick(i - 1, len(due), day)
-        say(f"[{i}/{len(due)}] session date {day} ({why}): validate, score, rank")
-        result = run("results", day)
-        if not result.success and _errors(result):
-            raise RunFailed(f"the run for {day} failed:\n{_errors(result)}")
-        # a date stopped by a blocking check has no standings and is not done: every run
-        # tries it again and reports it
-        report.failed_checks.extend(_failed(result, day))
-    tick(len(due), len(due), "")
-    # the audit and the site are redone only when the results or the inbox's content changed
-    # (a date recomputed with the same outcome changes neither)
-    if recompute_all or stages.step_due(wh, "audit"):
-        say("audit: penalty and appeal statistics, director audit, reports")
-        audited = run("audit")
-        if not audited.success and _errors(audited):
-            raise RunFailed(f"the audit failed:\n{_errors(audited)}")
-        report.failed_checks.extend(_failed(audited, None))
-        stages.mark_step(wh, "audit")
-        report.redone.append("audit")
-    if recompute_all or stages.step_due(wh, "publish"):
-        say("publishing: results site, exports, season dashboard")
-        published = run("publish")
-        if not published.success:
-            raise RunFailed(f"publishing failed:\n{_errors(published)}")
-        stages.mark_step(wh, "publish")
-        report.redone.append("site")
-    report.published = publish_to
-    # Law 77 lines of the dates stopped before their standings (the others are in ``holds``)
-    for day in report.blocked_dates:
-        report.disagreements = pl.concat(
-            [report.disagreements, wh.query("checks/score_disagreements", {"session_date": day})],
-            how="diagonal_relaxed",
+    # the file stays open from the first stage to the last (Warehouse.keep_open)
+    with wh.kept_open():
+        files_before = stages.files_registered(wh)
+        first = run("inbox")
+        report = RunReport(
+            dates=[], failed_checks=_failed(first), seconds=seconds, step_seconds=steps
         )
-    report.summary = wh.query("reports/run_summary").to_dicts()[0]
-    report.laws = wh.query("reports/laws_summary").to_dicts()[0]
-    report.not_applied = wh.query("reports/not_applied")
-    report.rejections = wh.query("reports/rejections")
-    report.warnings = wh.query("reports/warnings")
-    report.accounting = wh.query("reports/file_accounting")
-    report.reconciliation = wh.query("reports/reconciliation_files")
-    report.holds = wh.query("reports/holds", {"dates": report.dates})
-    report.profiles = wh.query("reports/profiles")
-    return report
+        if not first.success and _errors(first):
+            raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
+        report.plan = stages.plan(wh, force=recompute_all, files_before=files_before)
+        report.dates = wh.query("read/dates")["session_date"].to_list()
+        say(f"recompute: {report.plan.summary()}")
+        due = report.plan.dates
+        spans = stages.due_ranges(wh, report.plan)
+        tick = on_date or (lambda _done, _total, _day: None)
+        done = 0
+        for i, (start, end) in enumerate(spans, start=1):
+            these = [d for d in due if start <= d <= end]
+            tick(done, len(due), start)
+            span = start if start == end else f"{start} .. {end}"
+            why = ", ".join(sorted({r for d in these for r in report.plan.reasons[d]}))
+            say(
+                f"[{i}/{len(spans)}] {len(these)} session date(s) {span} ({why}): "
+                "validate, score, rank in one pass"
+            )
+            result = run("results", (start, end))
+            if not result.success and _errors(result):
+                raise RunFailed(f"the run for {span} failed:\n{_errors(result)}")
+            # a date stopped by a blocking check has no standings and is not done: every run
+            # tries it again and reports it
+            report.failed_checks.extend(_failed(result))
+            done += len(these)
+        tick(len(due), len(due), "")
+        # the audit and the site are redone only when the results or the inbox's content changed
+        # (a date recomputed with the same outcome changes neither)
+        if recompute_all or stages.step_due(wh, "audit"):
+            say("audit: penalty and appeal statistics, director audit, reports")
+            audited = run("audit")
+            if not audited.success and _errors(audited):
+                raise RunFailed(f"the audit failed:\n{_errors(audited)}")
+            report.failed_checks.extend(_failed(audited))
+            stages.mark_step(wh, "audit")
+            report.redone.append("audit")
+        if recompute_all or stages.step_due(wh, "publish"):
+            say("publishing: results site, exports, season dashboard")
+            published = run("publish")
+            if not published.success:
+                raise RunFailed(f"publishing failed:\n{_errors(published)}")
+            stages.mark_step(wh, "publish")
+            report.redone.append("site")
+        report.published = publish_to
+        # Law 77 lines of the dates stopped before their standings (the others are in ``holds``)
+        if report.blocked_dates:
+            report.disagreements = wh.query(
+                "checks/score_disagreements", {"dates": report.blocked_dates}
+            )
+        report.summary = wh.query("reports/run_summary").to_dicts()[0]
+        report.laws = wh.query("reports/laws_summary").to_dicts()[0]
+        report.not_applied = wh.query("reports/not_applied")
+        report.rejections = wh.query("reports/rejections")
+        report.warnings = wh.query("reports/warnings")
+        report.accounting = wh.query("reports/file_accounting")
+        report.reconciliation = wh.query("reports/reconciliation_files")
+        report.holds = wh.query("reports/holds", {"dates": report.dates})
+        report.profiles = wh.query("reports/profiles")
+        return report

@@ -8,18 +8,19 @@ offending rows (empty when all is well).
 
 Stage             writes                                          slice
 ----------------  ----------------------------------------------  ---------------------------
-ingest            source_files, events, contestants,              whole tables; rejected rows
-                  source_standings, rejected_inputs (read),       of stage 'read'; state of
-                  input_warnings, event_holds, deals,             step 'inbox' (deal_analysis:
-                  deal_analysis, date_inputs, date_events,        the deals not analysed yet,
-                  pipeline_state                                  added)
-build_raw         raw_results                                     one session date
-build_ruling_log  raw_rulings, raw_appeals                        one session date
-validate          validated_results, rejected_inputs (validate)   one session date
-rulings           rulings, appeals, rejected_inputs (rulings)     one session date
-score             scored_results, adjustments                     one session date
-standings         standings, standings_changes, holds,            the date's sessions + the
-                  dates_done                                      events with a session that day
+ingest            read_files, read_* (the read cache: the files   read cache: the new or changed
+                  new or changed), source_files, events,          files; whole tables; rejected
+                  contestants, source_standings,                  rows of stage 'read'; state of
+                  rejected_inputs (read), input_warnings,         step 'inbox' (deal_analysis:
+                  event_holds, deals, deal_analysis,              the deals not analysed yet,
+                  date_inputs, date_events, pipeline_state        added)
+build_raw         raw_results                                     the session dates of the run
+build_ruling_log  raw_rulings, raw_appeals                        (one date, or a range of them
+validate          validated_results, rejected_inputs (validate)   computed in one pass)
+rulings           rulings, appeals, rejected_inputs (rulings)     the dates
+score             scored_results, adjustments                     the dates
+standings         standings, standings_changes, holds,            the dates' sessions + the
+                  dates_done                                      events with a session then
 audit             penalty_stats, appeal_stats, director_audit,    whole tables (all dates)
                   ruling_discrepancies
 reconcile         reconciliation, reconciliation_files            whole tables (all files)
@@ -28,14 +29,14 @@ reconcile         reconciliation, reconciliation_files            whole tables (
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 import polars as pl
 
-from pipelines import check_specs, incremental
+from pipelines import check_specs, incremental, read_cache
 from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
@@ -63,14 +64,13 @@ class Summary:
     figures: dict[str, object] = field(default_factory=dict)
 
 
-def _day(session_date: str) -> dict[str, str]:
-    return {"session_date": session_date}
-
-
 def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     """Scan the whole inbox; rewrite the registry, reference tables and read-stage rejections."""
     today = today or date.today()
-    snap = inbox_mod.scan(inbox, today)
+    with wh.connect() as conn:
+        # only new or changed files are read; the others' frames come from the read cache
+        reads, refreshed = read_cache.refresh(inbox, conn)
+    snap = inbox_mod.assemble(reads, today)
     rejected = snap.rejected.with_columns(
         pl.lit("read").alias("stage"), pl.lit(None, pl.Utf8).alias("session_date")
     )
@@ -113,6 +113,9 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
             "dates": snap.dates(),
             "rows_rejected": rejected.select("file", "location").unique().height,
             "warnings": snap.warnings.height,
+            "files_read": len(refreshed.read),
+            "files_forgotten": len(refreshed.forgotten),
+            "files_unchanged": refreshed.kept,
         },
     )
 
@@ -164,6 +167,18 @@ def due_dates(wh: Warehouse, inputs: pl.DataFrame, force: bool = False):
     return p
 
 
+def due_ranges(wh: Warehouse, p) -> list[tuple[str, str]]:
+    """The dates of the plan ``p`` as ranges of dates, each computed in one pass
+    (:func:`pipelines.incremental.ranges`): the known dates are those with inputs and those
+    computed before."""
+    with wh.connect() as conn:
+        known = [
+            *query(conn, "read/date_inputs")["session_date"].to_list(),
+            *query(conn, "read/dates_done")["session_date"].to_list(),
+        ]
+    return incremental.ranges(p.dates, known, p.first)
+
+
 def files_registered(wh: Warehouse) -> pl.DataFrame:
     """``file, sha256`` of the registry as it stands (empty for a new warehouse)."""
     with wh.connect() as conn:
@@ -199,51 +214,115 @@ def mark_step(wh: Warehouse, step: str) -> None:
             write(conn, [Write("pipeline_state", _state(step, current), {"step": step})])
 
 
-def build_raw(inbox: Path, wh: Warehouse, session_date: str, today: date | None = None) -> Summary:
-    """Read the files whose results belong to ``session_date``; write that partition."""
+def _days(days: str | Sequence[str]) -> list[str]:
+    """The session dates a stage computes, sorted: one date, or a range of them in one pass."""
+    return sorted({days} if isinstance(days, str) else set(days))
+
+
+def _in(days: list[str]) -> dict[str, list[str]]:
+    return {"dates": days}
+
+
+def _slice(days: list[str]) -> dict[str, list[str]]:
+    return {"session_date": days}
+
+
+def _dated(rejected: pl.DataFrame, rows: list[pl.DataFrame], days: list[str]) -> pl.DataFrame:
+    """Give each rejected row the session date of the row it rejects (``file`` and
+    ``location`` name one row of one date among ``rows``); with one date, that date."""
+    if len(days) == 1 or rejected.height == 0:
+        return rejected.with_columns(
+            pl.lit(days[0] if days else None, pl.Utf8).alias("session_date")
+        )
+    where = pl.concat(
+        [
+            r.select("file", "location", pl.col("session_date").cast(pl.Utf8))
+            for r in rows
+            if r.height
+        ]
+    ).unique(["file", "location"], keep="first")
+    out = rejected.join(where, on=["file", "location"], how="left")
+    if out["session_date"].null_count():
+        lost = out.filter(pl.col("session_date").is_null()).select("file", "location").row(0)
+        raise ValueError(f"a rejection at {lost[0]}:{lost[1]} names no row of the dates computed")
+    return out
+
+
+def open_days(wh: Warehouse, days: Sequence[str], before: str) -> list[str]:
+    """Of ``days``, those no *blocking* check of an asset that comes before ``before`` (in
+    :data:`DATE_STAGES` order) failed for: a date whose rows are not accounted for, or whose
+    matchpoints are not conserved, stops there — its later stages are not run and it has no
+    standings — while every other date of a range goes on (a range of dates is computed in
+    one pass, so Dagster's blocking, which would stop the whole range, is not used for the
+    checks of one date: the stages stop the date themselves)."""
+    days = _days(days)
+    order = [asset for asset, _ in DATE_STAGES]
+    upstream = set(order[: order.index(before)])
+    stopped: set[str] = set()
+    for spec in check_specs.CHECKS:
+        if spec.partitioned and spec.blocking and spec.asset in upstream and days:
+            stopped |= failed_dates(check(wh, spec.name, days)[1])
+    return [d for d in days if d not in stopped]
+
+
+def failed_dates(bad: pl.DataFrame) -> set[str]:
+    """The session dates of a check's offending rows (:func:`check`)."""
+    if bad.height == 0 or "session_date" not in bad.columns:
+        return set()
+    return set(bad["session_date"].drop_nulls().cast(pl.Utf8).to_list())
+
+
+def build_raw(
+    inbox: Path, wh: Warehouse, days: str | Sequence[str], today: date | None = None
+) -> Summary:
+    """The results of the files whose results belong to ``days``, dated, from the read cache
+    the ingest filled (:mod:`pipelines.read_cache`: no file is parsed again); write those
+    dates' partitions. ``inbox`` is where the files are (the cache holds what they read)."""
+    del inbox
+    days = _days(days)
     with wh.connect() as conn:
-        files = query(conn, "read/files_for_date", _day(session_date))["file"].to_list()
+        files = query(conn, "read/files_for_dates", _in(days))["file"].to_list()
         events = query(conn, "read/events")
-    rows = inbox_mod.dated_results_for(inbox, files, events, session_date, today)
-    with wh.connect() as conn:
-        written = write(conn, [Write("raw_results", rows, _day(session_date))])
-    return Summary(written, {"files": len(files)})
+        # the files' rows as read into the read cache by the ingest (no file parsed again)
+        rows = read_cache.dated_results(conn, files, events, days, today or date.today())
+        written = write(conn, [Write("raw_results", rows, _slice(days))])
+    return Summary(written, {"files": len(files), "dates": len(days)})
 
 
-def validate(wh: Warehouse, session_date: str) -> Summary:
-    """Validate one date's raw results (Law 77 check included)."""
+def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
+    """Validate the raw results of ``days`` (Law 77 check included), in one pass."""
+    days = _days(days)
     with wh.connect() as conn:
-        raw = query(conn, "read/raw_results_for_date", _day(session_date))
+        raw = query(conn, "read/raw_results_for_dates", _in(days))
         events = query(conn, "read/events")
     validated, rejected = validate_day(raw, events, ProfileSet.of_events(events))
-    rejected = rejected.with_columns(
-        pl.lit("validate").alias("stage"), pl.lit(session_date).alias("session_date")
-    )
+    rejected = _dated(rejected, [raw], days).with_columns(pl.lit("validate").alias("stage"))
     with wh.connect() as conn:
         written = write(
             conn,
             [
-                # Withdraw what was derived from the date's previous results first: scores and
-                # standings come back only once this date's checks pass.
-                Write("standings", pl.DataFrame(), _day(session_date), delete="standings_of_date"),
+                # Withdraw what was derived from the dates' previous results first: scores and
+                # standings come back only once each date's checks pass.
+                Write("standings", pl.DataFrame(), _in(days), delete="standings_of_dates"),
                 Write(
                     "standings_changes",
                     pl.DataFrame(),
-                    _day(session_date),
-                    delete="standings_changes_of_date",
+                    _in(days),
+                    delete="standings_changes_of_dates",
                 ),
-                Write("holds", pl.DataFrame(), _day(session_date)),
+                Write("holds", pl.DataFrame(), _slice(days)),
                 # computed again from now on: done once the run has finished the date
-                Write("dates_done", pl.DataFrame(), _day(session_date)),
-                Write("scored_results", pl.DataFrame(), _day(session_date)),
-                Write("adjustments", pl.DataFrame(), _day(session_date)),
-                Write("validated_results", validated, _day(session_date)),
-                Write("rejected_inputs", rejected, {"stage": "validate", **_day(session_date)}),
+                Write("dates_done", pl.DataFrame(), _slice(days)),
+                Write("scored_results", pl.DataFrame(), _slice(days)),
+                Write("adjustments", pl.DataFrame(), _slice(days)),
+                Write("validated_results", validated, _slice(days)),
+                Write("rejected_inputs", rejected, {"stage": "validate", **_slice(days)}),
             ],
         )
     return Summary(
         written,
         {
+            "dates": len(days),
             "rows_rejected": rejected.select("file", "location").unique().height,
             "score_disagreements": int((validated["score_agrees"] == False).sum()),  # noqa: E712
         },
@@ -251,48 +330,53 @@ def validate(wh: Warehouse, session_date: str) -> Summary:
 
 
 def build_ruling_log(
-    inbox: Path, wh: Warehouse, session_date: str, today: date | None = None
+    inbox: Path, wh: Warehouse, days: str | Sequence[str], today: date | None = None
 ) -> Summary:
-    """Read the ruling and appeal logs of ``session_date``; write that partition."""
+    """The ruling and appeal logs of ``days``, dated, from the read cache; write those dates'
+    partitions."""
+    del inbox
+    days = _days(days)
     with wh.connect() as conn:
-        files = query(conn, "read/files_for_date", _day(session_date))["file"].to_list()
+        files = query(conn, "read/files_for_dates", _in(days))["file"].to_list()
         events = query(conn, "read/events")
-    rulings, appeals = inbox_mod.dated_logs_for(inbox, files, events, session_date, today)
-    with wh.connect() as conn:
+        rulings, appeals = read_cache.dated_logs(conn, files, events, days, today or date.today())
         written = write(
             conn,
             [
-                Write("raw_rulings", rulings, _day(session_date)),
-                Write("raw_appeals", appeals, _day(session_date)),
+                Write("raw_rulings", rulings, _slice(days)),
+                Write("raw_appeals", appeals, _slice(days)),
             ],
         )
-    return Summary(written, {})
+    return Summary(written, {"dates": len(days)})
 
 
-def rulings(wh: Warehouse, session_date: str) -> Summary:
-    """Check one date's rulings and appeals against its results; their effective outcome."""
+def rulings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
+    """Check the rulings and appeals of ``days`` against their results; their effective
+    outcome. A date stopped by a blocking check of its results is left as it is."""
+    days = open_days(wh, days, "rulings")
     with wh.connect() as conn:
-        raw_r = query(conn, "read/raw_rulings_for_date", _day(session_date))
-        raw_a = query(conn, "read/raw_appeals_for_date", _day(session_date))
-        validated = query(conn, "read/validated_for_date", _day(session_date))
+        raw_r = query(conn, "read/raw_rulings_for_dates", _in(days))
+        raw_a = query(conn, "read/raw_appeals_for_dates", _in(days))
+        validated = query(conn, "read/validated_for_dates", _in(days))
         events = query(conn, "read/events")
     result = validate_logs(raw_r, raw_a, validated, events, ProfileSet.of_events(events))
-    rejected = result.rejected.with_columns(
-        pl.lit("rulings").alias("stage"), pl.lit(session_date).alias("session_date")
+    rejected = _dated(result.rejected, [raw_r, raw_a], days).with_columns(
+        pl.lit("rulings").alias("stage")
     )
     with wh.connect() as conn:
         written = write(
             conn,
             [
-                Write("rulings", result.rulings, _day(session_date)),
-                Write("appeals", result.appeals, _day(session_date)),
-                Write("rejected_inputs", rejected, {"stage": "rulings", **_day(session_date)}),
+                Write("rulings", result.rulings, _slice(days)),
+                Write("appeals", result.appeals, _slice(days)),
+                Write("rejected_inputs", rejected, {"stage": "rulings", **_slice(days)}),
             ],
         )
     r = result.rulings
     return Summary(
         written,
         {
+            "dates": len(days),
             "rulings_rejected": rejected.select("file", "location").unique().height,
             "adjusted_scores": int(r["kind"].is_in(list(BOARD_CHANGING)).sum()),
             "penalties": int(r["kind"].is_in(list(PENALTY_KINDS)).sum()),
@@ -301,21 +385,23 @@ def rulings(wh: Warehouse, session_date: str) -> Summary:
     )
 
 
-def _date_inputs(conn, session_date: str) -> dict:
+def _date_inputs(conn, days: list[str]) -> dict:
     return {
-        "validated": query(conn, "read/validated_for_date", _day(session_date)),
-        "rulings": query(conn, "read/rulings_for_dates", {"dates": [session_date]}),
-        "appeals": query(conn, "read/appeals_for_dates", {"dates": [session_date]}),
+        "validated": query(conn, "read/validated_for_dates", _in(days)),
+        "rulings": query(conn, "read/rulings_for_dates", _in(days)),
+        "appeals": query(conn, "read/appeals_for_dates", _in(days)),
         "events": query(conn, "read/events"),
         "contestants": query(conn, "read/contestants"),
     }
 
 
-def score(wh: Warehouse, session_date: str) -> Summary:
-    """Score one date with its rulings applied: the newest version's scored lines and its
-    adjustments (:func:`pipelines.scoring.versions.score_newest`)."""
+def score(wh: Warehouse, days: str | Sequence[str]) -> Summary:
+    """Score ``days`` with their rulings applied, in one pass: the newest version's scored
+    lines and its adjustments (:func:`pipelines.scoring.versions.score_newest`). A date
+    stopped by a blocking check is left as it is."""
+    days = open_days(wh, days, "scored_results")
     with wh.connect() as conn:
-        inputs = _date_inputs(conn, session_date)
+        inputs = _date_inputs(conn, days)
     scored, adjustments = score_newest(
         inputs["validated"],
         inputs["rulings"],
@@ -328,14 +414,15 @@ def score(wh: Warehouse, session_date: str) -> Summary:
         written = write(
             conn,
             [
-                Write("scored_results", scored, _day(session_date)),
-                Write("adjustments", adjustments, _day(session_date)),
+                Write("scored_results", scored, _slice(days)),
+                Write("adjustments", adjustments, _slice(days)),
             ],
         )
     factored = scored.filter(pl.col("factoring").is_in(["neuberg", "linear"]))
     return Summary(
         written,
         {
+            "dates": len(days),
             "boards": scored.select(BOARD).unique().height,
             "boards_factored": factored.select(BOARD).unique().height,
             "artificial_scores": int((scored["kind"] == "artificial").sum()),
@@ -344,25 +431,27 @@ def score(wh: Warehouse, session_date: str) -> Summary:
     )
 
 
-def standings(wh: Warehouse, session_date: str) -> Summary:
-    """Every version of the date's session standings, and of the standings of every event
-    with a session that day; what each new version changed. The newest version is ranked
-    from the scored lines the score stage stored (never scored again); only the older
-    versions of a session with decisions are (:func:`pipelines.scoring.versions.
-    session_versions`)."""
+def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
+    """Every version of the session standings of ``days``, and of the standings of every
+    event with a session on one of them; what each new version changed — in one pass. The
+    newest version is ranked from the scored lines the score stage stored (never scored
+    again); only the older versions of a session with decisions are
+    (:func:`pipelines.scoring.versions.session_versions`). A date stopped by a blocking check
+    (its rows not accounted for, its matchpoints not conserved) gets no standings."""
+    days = open_days(wh, days, "standings")
     with wh.connect() as conn:
-        inputs = _date_inputs(conn, session_date)
-        scored = query(conn, "read/scored_for_date", _day(session_date))
+        inputs = _date_inputs(conn, days)
+        scored = query(conn, "read/scored_for_dates", _in(days))
         events = sorted(inputs["validated"]["event_id"].unique().to_list())
         ids = {"event_ids": events}
         dates = query(conn, "read/event_dates", ids)["session_date"].to_list()
         others = query(conn, "read/session_versions_for_events", ids).filter(
-            pl.col("session_date") != session_date
+            ~pl.col("session_date").is_in(days)
         )
-        ev_rulings = query(conn, "read/rulings_for_dates", {"dates": dates}).filter(
+        ev_rulings = query(conn, "read/rulings_for_dates", _in(dates)).filter(
             pl.col("event_id").is_in(events)
         )
-        ev_appeals = query(conn, "read/appeals_for_dates", {"dates": dates}).filter(
+        ev_appeals = query(conn, "read/appeals_for_dates", _in(dates)).filter(
             pl.col("event_id").is_in(events)
         )
         all_scored = query(conn, "read/scored_for_events", ids)
@@ -379,42 +468,41 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
         profs=profs,
     )
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
-    scope = {"session_date": session_date, "event_ids": events}
+    scope = {**_in(days), "event_ids": events}
     with wh.connect() as conn:
-        holds = query(conn, "read/holds_for_date", _day(session_date))
+        holds = query(conn, "read/holds_for_dates", _in(days))
         elsewhere = query(conn, "read/events_held_elsewhere", scope)
-    held_here = holds["event_id"].unique().to_list()
-    rows = hold_events(rows, held_here, [*held_here, *elsewhere["event_id"].to_list()])
+    rows = hold_events(
+        rows,
+        holds.select(pl.col("session_date").cast(pl.Utf8), "event_id"),
+        [*holds["event_id"].to_list(), *elsewhere["event_id"].to_list()],
+    )
     changes = pl.concat([session_changes, ev_changes], how="diagonal_relaxed")
     # Team matches of the events, every session (knockout segments carry their totals):
     # the newest scores of every date, as stored.
-    team_scored = all_scored
     decided = {d.cause_id for d in decisions(ev_rulings, ev_appeals)}
     in_effect = rulings_in_effect(ev_rulings, ev_appeals, decided)
-    ms = matches(team_scored, penalties_frame(in_effect, team_scored, profs=profs), profs=profs)
+    ms = matches(all_scored, penalties_frame(in_effect, all_scored, profs=profs), profs=profs)
     with wh.connect() as conn:
-        # the date is computed from its current inputs (nothing for a date withdrawn)
-        done = (
-            query(conn, "read/date_inputs")
-            .filter(pl.col("session_date") == session_date)
-            .with_columns(
-                pl.lit(incremental.outputs_hash(_own(rows, changes, holds))).alias("output")
-            )
-        )
+        # each date is computed from its current inputs (nothing for a date withdrawn)
+        done = query(conn, "read/date_inputs").filter(pl.col("session_date").is_in(days))
+    done = done.join(_outputs(rows, changes, holds, days), on="session_date", how="left")
+    with wh.connect() as conn:
         written = write(
             conn,
             [
-                Write("dates_done", done, _day(session_date)),
+                Write("dates_done", done, _slice(days)),
                 Write("standings", rows, scope),
                 Write("standings_changes", changes, scope),
                 Write("matches", ms, {"event_id": events}),
-                Write("holds", holds, _day(session_date)),
+                Write("holds", holds, _slice(days)),
             ],
         )
     newest = sessions.filter(pl.col("status") != "superseded")
     return Summary(
         written,
         {
+            "dates": len(days),
             "sessions": sessions.select("event_id", "session").unique().height,
             "events": len(events),
             "events_held": holds["event_id"].n_unique() if holds.height else 0,
@@ -429,21 +517,39 @@ def standings(wh: Warehouse, session_date: str) -> Summary:
     )
 
 
-def _own(rows: pl.DataFrame, changes: pl.DataFrame, holds: pl.DataFrame) -> dict:
-    """What a date's standings run writes that belongs to that date alone: its session
-    standings, their changes and its holds. Event totals and team matches are written by every
-    date of their event, from these rows and the inputs (``date_inputs``), so they are not
-    part of one date's outcome (:func:`pipelines.incremental.outputs_hash`)."""
+def _outputs(
+    rows: pl.DataFrame, changes: pl.DataFrame, holds: pl.DataFrame, days: list[str]
+) -> pl.DataFrame:
+    """``session_date, output``: per date, the hash of what the standings stage wrote that
+    belongs to that date alone — its session standings, their changes and its holds. Event
+    totals and team matches are written by every date of their event, from these rows and the
+    inputs (``date_inputs``), so they are not part of one date's outcome
+    (:func:`pipelines.incremental.outputs_hash`)."""
     session = pl.col("scope") == "session"
-    return {
-        "standings": rows.filter(session),
-        "standings_changes": changes.filter(session) if changes.height else changes,
-        "holds": holds,
+
+    def by_date(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
+        if frame.height == 0:
+            return {}
+        frame = frame.with_columns(pl.col("session_date").cast(pl.Utf8))
+        return {k[0]: v for k, v in frame.partition_by("session_date", as_dict=True).items()}
+
+    own = {
+        "standings": by_date(rows.filter(session)),
+        "standings_changes": by_date(changes.filter(session) if changes.height else changes),
+        "holds": by_date(holds),
     }
+    empty = {
+        name: frame.clear()
+        for name, frame in (("standings", rows), ("standings_changes", changes), ("holds", holds))
+    }
+    out = [
+        (day, incremental.outputs_hash({n: own[n].get(day, empty[n]) for n in own})) for day in days
+    ]
+    return pl.DataFrame(out, schema={"session_date": pl.Utf8, "output": pl.Utf8}, orient="row")
 
 
 def hold_events(
-    rows: pl.DataFrame, sessions_held: list[str], events_held: list[str] | None = None
+    rows: pl.DataFrame, sessions_held: pl.DataFrame, events_held: list[str] | None = None
 ) -> pl.DataFrame:
     """Hold back the standings of events whose input cannot be trusted as it stands: a stated
     score that disagrees with the score of its contract (Law 77 — the score is what the
@@ -451,17 +557,22 @@ def hold_events(
     or appeal that cannot be applied as written (Laws 82-93: the director's decision must be
     applied exactly as given, not guessed).
 
-    Session-scope rows of the ``sessions_held`` events (held on this date) and event-scope rows
-    of the ``events_held`` ones (held on this date or on any other date of the event: its
-    totals include that session; default ``sessions_held``) get status ``held``: kept in the
-    warehouse, never published, never Final. Superseded versions stay as they were. Every
-    other event of the date keeps its own status: one club's mistake holds back that event
-    only."""
-    events_held = sessions_held if events_held is None else events_held
-    if not (sessions_held or events_held) or rows.height == 0:
+    Session-scope rows of the ``sessions_held`` (``session_date, event_id``: an event held on
+    that date) and event-scope rows of the ``events_held`` events (held on a date computed or
+    on any other date of the event: its totals include that session; default: the events of
+    ``sessions_held``) get status ``held``: kept in the warehouse, never published, never
+    Final. Superseded versions stay as they were. Every other event of the date keeps its own
+    status: one club's mistake holds back that event only."""
+    if events_held is None:
+        events_held = sessions_held["event_id"].to_list()
+    if not (sessions_held.height or events_held) or rows.height == 0:
         return rows
+    pairs = sessions_held.select(
+        pl.concat_str(pl.col("session_date").cast(pl.Utf8), "event_id", separator="\x1f")
+    ).to_series()
+    key = pl.concat_str(pl.col("session_date").cast(pl.Utf8), "event_id", separator="\x1f")
     held = (
-        (pl.col("scope") == "session") & pl.col("event_id").is_in(sessions_held)
+        (pl.col("scope") == "session") & key.is_in(pairs.implode())
         | (pl.col("scope") == "event") & pl.col("event_id").is_in(events_held)
     ) & (pl.col("status") != "superseded")
     return rows.with_columns(
@@ -469,54 +580,69 @@ def hold_events(
     )
 
 
-# ------------------------------------------------------------------------------ one date
+# ------------------------------------------------------------------------------ the dates
 
 
-#: The stages of one session date in the order their assets depend on each other
+#: The stages of the session dates in the order their assets depend on each other
 #: (``assets/results.py``, ``assets/standings.py``; the Definitions' test checks the order):
-#: ``(asset, stage)``, each stage called as ``stage(inbox, warehouse, session_date)``.
-DATE_STAGES: tuple[tuple[str, Callable[[Path, Warehouse, str], Summary]], ...] = (
-    ("raw_results", lambda inbox, wh, day: build_raw(inbox, wh, day)),
-    ("validated_results", lambda _inbox, wh, day: validate(wh, day)),
-    ("ruling_log", lambda inbox, wh, day: build_ruling_log(inbox, wh, day)),
-    ("rulings", lambda _inbox, wh, day: rulings(wh, day)),
-    ("scored_results", lambda _inbox, wh, day: score(wh, day)),
-    ("standings", lambda _inbox, wh, day: standings(wh, day)),
+#: ``(asset, stage)``, each stage called as ``stage(inbox, warehouse, days)`` for one date or
+#: a range of them.
+DATE_STAGES: tuple[tuple[str, Callable[[Path, Warehouse, list[str]], Summary]], ...] = (
+    ("raw_results", lambda inbox, wh, days: build_raw(inbox, wh, days)),
+    ("validated_results", lambda _inbox, wh, days: validate(wh, days)),
+    ("ruling_log", lambda inbox, wh, days: build_ruling_log(inbox, wh, days)),
+    ("rulings", lambda _inbox, wh, days: rulings(wh, days)),
+    ("scored_results", lambda _inbox, wh, days: score(wh, days)),
+    ("standings", lambda _inbox, wh, days: standings(wh, days)),
 )
 
 
-def run_date(inbox: Path, wh: Warehouse, session_date: str) -> list[tuple[str, pl.DataFrame]]:
-    """Every stage of ``session_date`` in :data:`DATE_STAGES` order, each followed by the
-    checks of its asset, without Dagster (``traveller validate`` runs the night's checks this
-    way). As in a Dagster run, a blocking check that fails stops the date there: its later
-    stages are not run. Returns the failed checks, ``(name, offending rows)``."""
-    failed: list[tuple[str, pl.DataFrame]] = []
+def run_dates(
+    inbox: Path, wh: Warehouse, days: Sequence[str]
+) -> list[tuple[str, str, pl.DataFrame]]:
+    """Every stage of ``days`` in :data:`DATE_STAGES` order, each followed by the checks of
+    its asset, without Dagster (``traveller validate`` runs the night's checks this way), in
+    one pass as a Dagster run of the range does. A date a blocking check fails for stops
+    there (:func:`open_days`). Returns the failed checks, ``(name, session date, offending
+    rows of that date)``."""
+    days = _days(days)
+    failed: list[tuple[str, str, pl.DataFrame]] = []
     for asset, stage in DATE_STAGES:
-        stage(inbox, wh, session_date)
-        stop = False
+        stage(inbox, wh, days)
         for spec in check_specs.CHECKS:
             if spec.asset == asset and spec.partitioned:
-                ok, bad = check(wh, spec.name, session_date)
-                if not ok:
-                    failed.append((spec.name, bad))
-                    stop = stop or spec.blocking
-        if stop:
-            break
+                _, bad = check(wh, spec.name, days)
+                for day in sorted(failed_dates(bad)):
+                    failed.append((spec.name, day, bad.filter(pl.col("session_date") == day)))
     return failed
 
 
 # ------------------------------------------------------------------------------------ checks
 
 
-def check(wh: Warehouse, name: str, session_date: str | None = None) -> tuple[bool, pl.DataFrame]:
-    """Run the check ``name`` (:data:`pipelines.check_specs.CHECKS`) against the warehouse, for
-    ``session_date`` when it is a check of one date: ``(passed, offending rows)``."""
+def check(
+    wh: Warehouse, name: str, days: str | Sequence[str] | None = None
+) -> tuple[bool, pl.DataFrame]:
+    """Run the check ``name`` (:data:`pipelines.check_specs.CHECKS`) against the warehouse,
+    for ``days`` (one session date or several) when it is a check of dates: ``(passed,
+    offending rows)``; the rows of a check of dates carry their ``session_date``."""
     spec = check_specs.spec(name)
-    if spec.partitioned and session_date is None:
-        raise ValueError(f"check {name} is run for one session date")
+    if spec.partitioned and days is None:
+        raise ValueError(f"check {name} is run for session dates")
     with wh.connect() as conn:
-        rows = query(conn, spec.sql, _day(session_date) if spec.partitioned else None)
+        rows = query(conn, spec.sql, _in(_days(days)) if spec.partitioned else None)
     bad = spec.failures(rows)
+    if (
+        spec.partitioned
+        and bad.height
+        and "session_date" not in bad.columns
+        and {"event_id", "session"} <= set(bad.columns)
+    ):
+        # an engine rule's rows name their event session: its date is the model's
+        dated = rows.select(
+            "event_id", pl.col("session").cast(bad.schema["session"]), "session_date"
+        ).unique()
+        bad = bad.join(dated, on=["event_id", "session"], how="left")
     return bad.height == 0, bad
 
 

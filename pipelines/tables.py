@@ -42,6 +42,7 @@ BOOLEAN = "BOOLEAN"
 DATE = "DATE"
 TIMESTAMP = "TIMESTAMP"
 DATE_LIST = "DATE[]"
+VARCHAR_LIST = "VARCHAR[]"
 
 #: ``NOT NULL`` (the third argument of :class:`Column`).
 NOT_NULL = True
@@ -57,6 +58,7 @@ POLARS_TYPES: dict[str, pl.DataType] = {
     DATE: pl.Utf8(),
     TIMESTAMP: pl.Utf8(),
     DATE_LIST: pl.List(pl.Utf8),
+    VARCHAR_LIST: pl.List(pl.Utf8),
 }
 
 #: A table or column name: lower-case letters, digits and underscores.

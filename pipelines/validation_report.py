@@ -2,7 +2,7 @@
 touching the warehouse.
 
 The files are run through the night's own stages (:func:`pipelines.stages.ingest`, then
-:func:`pipelines.stages.run_date` for every session date: the same readers, event
+:func:`pipelines.stages.run_dates` for every session date in one pass: the same readers, event
 resolution, dating, duplicate and row checks, Law 77 check, checks of ruling and appeal logs,
 scoring, standings and asset checks) into a throw-away warehouse in a temporary folder,
 which is deleted afterwards. What the run would reject, hold back or stop is then reported,
@@ -120,8 +120,7 @@ def check_files(files: list[tuple[Path, str]], profile: str | None = None) -> Fi
                 if not ok
             ]
             dates = wh.query("read/dates")["session_date"].to_list()
-            for day in dates:
-                failed += [(n, day, bad) for n, bad in stages.run_date(inbox, wh, day)]
+            failed += stages.run_dates(inbox, wh, dates)
         return _findings(wh, dates, failed, shown, [name for _, name in files])
 
 
@@ -164,7 +163,7 @@ def _findings(
     found = Findings(rows=int(wh.query("reports/run_summary")["rows_read"][0] or 0))
     holds = wh.query("reports/holds", {"dates": dates})
     stopped = sorted({day for check, day, _ in failed if day and _blocks(check)})
-    disagreements = [wh.query("checks/score_disagreements", {"session_date": d}) for d in stopped]
+    disagreements = [wh.query("checks/score_disagreements", {"dates": stopped})] if stopped else []
     rows = pl.concat(
         [
             wh.query("reports/rejections").select("file", "location", "field", "reason"),

@@ -43,6 +43,10 @@ TABLES: tuple[str, ...] = tuple(t.name for t in registry.TABLES)
 #: Default warehouse file, relative to the working directory.
 DEFAULT_PATH = Path("data/warehouse.duckdb")
 
+#: DuckDB files this process keeps open for a run (:meth:`Warehouse.kept_open`): resolved
+#: path -> (the keeping connection, how many holds).
+_KEPT: dict[str, tuple[duckdb.DuckDBPyConnection, int]] = {}
+
 
 def _sql_dir() -> Path:
     here = Path(__file__).resolve().parent
@@ -110,14 +114,75 @@ class Warehouse:
             return Path(os.environ.get("TRAVELLER_PUBLISH", "data"))
         return self.path.parent
 
+    def _key(self) -> str:
+        return str(self.path.resolve())
+
+    def keep_open(self) -> None:
+        """Keep the DuckDB file open until :meth:`release` (re-entrant within the process).
+
+        Opening a DuckDB file reads its catalogue, and closing its last connection writes a
+        checkpoint: a run whose stages each open and close the file pays both many times
+        over. A run (``traveller run``, a Dagster run holding the run lock) keeps it open from
+        its first stage to its last; every :meth:`connect` in between is a cursor on that
+        database (same transactions, same isolation as a connection of its own). A
+        PostgreSQL warehouse is left as it is (a connection per stage, pooled by the server).
+        """
+        if self.url is not None:
+            return
+        key = self._key()
+        if key in _KEPT:
+            conn, n = _KEPT[key]
+            _KEPT[key] = (conn, n + 1)
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = duckdb.connect(str(self.path))
+        try:
+            ensure_schema(conn)
+        except BaseException:
+            conn.close()
+            raise
+        _KEPT[key] = (conn, 1)
+
+    def release(self) -> None:
+        """Give back one hold of :meth:`keep_open`; the last closes the file (checkpoint)."""
+        if self.url is not None:
+            return
+        key = self._key()
+        if key not in _KEPT:
+            return
+        conn, n = _KEPT[key]
+        if n > 1:
+            _KEPT[key] = (conn, n - 1)
+            return
+        del _KEPT[key]
+        conn.close()
+
+    @contextmanager
+    def kept_open(self) -> Iterator[Warehouse]:
+        """The warehouse kept open for the block (:meth:`keep_open`)."""
+        self.keep_open()
+        try:
+            yield self
+        finally:
+            self.release()
+
     @contextmanager
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """Open the warehouse (creating the file and the schema if needed); closes on exit."""
+        """Open the warehouse (creating the file and the schema if needed); closes on exit.
+        While the file is kept open (:meth:`keep_open`) this is a cursor on it."""
         if self.url is not None:
             from pipelines import pg_warehouse
 
             with pg_warehouse.connect(self.url, read_only) as pg:
                 yield pg  # type: ignore[misc]
+            return
+        kept = _KEPT.get(self._key()) if _KEPT else None
+        if kept is not None:
+            cursor = kept[0].cursor()
+            try:
+                yield cursor
+            finally:
+                cursor.close()
             return
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)

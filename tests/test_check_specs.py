@@ -28,8 +28,8 @@ def test_every_check_passes_on_an_empty_warehouse(tmp_path):
         assert ok and bad.height == 0, c.name
 
 
-def test_a_check_of_one_date_needs_its_date(tmp_path):
-    with pytest.raises(ValueError, match="one session date"):
+def test_a_check_of_dates_needs_its_dates(tmp_path):
+    with pytest.raises(ValueError, match="run for session dates"):
         stages.check(Warehouse(tmp_path / "w.duckdb"), "rows_accounted")
     with pytest.raises(KeyError):
         spec("no_such_check")

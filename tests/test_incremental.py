@@ -119,6 +119,16 @@ def _same(ours: Path, fresh: Path) -> None:
 
 
 def _scheduled(inbox: Path, folder: Path) -> list[str]:
+    """The session dates the nightly schedule asks Dagster to run: the known dates (of the
+    inbox, or computed before) within the ranges it requests — a range run computes every
+    date of its range in one pass."""
+    with duckdb.connect(str(folder / "w.duckdb"), read_only=True) as c:
+        known = {
+            d.isoformat()
+            for (d,) in c.sql(
+                "SELECT session_date FROM date_inputs UNION SELECT session_date FROM dates_done"
+            ).fetchall()
+        }
     res = {
         "inbox": InboxResource(path=str(inbox)),
         "warehouse": WarehouseResource(path=str(folder / "w.duckdb")),
@@ -128,7 +138,8 @@ def _scheduled(inbox: Path, folder: Path) -> list[str]:
         got = nightly(ctx)
     if isinstance(got, dg.SkipReason):
         return []
-    return sorted(r.partition_key for r in got)
+    spans = [(r.partition_key_range.start, r.partition_key_range.end) for r in got]
+    return sorted(d for d in known if any(a <= d <= b for a, b in spans))
 
 
 def _run(inbox: Path, folder: Path):

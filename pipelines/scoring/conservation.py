@@ -24,8 +24,16 @@ from pipelines.scoring.score import BOARD
 SMALL_GROUP_METHODS = frozenset({"fouled_single", "fouled_ebu", "fouled_acbl"})
 
 
-def _small_group(method: str | None) -> bool:
-    return (method or "") in SMALL_GROUP_METHODS
+def _exact_sum(num: str, den: str) -> list[pl.Expr]:
+    """A field's fractions ``num/den`` summed: ``__num`` (the numerators' sum) and ``__den``
+    (the denominator) when every row has the same denominator (``__den_n`` 1), the fractions
+    themselves (``__f``) for an exact sum otherwise."""
+    return [
+        pl.col(num).cast(pl.Int64).sum().alias("__num"),
+        pl.col(den).cast(pl.Int64).first().alias("__den"),
+        pl.col(den).n_unique().alias("__den_n"),
+        pl.struct(num, den).alias("__f"),
+    ]
 
 
 def _table_breaches(
@@ -61,11 +69,32 @@ def breaches(scored: pl.DataFrame) -> pl.DataFrame:
             pl.len().alias("n"),
             pl.col("top").first(),
             pl.col("factoring").drop_nulls().first(),
-            pl.struct(num, "mp_den").alias("__f"),
+            *_exact_sum(num, "mp_den"),
         )
-        for r in sums.iter_rows(named=True):
-            if _small_group(r["factoring"]):
-                continue
+        sums = sums.filter(
+            ~pl.col("factoring").fill_null("").is_in(list(SMALL_GROUP_METHODS))
+        ).with_columns((pl.col("top") * 2).alias("__top2"))
+        # one denominator and a top in halves (every scale): exact in integers, vectorised —
+        # the field sums to n x top / 2 when 4 x sum(num) = n x (2 top) x den
+        whole = (pl.col("__den_n") == 1) & (
+            (pl.col("__top2") - pl.col("__top2").round(0)).abs() < 1e-9
+        )
+        quick = sums.filter(whole)
+        off = quick.filter(
+            4 * pl.col("__num")
+            != pl.col("n") * pl.col("__top2").round(0).cast(pl.Int64) * pl.col("__den")
+        )
+        out.extend(
+            off.select(
+                *BOARD,
+                "board_version",
+                pl.lit(side).alias("side"),
+                pl.col("n").cast(pl.Int64).alias("results"),
+                (pl.col("__num") / pl.col("__den")).alias("sum"),
+                (pl.col("n") * pl.col("top") / 2).alias("expected_sum"),
+            ).to_dicts()
+        )
+        for r in sums.filter(~whole).iter_rows(named=True):  # the rare rest, in fractions
             total = sum((Fraction(f[num], f["mp_den"]) for f in r["__f"]), Fraction(0))
             want = Fraction(r["n"]) * Fraction(r["top"]).limit_denominator() / 2
             if total != want:
@@ -138,19 +167,23 @@ def imp_breaches(scored: pl.DataFrame) -> list[dict]:
     cross = clean.filter(pl.col("scoring") == "cross_imps") if "scoring" in clean.columns else None
     if cross is not None and cross.height:
         keys = [*BOARD, "board_version"]
-        sums = cross.group_by(keys).agg(
-            pl.len().alias("n"), pl.struct("ns_imps_num", "imps_den").alias("__f")
-        )
-        for r in sums.iter_rows(named=True):
+        sums = cross.group_by(keys).agg(pl.len().alias("n"), *_exact_sum("ns_imps_num", "imps_den"))
+        one = pl.col("__den_n") == 1
+        rows = sums.filter(one & (pl.col("__num") != 0)).to_dicts()
+        rows += [
+            r
+            for r in sums.filter(~one).to_dicts()
+            if sum((Fraction(f["ns_imps_num"], f["imps_den"]) for f in r["__f"]), Fraction(0))
+        ]
+        for r in rows:
             total = sum((Fraction(f["ns_imps_num"], f["imps_den"]) for f in r["__f"]), Fraction(0))
-            if total != 0:
-                out.append(
-                    {
-                        **{k: r[k] for k in keys},
-                        "side": "NS cross-IMPs",
-                        "results": r["n"],
-                        "sum": float(total),
-                        "expected_sum": 0.0,
-                    }
-                )
+            out.append(
+                {
+                    **{k: r[k] for k in keys},
+                    "side": "NS cross-IMPs",
+                    "results": r["n"],
+                    "sum": float(total),
+                    "expected_sum": 0.0,
+                }
+            )
     return out

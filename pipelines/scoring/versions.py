@@ -267,9 +267,38 @@ def score_newest(
     scored, _ = score_state(validated, latest, contestants, standings=False, profs=profs)
     if latest.height == 0:
         return scored, pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
-    base_scored, base_standings = score_state(validated, rulings.clear(), contestants, profs=profs)
+    # a session is scored on its own (its boards, its session percentages): the sessions
+    # without a ruling in effect have no adjustment, and need no scoring without rulings
+    ruled = _sessions_of(latest)
+    base_scored, base_standings = score_state(
+        _of_sessions(validated, ruled), rulings.clear(), contestants, profs=profs
+    )
     return scored, _adjustments(
-        base_scored, base_standings, scored, latest, contestants, profs=profs
+        base_scored,
+        base_standings,
+        _of_sessions(scored, ruled),
+        latest,
+        contestants,
+        profs=profs,
+    )
+
+
+def _sessions_of(frame: pl.DataFrame) -> pl.DataFrame:
+    """The event sessions (``event_id``, ``session``) ``frame`` has rows of."""
+    return frame.select("event_id", pl.col("session").cast(pl.Int64)).unique()
+
+
+def _of_sessions(frame: pl.DataFrame, sessions: pl.DataFrame) -> pl.DataFrame:
+    """The rows of ``frame`` in the event ``sessions`` (:func:`_sessions_of`), in order."""
+    return (
+        frame.with_columns(pl.col("session").cast(pl.Int64).alias("__s"))
+        .join(
+            sessions.rename({"session": "__s"}),
+            on=["event_id", "__s"],
+            how="semi",
+            maintain_order="left",
+        )
+        .drop("__s")
     )
 
 
@@ -296,33 +325,38 @@ def session_versions(
     for d in decs:
         by_session.setdefault((d.event_id, d.session), []).append(d)
     rounds = max((len(v) for v in by_session.values()), default=0)
-    versions: list[pl.DataFrame] = []
-    for j in range(rounds + 1):
+    # the newest version of every session: as scored, every decision made
+    latest = latest_in_effect(rulings, appeals)
+    newest = session_standings(
+        scored, contestants, penalties_frame(latest, scored, profs=profs), profs=profs
+    )
+    made = pl.DataFrame(
+        [(e, s, len(ds)) for (e, s), ds in by_session.items()],
+        schema={"event_id": pl.Utf8, "session": pl.Int64, "__n": pl.Int32},
+        orient="row",
+    )
+    versions: list[pl.DataFrame] = [
+        newest.with_columns(pl.col("session").cast(pl.Int64).alias("__s"))
+        .join(made.rename({"session": "__s"}), on=["event_id", "__s"], how="left")
+        .with_columns((pl.col("__n").fill_null(0) + 1).cast(pl.Int32).alias("version"))
+        .drop("__s", "__n")
+    ]
+    # version j + 1 of a session with more than j decisions (its first j made): only those
+    # sessions are scored again, each on its own boards
+    for j in range(rounds):
         applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
-        in_effect = rulings_in_effect(rulings, appeals, applied)
-        if j == rounds:  # every decision made: the newest version, as scored
-            standings = session_standings(
-                scored, contestants, penalties_frame(in_effect, scored, profs=profs), profs=profs
-            )
-        else:
-            _, standings = score_state(validated, in_effect, contestants, profs=profs)
-        # A session with fewer decisions than j is unchanged since its last version.
-        if j:
-            due = pl.DataFrame(
-                [(e, s) for (e, s), ds in by_session.items() if len(ds) >= j],
-                schema={"event_id": pl.Utf8, "session": pl.Int32},
-                orient="row",
-            )
-            standings = standings.join(due, on=["event_id", "session"], how="semi")
+        due = made.filter(pl.col("__n") > j).select("event_id", "session")
+        in_effect = _of_sessions(rulings_in_effect(rulings, appeals, applied), due)
+        _, standings = score_state(
+            _of_sessions(validated, due), in_effect, contestants, profs=profs
+        )
         versions.append(standings.with_columns(pl.lit(j + 1, pl.Int32).alias("version")))
     all_versions = (
         pl.concat(versions, how="diagonal_relaxed")
         if versions
         else pl.DataFrame(schema=STANDINGS_SCHEMA)
     )
-    all_versions = _status(
-        all_versions, appeals, events, now, latest_in_effect(rulings, appeals), profs=profs
-    )
+    all_versions = _status(all_versions, appeals, events, now, latest, profs=profs)
     return all_versions, _changes(all_versions, by_session, "session"), decs
 
 
@@ -566,63 +600,81 @@ def _adjustments(
     )
     who = ["event_id", "session", "section", "contestant", "direction"]
     tops = base_standings.select(*who, "top")
-    rows = []
+    schema = {k: ADJUSTMENTS_SCHEMA[k] for k in _ADJUSTMENT_ROW}
     board_rulings = in_effect.filter(
         pl.col("board").is_not_null() & (pl.col("kind") != RulingKind.SCORE_STANDS)
     )
-    for r in board_rulings.iter_rows(named=True):
-        on_board = j.filter(
-            (pl.col("event_id") == r["event_id"])
-            & (pl.col("session") == r["session"])
-            & (pl.col("board") == r["board"])
-            & (pl.col("deal_round") == (r.get("deal_round") or 0))
-            & ((pl.col("section") == r["section"]) if r["section"] else pl.lit(True))
-        )
-        at_table = (pl.col("ns_pair") == r["ns_pair"]) & (pl.col("ew_pair") == r["ew_pair"])
-        hit = on_board.filter(
-            at_table | (pl.col("mp").fill_null(-1) != pl.col("before").fill_null(-1))
-        ).with_columns(
-            pl.when(at_table).then(pl.lit("table")).otherwise(pl.lit("field")).alias("role")
-        )
-        for h in hit.iter_rows(named=True):
-            rows.append(
-                {
-                    **_common(r),
-                    "board": r["board"],
-                    "deal_round": h["deal_round"],
-                    "section": h["section"],
-                    "session_date": h["session_date"],
-                    "contestant": h["contestant"],
-                    "direction": h["direction"],
-                    "role": h["role"],
-                    "score_before": h["before"],
-                    "score_after": h["mp"],
-                    "unit": h["unit"],
-                }
-            )
-    for r in in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).iter_rows(named=True):
-        rows.append(
-            {
-                **_common(r),
-                "board": None,
-                "deal_round": None,
-                "section": r["section"] or "",
-                "session_date": r["session_date"],
-                "contestant": r["penalized"],
-                "direction": r["penalized_direction"],
-                "role": "penalized",
-                "score_before": None,
-                "score_after": None,
-                "unit": None,
-            }
-        )
-    if not rows:
-        return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
-    adj = pl.DataFrame(
-        rows,
-        schema={k: ADJUSTMENTS_SCHEMA[k] for k in _ADJUSTMENT_ROW},
-        orient="row",
+    # each ruling about a board against the contestants of that board (its section, or every
+    # section when the ruling names none): the table's two sides, and in the field every
+    # contestant whose score on the board the ruling changed
+    ruled = board_rulings.with_row_index("__r").select(
+        "__r",
+        *(pl.col(c).alias(f"__{c}") for c in ("ruling_id", "appeal_id", "laws", "kind")),
+        "event_id",
+        "session",
+        "board",
+        pl.col("deal_round").fill_null(0).cast(pl.Int32).alias("__round"),
+        pl.when(pl.col("section").fill_null("") != "").then(pl.col("section")).alias("__sec"),
+        pl.col("ns_pair").alias("__ns"),
+        pl.col("ew_pair").alias("__ew"),
     )
+    on_board = j.join(
+        ruled,
+        on=["event_id", "session", "board"],
+        how="inner",
+    ).filter(
+        (pl.col("deal_round").cast(pl.Int32) == pl.col("__round"))
+        & (pl.col("__sec").is_null() | (pl.col("section") == pl.col("__sec")))
+    )
+    at_table = (pl.col("ns_pair") == pl.col("__ns")) & (pl.col("ew_pair") == pl.col("__ew"))
+    hits = (
+        on_board.filter(at_table | (pl.col("mp").fill_null(-1) != pl.col("before").fill_null(-1)))
+        .sort("__r", maintain_order=True)
+        .select(
+            "event_id",
+            "session",
+            pl.col("__ruling_id").alias("ruling_id"),
+            pl.col("__appeal_id").alias("appeal_id"),
+            pl.col("__laws").alias("laws"),
+            pl.col("__kind").alias("kind"),
+            "board",
+            "deal_round",
+            "section",
+            "session_date",
+            "contestant",
+            "direction",
+            pl.when(at_table).then(pl.lit("table")).otherwise(pl.lit("field")).alias("role"),
+            pl.col("before").alias("score_before"),
+            pl.col("mp").alias("score_after"),
+            "unit",
+        )
+    )
+    penalized = in_effect.filter(pl.col("kind").is_in(list(PENALTY_KINDS))).select(
+        "event_id",
+        "session",
+        "ruling_id",
+        pl.col("appeal_id") if "appeal_id" in in_effect.columns else pl.lit(None, pl.Utf8),
+        "laws",
+        "kind",
+        pl.lit(None).alias("board"),
+        pl.lit(None).alias("deal_round"),
+        pl.col("section").fill_null(""),
+        "session_date",
+        pl.col("penalized").alias("contestant"),
+        pl.col("penalized_direction").alias("direction"),
+        pl.lit("penalized").alias("role"),
+        pl.lit(None).alias("score_before"),
+        pl.lit(None).alias("score_after"),
+        pl.lit(None).alias("unit"),
+    )
+    parts = [
+        f.select([pl.col(c).cast(t) for c, t in schema.items()])
+        for f in (hits, penalized)
+        if f.height
+    ]
+    if not parts:
+        return pl.DataFrame(schema=ADJUSTMENTS_SCHEMA)
+    adj = pl.concat(parts)
     adj = adj.join(tops, on=who, how="left", nulls_equal=True)
     pen = penalties_frame(in_effect, scored, profs=profs)
     if pen.height:
@@ -689,6 +741,11 @@ def _common(r: dict) -> dict:
     }
 
 
+#: Between an event's id and the number of one of its versions in the id that ranks that
+#: version (:func:`event_versions`): a character no event id holds.
+_VERSION_SEP = "\x1f"
+
+
 def event_versions(
     session_versions: pl.DataFrame,
     session_decisions: list[Decision],
@@ -702,54 +759,114 @@ def event_versions(
     ``session_versions`` are all versions of every session of the events; event version
     ``k`` adds up, for each session, the version reflecting the event's first ``k-1``
     decisions. The newest event version is ``final`` when every session's is.
+
+    Every version of every event is ranked in one call of
+    :func:`~pipelines.scoring.standings.event_standings`: each version of an event with
+    decisions is ranked as an event of its own (its id and its version number), with its
+    scored lines and contestants, then given back its id; an event without decisions has one
+    version, its sessions' first.
     """
     profs = ProfileSet.ensure(profs)
-    out, changes = [], []
+    empty = pl.DataFrame(schema=STANDINGS_SCHEMA), pl.DataFrame(schema=CHANGES_SCHEMA)
+    sv = session_versions
+    if sv.height == 0:
+        return empty
     by_event: dict[str, list[Decision]] = {}
     for d in sorted(session_decisions, key=lambda d: (d.time, d.cause_id)):
         by_event.setdefault(d.event_id, []).append(d)
-    for (event,), sv in session_versions.group_by(["event_id"], maintain_order=True):
-        ds = by_event.get(event, [])
-        versions = []
+    events = sv["event_id"].unique(maintain_order=True).to_list()
+    decided = [e for e in events if by_event.get(e)]
+    # which version of each session each event version adds up: (event, version, session,
+    # session version); an event without decisions adds up its sessions' first versions
+    newest = {
+        (e, s): v
+        for e, s, v in sv.filter(pl.col("event_id").is_in(decided))
+        .group_by("event_id", "session")
+        .agg(pl.col("version").max())
+        .iter_rows()
+    }
+    picks = []
+    for e in decided:
+        ds = by_event[e]
         for k in range(len(ds) + 1):
             seen: dict[int, int] = {}
             for d in ds[:k]:
                 seen[d.session] = seen.get(d.session, 0) + 1
-            pick = []
-            for (s,), rows in sv.group_by(["session"], maintain_order=True):
-                newest = rows["version"].max()
-                want = min(1 + seen.get(s, 0), newest)
-                pick.append(rows.filter(pl.col("version") == want))
-            ev = event_standings(
-                pl.concat(pick, how="diagonal_relaxed"), scored, contestants, profs=profs
-            )
-            versions.append(ev.with_columns(pl.lit(k + 1, pl.Int32).alias("version")))
-        every = pl.concat(versions, how="diagonal_relaxed")
-        newest = (
-            sv.group_by("session")
-            .agg(pl.col("version").max().alias("__v"))
-            .join(sv, left_on=["session", "__v"], right_on=["session", "version"])
+            for (ev, s), top in newest.items():
+                if ev == e:
+                    picks.append((e, k + 1, s, min(1 + seen.get(s, 0), top)))
+    pick_schema = {
+        "event_id": pl.Utf8,
+        "__ev_version": pl.Int32,
+        "session": sv.schema["session"],
+        "version": pl.Int32,
+    }
+    chosen = pl.concat(
+        [
+            sv.filter(~pl.col("event_id").is_in(decided) & (pl.col("version") == 1)).with_columns(
+                pl.lit(1, pl.Int32).alias("__ev_version")
+            ),
+            sv.with_columns(pl.col("version").cast(pl.Int32)).join(
+                pl.DataFrame(picks, schema=pick_schema, orient="row"),
+                on=["event_id", "session", "version"],
+            ),
+        ],
+        how="diagonal_relaxed",
+    )
+    vid = pl.format(f"{{}}{_VERSION_SEP}{{}}", "event_id", "__ev_version")
+    ids = chosen.select("event_id", "__ev_version").unique().with_columns(vid.alias("__vid"))
+
+    def as_versions(frame: pl.DataFrame | None) -> pl.DataFrame | None:
+        """``frame``'s rows once per version of their event, under that version's id."""
+        if frame is None:
+            return None
+        return (
+            frame.join(ids.select("event_id", "__vid"), on="event_id")
+            .with_columns(pl.col("__vid").alias("event_id"))
+            .drop("__vid")
         )
-        final = newest["status"].eq("final").all()
-        # final by time alone once every session is; never while one waits for an input
-        final_at = (
-            None
-            if "final_at" not in newest.columns or newest["final_at"].null_count()
-            else newest["final_at"].max()
-        )
-        last = len(ds) + 1
-        every = every.with_columns(
-            pl.when(pl.col("version") < last)
+
+    ranked = event_standings(
+        chosen.with_columns(vid.alias("event_id")).drop("__ev_version"),
+        as_versions(scored),  # type: ignore[arg-type]
+        as_versions(contestants),
+        profs=profs,
+    )
+    every = ranked.join(ids, left_on="event_id", right_on="__vid", suffix="__e").with_columns(
+        pl.col("event_id__e").alias("event_id"), pl.col("__ev_version").alias("version")
+    )
+    # the newest version is final when every session's newest is (by time alone once every
+    # session is; never while one waits for an input)
+    last = sv.group_by("event_id", "session").agg(pl.col("version").max().alias("version"))
+    newest_rows = sv.join(last, on=["event_id", "session", "version"])
+    has_final_at = "final_at" in newest_rows.columns
+    state = newest_rows.group_by("event_id").agg(
+        (pl.col("status") == "final").all().alias("__final"),
+        (
+            pl.when(pl.col("final_at").null_count() == 0).then(pl.col("final_at").max())
+            if has_final_at
+            else pl.lit(None, pl.Utf8)
+        ).alias("__final_at"),
+    )
+    versions_of = pl.DataFrame(
+        {"event_id": events, "__last": [len(by_event.get(e, [])) + 1 for e in events]},
+        schema={"event_id": pl.Utf8, "__last": pl.Int32},
+    )
+    every = (
+        every.join(state, on="event_id", how="left")
+        .join(versions_of, on="event_id", how="left")
+        .with_columns(
+            pl.when(pl.col("version") < pl.col("__last"))
             .then(pl.lit("superseded"))
-            .otherwise(pl.lit("final" if final else "provisional"))
+            .when(pl.col("__final"))
+            .then(pl.lit("final"))
+            .otherwise(pl.lit("provisional"))
             .alias("status"),
-            pl.when(pl.col("version") < last)
+            pl.when(pl.col("version") < pl.col("__last"))
             .then(pl.lit(None, pl.Utf8))
-            .otherwise(pl.lit(final_at, pl.Utf8))
+            .otherwise(pl.col("__final_at").cast(pl.Utf8))
             .alias("final_at"),
         )
-        out.append(every)
-        changes.append(_changes(every, {event: ds}, "event"))
-    if not out:
-        return pl.DataFrame(schema=STANDINGS_SCHEMA), pl.DataFrame(schema=CHANGES_SCHEMA)
-    return pl.concat(out, how="diagonal_relaxed"), pl.concat(changes, how="diagonal_relaxed")
+        .select([pl.col(c).cast(t) for c, t in STANDINGS_SCHEMA.items()])
+    )
+    return every, _changes(every, {e: by_event[e] for e in decided}, "event")

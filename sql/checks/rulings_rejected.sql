@@ -1,3 +1,5 @@
--- Rulings and appeals of one date that could not be applied (they block its standings).
-SELECT file, location, field, reason FROM rejected_inputs
-WHERE stage = 'rulings' AND session_date = $session_date ORDER BY file, location;
+-- Rulings and appeals of the given dates that could not be applied (they hold their events).
+SELECT strftime(session_date, '%Y-%m-%d') AS session_date, file, location, field, reason
+FROM rejected_inputs
+WHERE stage = 'rulings' AND session_date IN (SELECT UNNEST($dates::DATE[]))
+ORDER BY session_date, file, location;

@@ -1,5 +1,5 @@
--- The session changes of one date, and the event changes of every event with a session that
--- day (an event's versions are recomputed from all its sessions).
+-- The session changes of the given dates, and the event changes of every event with a
+-- session on one of them (an event's versions are recomputed from all its sessions).
 DELETE FROM standings_changes
-WHERE (scope = 'session' AND session_date = $session_date)
+WHERE (scope = 'session' AND session_date IN (SELECT UNNEST($dates::DATE[])))
    OR (scope = 'event' AND event_id IN (SELECT UNNEST($event_ids::VARCHAR[])));

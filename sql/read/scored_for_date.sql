@@ -1,2 +1,0 @@
-SELECT * REPLACE (strftime(session_date, '%Y-%m-%d') AS session_date)
-FROM scored_results WHERE session_date = $session_date ORDER BY file, rowid;
