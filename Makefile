@@ -24,7 +24,7 @@ $(UV):
 	$(TOOLS)/bin/pip install --quiet "uv==$(UV_VERSION)"
 
 $(VENV)/.synced: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen --python $(PYTHON)
+	$(UV) sync --frozen --compile-bytecode --python $(PYTHON)
 	touch $@
 
 $(DAGSTER_HOME)/dagster.yaml: dagster.yaml

@@ -18,6 +18,9 @@ SESSION_DATES = dg.DailyPartitionsDefinition(start_date=FIRST_DATE.isoformat(), 
 warnings.filterwarnings(
     "ignore", message="Specifying a partitions_def on an AssetCheckSpec", category=Warning
 )
+# Likewise a results asset's backfill policy (one run computes a range of dates in one pass),
+# beta in 1.13 and used deliberately.
+warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=Warning)
 
 
 def dated_asset(*deps: object, **options: Any) -> Callable[[Callable[..., Any]], Any]:

@@ -161,16 +161,17 @@ def _echo_reconciliation(files: pl.DataFrame) -> None:
     )
 
 
-class _DateProgress:
-    """The run's progress on the terminal: each step's line, and while session dates are
-    scored a bar with the count done, the time taken and the time left (rich). Without a
+class _Progress:
+    """The run's progress on the terminal: each step's line, and a bar per task the stages
+    report (:mod:`pipelines.progress`: files read, the steps of the session dates, pages
+    written) with the count done, the time taken and the time left (rich). Without a
     terminal (a log, a pipe, the tests) only the lines."""
 
     def __init__(self) -> None:
         self.bar = None
-        self.task = None
+        self.tasks: dict[str, object] = {}
 
-    def __enter__(self) -> _DateProgress:
+    def __enter__(self) -> _Progress:
         if sys.stderr.isatty():
             from rich.console import Console
             from rich.progress import (
@@ -205,13 +206,14 @@ class _DateProgress:
         else:
             typer.echo(msg, err=True)
 
-    def tick(self, done: int, total: int, day: str) -> None:
+    def tick(self, task: str, done: int, total: int, note: str = "") -> None:
+        """A :data:`pipelines.progress.Listener`."""
         if self.bar is None or total == 0:
             return
-        if self.task is None:
-            self.task = self.bar.add_task("session dates", total=total)
-        label = f"session date {day}" if day else "session dates"
-        self.bar.update(self.task, completed=done, description=label)
+        label = f"{task}: {note}" if note else task
+        if task not in self.tasks:
+            self.tasks[task] = self.bar.add_task(label, total=total)
+        self.bar.update(self.tasks[task], completed=done, total=total, description=label)
 
 
 @app.command()
@@ -323,17 +325,12 @@ def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool)
             typer.echo(f"warehouse  {warehouse}")
             typer.echo(unchanged)
             return
+    from pipelines import progress
     from pipelines.runner import HOLDING_CHECKS, run_inbox
     from pipelines.validation_report import profile_env
 
-    with profile_env(profile), _DateProgress() as bar:
-        report = run_inbox(
-            inbox,
-            warehouse,
-            progress=bar.say,
-            recompute_all=recompute_all,
-            on_date=bar.tick,
-        )
+    with profile_env(profile), _Progress() as bar, progress.listening(bar.tick):
+        report = run_inbox(inbox, warehouse, progress=bar.say, recompute_all=recompute_all)
     s = report.summary
     typer.echo(f"inbox      {inbox}")
     typer.echo(f"warehouse  {warehouse}")

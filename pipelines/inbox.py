@@ -21,6 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines import progress
 from pipelines.deals import checked as checked_deals
 from pipelines.formats import read_file
 from pipelines.formats.model import (
@@ -133,8 +134,15 @@ def sha256(path: Path) -> str:
 
 
 def read_all(inbox: Path, files: list[Path] | None = None) -> list[tuple[Path, ReadResult]]:
-    """Read every inbox file (or just ``files``) with the format readers."""
-    return [(p, read_file(p, inbox)) for p in (files if files is not None else inbox_files(inbox))]
+    """Read every inbox file (or just ``files``) with the format readers (the progress told
+    as ``reading files``)."""
+    paths = files if files is not None else inbox_files(inbox)
+    out = []
+    for i, p in enumerate(paths, start=1):
+        out.append((p, read_file(p, inbox)))
+        if progress.every(25, i, len(paths)):
+            progress.tick("reading files", i, len(paths))
+    return out
 
 
 def _concat(frames: list[pl.DataFrame], columns: tuple[str, ...]) -> pl.DataFrame:

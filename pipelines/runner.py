@@ -145,7 +145,6 @@ def run_inbox(
     progress: Callable[[str], None] | None = None,
     publish_to: Path | None = None,
     recompute_all: bool = False,
-    on_date: Callable[[int, int, str], None] | None = None,
 ) -> RunReport:
     """Materialise the assets for ``inbox`` into ``warehouse``; see the module docstring.
 
@@ -155,9 +154,9 @@ def run_inbox(
     (a date's outcome, the inbox's content: :func:`pipelines.stages.step_due`).
     ``recompute_all``: every date, the audit and the publication (``traveller run --all``).
 
-    ``progress`` (if given) is told of each step as it starts; ``on_date`` (if given) of the
-    count of due dates done, their total and the date starting (``""`` when all are done), for
-    a progress bar. Last, the publication asset
+    ``progress`` (if given) is told of each step as it starts; the stages tell
+    :mod:`pipelines.progress` how far they are (files read, the steps of the session dates,
+    pages), for a progress bar. Last, the publication asset
     writes the site, the exports and the season dashboard into ``publish_to`` (default: the
     warehouse's folder, e.g. ``data/site``, ``data/exports``, ``data/season.html``).
     """
@@ -210,11 +209,8 @@ def run_inbox(
         say(f"recompute: {report.plan.summary()}")
         due = report.plan.dates
         spans = stages.due_ranges(wh, report.plan)
-        tick = on_date or (lambda _done, _total, _day: None)
-        done = 0
         for i, (start, end) in enumerate(spans, start=1):
             these = [d for d in due if start <= d <= end]
-            tick(done, len(due), start)
             span = start if start == end else f"{start} .. {end}"
             why = ", ".join(sorted({r for d in these for r in report.plan.reasons[d]}))
             say(
@@ -227,8 +223,6 @@ def run_inbox(
             # a date stopped by a blocking check has no standings and is not done: every run
             # tries it again and reports it
             report.failed_checks.extend(_failed(result))
-            done += len(these)
-        tick(len(due), len(due), "")
         # the audit and the site are redone only when the results or the inbox's content changed
         # (a date recomputed with the same outcome changes neither)
         if recompute_all or stages.step_due(wh, "audit"):

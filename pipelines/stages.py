@@ -28,6 +28,7 @@ reconcile         reconciliation, reconciliation_files            whole tables (
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import check_specs, incremental, read_cache
+from pipelines import check_specs, incremental, progress, read_cache
 from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
@@ -214,6 +215,36 @@ def mark_step(wh: Warehouse, step: str) -> None:
             write(conn, [Write("pipeline_state", _state(step, current), {"step": step})])
 
 
+#: The assets of the session dates, in the order they depend on each other (the stages of
+#: :data:`DATE_STAGES`).
+DATE_ASSETS: tuple[str, ...] = (
+    "raw_results",
+    "validated_results",
+    "ruling_log",
+    "rulings",
+    "scored_results",
+    "standings",
+)
+
+
+def _date_stage(asset: str) -> Callable[[Callable[..., Summary]], Callable[..., Summary]]:
+    """A stage of the session dates: when it is done, the progress says so (``session
+    dates``, its place among :data:`DATE_ASSETS`, with how many dates)."""
+    step = DATE_ASSETS.index(asset) + 1
+
+    def wrap(stage: Callable[..., Summary]) -> Callable[..., Summary]:
+        @functools.wraps(stage)
+        def run(*args: object, **kwargs: object) -> Summary:
+            summary = stage(*args, **kwargs)
+            n = summary.figures.get("dates", 0)
+            progress.tick("session dates", step, len(DATE_ASSETS), f"{asset} ({n} date(s))")
+            return summary
+
+        return run
+
+    return wrap
+
+
 def _days(days: str | Sequence[str]) -> list[str]:
     """The session dates a stage computes, sorted: one date, or a range of them in one pass."""
     return sorted({days} if isinstance(days, str) else set(days))
@@ -272,6 +303,7 @@ def failed_dates(bad: pl.DataFrame) -> set[str]:
     return set(bad["session_date"].drop_nulls().cast(pl.Utf8).to_list())
 
 
+@_date_stage("raw_results")
 def build_raw(
     inbox: Path, wh: Warehouse, days: str | Sequence[str], today: date | None = None
 ) -> Summary:
@@ -289,6 +321,7 @@ def build_raw(
     return Summary(written, {"files": len(files), "dates": len(days)})
 
 
+@_date_stage("validated_results")
 def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     """Validate the raw results of ``days`` (Law 77 check included), in one pass."""
     days = _days(days)
@@ -329,6 +362,7 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     )
 
 
+@_date_stage("ruling_log")
 def build_ruling_log(
     inbox: Path, wh: Warehouse, days: str | Sequence[str], today: date | None = None
 ) -> Summary:
@@ -350,6 +384,7 @@ def build_ruling_log(
     return Summary(written, {"dates": len(days)})
 
 
+@_date_stage("rulings")
 def rulings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     """Check the rulings and appeals of ``days`` against their results; their effective
     outcome. A date stopped by a blocking check of its results is left as it is."""
@@ -395,6 +430,7 @@ def _date_inputs(conn, days: list[str]) -> dict:
     }
 
 
+@_date_stage("scored_results")
 def score(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     """Score ``days`` with their rulings applied, in one pass: the newest version's scored
     lines and its adjustments (:func:`pipelines.scoring.versions.score_newest`). A date
@@ -431,6 +467,7 @@ def score(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     )
 
 
+@_date_stage("standings")
 def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     """Every version of the session standings of ``days``, and of the standings of every
     event with a session on one of them; what each new version changed — in one pass. The
@@ -595,6 +632,7 @@ DATE_STAGES: tuple[tuple[str, Callable[[Path, Warehouse, list[str]], Summary]], 
     ("scored_results", lambda _inbox, wh, days: score(wh, days)),
     ("standings", lambda _inbox, wh, days: standings(wh, days)),
 )
+assert tuple(a for a, _ in DATE_STAGES) == DATE_ASSETS
 
 
 def run_dates(

@@ -470,62 +470,77 @@ def _status(
 def _changes(
     standings: pl.DataFrame, by_key: dict[tuple, list[Decision]], scope: str
 ) -> pl.DataFrame:
-    """Per version k >= 2: the contestants whose score, percentage or place changed."""
-    out = []
+    """Per version k >= 2 of each session (``scope`` ``session``, keyed by event and session)
+    or event (keyed by event) with decisions: the contestants whose score, percentage or
+    place changed from version k - 1, or who are in only one of the two, with the decision
+    that made version k — every key and version in one join."""
     keys = ["event_id", "session"] if scope == "session" else ["event_id"]
     who = ["section", "contestant", "direction"]
-    for key, ds in by_key.items():
-        flt = pl.lit(True)
-        for k, v in zip(keys, key if scope == "session" else (key,), strict=True):
-            flt = flt & (pl.col(k) == v)
-        rows = standings.filter(flt)
-        for k, d in enumerate(ds, start=2):
-            before = rows.filter(pl.col("version") == k - 1)
-            after = rows.filter(pl.col("version") == k)
-            if after.height == 0:
-                continue
-            j = after.join(
-                before.select(*who, "score", "percentage", "rank"),
-                on=who,
-                how="full",
-                suffix="_before",
-                nulls_equal=True,
-                coalesce=True,
-            )
-            j = j.filter(
-                (pl.col("score") != pl.col("score_before"))
-                | (pl.col("percentage") != pl.col("percentage_before"))
-                | (pl.col("rank").fill_null(-1) != pl.col("rank_before").fill_null(-1))
-                | pl.col("score").is_null()
-                | pl.col("score_before").is_null()
-            )
-            out.append(
-                j.select(
-                    "event_id",
-                    pl.lit(scope).alias("scope"),
-                    pl.col("session")
-                    if scope == "session"
-                    else pl.lit(None, pl.Int32).alias("session"),
-                    "session_date",
-                    pl.lit(k, pl.Int32).alias("version"),
-                    pl.lit(d.cause).alias("cause"),
-                    pl.lit(d.cause_id).alias("cause_id"),
-                    pl.lit(d.ruling_id).alias("ruling_id"),
-                    *who,
-                    pl.col("score_before"),
-                    pl.col("score").alias("score_after"),
-                    (pl.col("score") - pl.col("score_before")).alias("score_change"),
-                    pl.col("percentage_before"),
-                    pl.col("percentage").alias("percentage_after"),
-                    pl.col("rank_before"),
-                    pl.col("rank").alias("rank_after"),
-                )
-            )
-    if not out:
+    made = [
+        (*(key if scope == "session" else (key,)), k, d.cause, d.cause_id, d.ruling_id)
+        for key, ds in by_key.items()
+        for k, d in enumerate(ds, start=2)
+    ]
+    if not made or standings.height == 0:
         return pl.DataFrame(schema=CHANGES_SCHEMA)
-    return pl.concat(out, how="diagonal_relaxed").select(
-        [pl.col(c).cast(t) for c, t in CHANGES_SCHEMA.items()]
+    dec = pl.DataFrame(
+        made,
+        schema={
+            **{k: standings.schema[k] for k in keys},
+            "version": pl.Int32,
+            "cause": pl.Utf8,
+            "cause_id": pl.Utf8,
+            "ruling_id": pl.Utf8,
+        },
+        orient="row",
     )
+    versions = [*keys, "version"]
+    s = standings.with_columns(pl.col("version").cast(pl.Int32)).join(
+        dec.select(keys).unique(), on=keys, how="semi"
+    )
+    after = s.join(dec.select(versions), on=versions, how="semi")
+    before = (
+        s.select(
+            *keys,
+            *who,
+            (pl.col("version") + 1).alias("version"),
+            pl.col("session_date").alias("__date_before"),
+            pl.col("score").alias("score_before"),
+            pl.col("percentage").alias("percentage_before"),
+            pl.col("rank").alias("rank_before"),
+        )
+        # a version with no rows at all changed nothing that can be shown
+        .join(after.select(versions).unique(), on=versions, how="semi")
+    )
+    j = (
+        after.join(before, on=[*versions, *who], how="full", nulls_equal=True, coalesce=True)
+        .join(dec, on=versions, how="left")
+        .filter(
+            (pl.col("score") != pl.col("score_before"))
+            | (pl.col("percentage") != pl.col("percentage_before"))
+            | (pl.col("rank").fill_null(-1) != pl.col("rank_before").fill_null(-1))
+            | pl.col("score").is_null()
+            | pl.col("score_before").is_null()
+        )
+    )
+    return j.select(
+        "event_id",
+        pl.lit(scope).alias("scope"),
+        pl.col("session") if scope == "session" else pl.lit(None, pl.Int32).alias("session"),
+        pl.coalesce("session_date", "__date_before").alias("session_date"),
+        "version",
+        "cause",
+        "cause_id",
+        "ruling_id",
+        *who,
+        pl.col("score_before"),
+        pl.col("score").alias("score_after"),
+        (pl.col("score") - pl.col("score_before")).alias("score_change"),
+        pl.col("percentage_before"),
+        pl.col("percentage").alias("percentage_after"),
+        pl.col("rank_before"),
+        pl.col("rank").alias("rank_after"),
+    ).select([pl.col(c).cast(t) for c, t in CHANGES_SCHEMA.items()])
 
 
 def _adjustments(

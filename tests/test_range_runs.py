@@ -1,0 +1,118 @@
+"""Many session dates in one pass: the ranges a run computes, a date stopped inside a range,
+and the read cache (a run reads only new or changed files).
+
+A range run computes every date of the range in one vectorised pass (one Dagster run,
+``BackfillPolicy.single_run``). A date whose rows are not accounted for must still stop
+alone — no standings for it, the other dates of the range published — as it did when each
+date was its own run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from pipelines import read_cache, stages
+from pipelines.incremental import ranges
+from pipelines.runner import run_inbox
+from pipelines.synth.inbox import generate_inbox
+from pipelines.warehouse import Warehouse
+
+DAYS = ["2026-11-02", "2026-11-03", "2026-11-04"]
+
+
+def test_ranges_hold_the_due_dates_and_no_known_date_that_is_not_due():
+    known = ["2026-01-05", "2026-01-06", "2026-01-07", "2026-02-02", "2026-03-02"]
+    # the first load: every date due, one range (the days nobody played between cost nothing)
+    assert ranges(known, known) == [("2026-01-05", "2026-03-02")]
+    # a new night on top of the history: that date alone
+    assert ranges(["2026-03-03"], [*known, "2026-03-03"]) == [("2026-03-03", "2026-03-03")]
+    # two due dates with a known date between them that is not due: two ranges
+    assert ranges(["2026-01-05", "2026-01-07"], known) == [
+        ("2026-01-05", "2026-01-05"),
+        ("2026-01-07", "2026-01-07"),
+    ]
+    # a date that loses an event comes first (its old session leaves the event's totals)
+    assert ranges(["2026-01-05", "2026-03-02"], known, first=["2026-03-02"]) == [
+        ("2026-03-02", "2026-03-02"),
+        ("2026-01-05", "2026-01-05"),
+    ]
+    assert ranges([], known) == []
+
+
+@pytest.fixture()
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    generate_inbox(folder, sessions=3, clubs=1, seed=11, other_forms=False)
+    return folder
+
+
+def _session_standings(db: Path) -> dict[str, int]:
+    with duckdb.connect(str(db), read_only=True) as c:
+        rows = c.sql(
+            "SELECT strftime(session_date, '%Y-%m-%d'), count(*) FROM standings "
+            "WHERE scope = 'session' GROUP BY ALL"
+        ).fetchall()
+    return dict(rows)
+
+
+def test_a_date_stopped_in_a_range_stops_alone(inbox, tmp_path, monkeypatch):
+    """A validation that loses a row of the middle date (planted: it neither keeps nor rejects
+    it) fails ``rows_accounted`` for that date only; in the one range run of the three dates
+    the other two get their standings, the middle one none, and it is not done: the next run
+    (the fault gone) computes it."""
+    real = stages.validate_day
+
+    def losing(raw: pl.DataFrame, *args, **kwargs):
+        validated, rejected = real(raw, *args, **kwargs)
+        middle = validated.with_row_index("__i").filter(pl.col("session_date") == DAYS[1])
+        return validated.filter(pl.int_range(pl.len()) != middle["__i"][0]), rejected
+
+    monkeypatch.setattr(stages, "validate_day", losing)
+    db = tmp_path / "w.duckdb"
+    report = run_inbox(inbox, db, publish_to=tmp_path / "out")
+    assert report.plan.dates == DAYS
+    assert stages.due_ranges(Warehouse(db), report.plan) == [(DAYS[0], DAYS[2])]
+    assert report.blocked_dates == [DAYS[1]]
+    stopped = [f for f in report.failed_checks if f.check == "rows_accounted"]
+    assert [f.session_date for f in stopped] == [DAYS[1]]
+    counts = _session_standings(db)
+    assert set(counts) == {DAYS[0], DAYS[2]} and all(counts.values())
+    monkeypatch.setattr(stages, "validate_day", real)
+    again = run_inbox(inbox, db, publish_to=tmp_path / "out")
+    assert again.plan.dates == [DAYS[1]] and again.blocked_dates == []
+    assert set(_session_standings(db)) == set(DAYS)
+
+
+def test_the_read_cache_reads_only_new_or_changed_files(inbox, tmp_path, monkeypatch):
+    wh = Warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as conn:
+        _, first = read_cache.refresh(inbox, conn)
+    files = sorted(p.name for p in inbox.iterdir())
+    assert sorted(first.read) == files and first.kept == 0
+    with wh.connect() as conn:
+        reads, same = read_cache.refresh(inbox, conn)
+    assert same.read == [] and same.forgotten == [] and same.kept == len(files)
+    # what the cache gives back is what reading every file gives
+    fresh = stages.inbox_mod.reads_of(stages.inbox_mod.read_all(inbox))
+    for name in ("files", "results", "events", "contestants", "rulings", "appeals"):
+        assert getattr(reads, name).equals(getattr(fresh, name)), name
+    changed = inbox / f"results-club1-{DAYS[1]}.csv"
+    lines = changed.read_text().splitlines()
+    changed.write_text("\n".join(lines[:-1]) + "\n")
+    (inbox / f"results-club1-{DAYS[2]}.csv").unlink()
+    with wh.connect() as conn:
+        reads, after = read_cache.refresh(inbox, conn)
+    assert after.read == [changed.name]
+    assert after.forgotten == [f"results-club1-{DAYS[2]}.csv"]
+    assert reads.results.height == fresh.results.height - 1 - sum(
+        1 for f in fresh.results["file"].to_list() if f.endswith(f"{DAYS[2]}.csv")
+    )
+    # another reader (here a lower size limit) reads every file again
+    monkeypatch.setenv("TRAVELLER_MAX_FILE_MB", "100")
+    with wh.connect() as conn:
+        _, reread = read_cache.refresh(inbox, conn)
+    assert len(reread.read) == len(files) - 1
