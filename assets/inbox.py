@@ -24,11 +24,18 @@ INBOX_SPECS = asset_specs(
 
 @dg.multi_asset(specs=INBOX_SPECS)
 def inbox_tables(warehouse: WarehouseResource, inbox: InboxResource):
-    """Scan the whole inbox (formats recognised by content) and rewrite the reference tables."""
+    """Read the inbox's new or changed files (formats recognised by content; the others come
+    from the read cache), resolve every file's rows and rewrite the reference tables."""
     s = stages.ingest(inbox.get(), warehouse.get())
     meta = {
         "files": s.figures["files"],
-        "dates": ", ".join(s.figures["dates"]),
+        # the read cache: only new or changed files are read
+        "files_read": s.figures["files_read"],
+        "files_unchanged": s.figures["files_unchanged"],
+        "files_forgotten": s.figures["files_forgotten"],
+        "dates": len(s.figures["dates"]),
+        "first_date": s.figures["dates"][0] if s.figures["dates"] else "",
+        "last_date": s.figures["dates"][-1] if s.figures["dates"] else "",
         "rows_rejected_reading": s.figures["rows_rejected"],
     }
     for key in ("source_files", "events", "contestants", "source_standings"):

@@ -44,6 +44,38 @@ RESULTS_PER_SESSION = 190
 SHARED = ("events.csv", "contestants.csv", "rulings.csv", "appeals.csv")
 
 
+#: The stages of a run as a user sees them, each the Dagster steps (assets and their checks)
+#: it is made of: reading the inbox into the warehouse, validation (results, Law 77, the
+#: ruling logs), scoring (rulings applied, matchpoints, IMPs), ranking (every version of the
+#: session and event standings), the audit (marts, reconciliation, reports) and publishing.
+STAGES: dict[str, tuple[str, ...]] = {
+    "read": ("inbox_tables", "source_files", "raw_results", "ruling_log"),
+    "validate": ("validated_results", "rulings"),
+    "score": ("scored_results",),
+    "rank": ("standings",),
+    "audit": (
+        "audit_marts",
+        "director_audit",
+        "reconciliation",
+        "audit_report",
+        "transparency_report",
+    ),
+    "publish": ("publication",),
+}
+
+
+def stage_of(step: str) -> str:
+    """The stage (:data:`STAGES`) of a Dagster step: an asset's, or a check's (its key is the
+    asset's name, ``_``, the check's name)."""
+    for stage, assets in STAGES.items():
+        if step in assets:
+            return stage
+    for stage, assets in STAGES.items():
+        if any(step.startswith(f"{a}_") for a in assets):
+            return stage
+    return "other"
+
+
 @dataclass
 class PhaseReport:
     """One ``traveller run`` process: what it read and how long each part took."""
@@ -59,6 +91,21 @@ class PhaseReport:
     @property
     def rate(self) -> float:
         return self.results / self.wall if self.wall else 0.0
+
+    def stages(self) -> dict[str, float]:
+        """Seconds per stage (:data:`STAGES`), and ``start-up and the rest``: the process's
+        wall time no step accounts for (starting Python, loading Dagster, planning)."""
+        out = dict.fromkeys(STAGES, 0.0)
+        for step, sec in self.steps.items():
+            stage = stage_of(step)
+            out[stage] = out.get(stage, 0.0) + sec
+        out["start-up and the rest"] = max(0.0, self.wall - sum(out.values()))
+        return out
+
+    @property
+    def without_site(self) -> float:
+        """The wall time less the publication's (the site, the exports, the dashboard)."""
+        return self.wall - self.stages().get("publish", 0.0)
 
 
 @dataclass
@@ -81,8 +128,14 @@ class EndToEndReport:
                 f"{p.name:<20} {p.wall:8.1f} s  {p.results:>9,} results  "
                 f"{p.rate:>9,.0f} results/s  peak {p.peak_mb:,.0f} MB"
             )
-            for k, v in p.seconds.items():
-                out.append(f"  {k:<18} {v:8.2f} s")
+            if p.results and p.without_site > 0:
+                out.append(
+                    f"  {'without the site':<22} {p.without_site:7.2f} s  "
+                    f"{p.results / p.without_site:>12,.0f} results/s"
+                )
+            for stage, sec in p.stages().items():
+                rate = f"{p.results / sec:>12,.0f} results/s" if p.results and sec > 0 else ""
+                out.append(f"  {stage:<22} {sec:7.2f} s  {rate}".rstrip())
             slow = sorted(p.steps.items(), key=lambda kv: -kv[1])[:5]
             for k, v in slow:
                 out.append(f"    {k:<40} {v:7.2f} s")

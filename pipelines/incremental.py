@@ -166,9 +166,9 @@ def _row_hashes(frame: pl.DataFrame, tag: str, by_date: pl.DataFrame | None) -> 
 
 
 def date_inputs(snap) -> pl.DataFrame:
-    """``session_date, fingerprint``: one row per session date of the inbox snapshot
+    """``session_date, fingerprint, results``: one row per session date of the inbox snapshot
     (:class:`pipelines.inbox.InboxSnapshot`), its fingerprint over the rows it is computed
-    from and the code (see the module docstring)."""
+    from and the code (see the module docstring), and how many table results it has."""
     results = snap.results.filter(pl.col("session_date").is_not_null())
     event_dates = _event_dates(snap)
     # the dates of the inbox: those of its results, rulings and appeals (read/dates)
@@ -207,9 +207,15 @@ def date_inputs(snap) -> pl.DataFrame:
         for t, h in zip(tags, hs, strict=True):
             d.update(f"{t}:{h:016x}\n".encode())
         prints.append((day, d.hexdigest()))
-    return pl.DataFrame(
-        prints, schema={"session_date": pl.Utf8, "fingerprint": pl.Utf8}, orient="row"
-    ).sort("session_date")
+    sizes = results.group_by(pl.col("session_date").cast(pl.Utf8)).agg(
+        pl.len().cast(pl.Int64).alias("results")
+    )
+    return (
+        pl.DataFrame(prints, schema={"session_date": pl.Utf8, "fingerprint": pl.Utf8}, orient="row")
+        .join(sizes, on="session_date", how="left")
+        .with_columns(pl.col("results").fill_null(0))
+        .sort("session_date")
+    )
 
 
 def _event_dates(snap) -> pl.DataFrame:
@@ -295,29 +301,45 @@ class Plan:
 
 
 def ranges(
-    due: Iterable[str], known: Iterable[str], first: Iterable[str] = ()
+    due: Iterable[str],
+    known: Iterable[str],
+    first: Iterable[str] = (),
+    sizes: dict[str, int] | None = None,
+    budget: int | None = None,
 ) -> list[tuple[str, str]]:
     """The due dates as ranges of dates, each computed in one pass (``(first, last)``, both
     included): the longest runs of due dates in which no *known* date (one with inputs, or
     computed before) is not due — a range never recomputes a date that is not due, whereas
-    the days between two dates that nobody played cost nothing. The ranges holding a date
-    that loses an event (``first``) come first, then the others by date (see
-    :attr:`Plan.dates`).
+    the days between two dates that nobody played cost nothing. With ``sizes`` (table
+    results per date) and a ``budget``, a range is also cut before the date that would take
+    it past ``budget`` results (a range of one date may exceed it): a first load of years
+    of history is a few passes whose memory is bounded, not one that holds everything. The
+    ranges holding a date that loses an event (``first``) come first, then the others by
+    date (see :attr:`Plan.dates`).
 
     >>> ranges(["2026-01-05", "2026-01-06", "2026-03-02"], ["2026-02-02"])
     [('2026-01-05', '2026-01-06'), ('2026-03-02', '2026-03-02')]
     >>> ranges(["2026-01-05", "2026-03-02"], ["2026-01-20"], first=["2026-03-02"])
     [('2026-03-02', '2026-03-02'), ('2026-01-05', '2026-01-05')]
+    >>> days = ["2026-01-05", "2026-01-06", "2026-01-07"]
+    >>> ranges(days, [], sizes=dict.fromkeys(days, 600), budget=1300)
+    [('2026-01-05', '2026-01-06'), ('2026-01-07', '2026-01-07')]
     """
     due_set = set(due)
     out: list[list[str]] = []
     current: list[str] = []
+    weight = 0
     for day in sorted(due_set | set(known)):
         if day in due_set:
+            size = (sizes or {}).get(day, 0)
+            if current and budget is not None and weight + size > budget:
+                out.append(current)
+                current, weight = [], 0
             current.append(day)
+            weight += size
         elif current:
             out.append(current)
-            current = []
+            current, weight = [], 0
     if current:
         out.append(current)
     early = set(first)

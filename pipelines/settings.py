@@ -42,3 +42,20 @@ def now() -> datetime:
         raise ValueError(
             f"TRAVELLER_NOW must be a date and time YYYY-MM-DD HH:MM, not {fixed!r}"
         ) from None
+
+
+#: Table results one pass over a range of session dates computes at most (a date alone may be
+#: more): about 5 kB of memory each at the peak of the scoring, so the default keeps a first
+#: load of years of history under about 1 GB whatever its size.
+RANGE_RESULTS_DEFAULT = 150_000
+
+
+def range_results() -> int:
+    """``$TRAVELLER_RANGE_RESULTS`` or :data:`RANGE_RESULTS_DEFAULT`: how many table results
+    one pass over a range of dates computes at most (:func:`pipelines.incremental.ranges`)."""
+    text = (os.environ.get("TRAVELLER_RANGE_RESULTS") or "").strip()
+    if not text:
+        return RANGE_RESULTS_DEFAULT
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"TRAVELLER_RANGE_RESULTS must be a whole number >= 1, not {text!r}")
+    return int(text)

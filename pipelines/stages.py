@@ -53,7 +53,7 @@ from pipelines.scoring.versions import (
     score_newest,
     session_versions,
 )
-from pipelines.settings import now
+from pipelines.settings import now, range_results
 from pipelines.warehouse import Warehouse, Write, query, sql, write
 
 
@@ -171,13 +171,12 @@ def due_dates(wh: Warehouse, inputs: pl.DataFrame, force: bool = False):
 def due_ranges(wh: Warehouse, p) -> list[tuple[str, str]]:
     """The dates of the plan ``p`` as ranges of dates, each computed in one pass
     (:func:`pipelines.incremental.ranges`): the known dates are those with inputs and those
-    computed before."""
+    computed before; a range holds at most :func:`pipelines.settings.range_results` table
+    results (a date alone may hold more)."""
     with wh.connect() as conn:
-        known = [
-            *query(conn, "read/date_inputs")["session_date"].to_list(),
-            *query(conn, "read/dates_done")["session_date"].to_list(),
-        ]
-    return incremental.ranges(p.dates, known, p.first)
+        sizes = dict(query(conn, "read/date_sizes").rows())
+        known = [*sizes, *query(conn, "read/dates_done")["session_date"].to_list()]
+    return incremental.ranges(p.dates, known, p.first, sizes, range_results())
 
 
 def files_registered(wh: Warehouse) -> pl.DataFrame:
@@ -477,9 +476,17 @@ def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     (its rows not accounted for, its matchpoints not conserved) gets no standings."""
     days = open_days(wh, days, "standings")
     with wh.connect() as conn:
-        inputs = _date_inputs(conn, days)
+        rulings_, appeals_ = (
+            query(conn, "read/rulings_for_dates", _in(days)),
+            query(conn, "read/appeals_for_dates", _in(days)),
+        )
+        # only a session with decisions is scored again (its older versions): only its
+        # validated results are read
+        decided = sorted({f"{d.event_id}\x1f{d.session}" for d in decisions(rulings_, appeals_)})
+        validated = query(conn, "read/validated_of_sessions", {**_in(days), "sessions": decided})
+        events_table, contestants = query(conn, "read/events"), query(conn, "read/contestants")
         scored = query(conn, "read/scored_for_dates", _in(days))
-        events = sorted(inputs["validated"]["event_id"].unique().to_list())
+        events = query(conn, "read/validated_events_of_dates", _in(days))["event_id"].to_list()
         ids = {"event_ids": events}
         dates = query(conn, "read/event_dates", ids)["session_date"].to_list()
         others = query(conn, "read/session_versions_for_events", ids).filter(
@@ -491,9 +498,23 @@ def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
         ev_appeals = query(conn, "read/appeals_for_dates", _in(dates)).filter(
             pl.col("event_id").is_in(events)
         )
-        all_scored = query(conn, "read/scored_for_events", ids)
-    profs = ProfileSet.of_events(inputs["events"])
-    sessions, session_changes, _ = session_versions(scored, **inputs, now=now(), profs=profs)
+        # every scored result of the events: those of these dates (read above) and of their
+        # other dates, in the order they were written
+        all_scored = pl.concat(
+            [scored, query(conn, "read/scored_for_events_elsewhere", {**ids, **_in(days)})],
+            how="diagonal_relaxed",
+        ).sort("session_date", maintain_order=True)
+    profs = ProfileSet.of_events(events_table)
+    sessions, session_changes, _ = session_versions(
+        scored,
+        validated,
+        rulings_,
+        appeals_,
+        events_table,
+        contestants,
+        now=now(),
+        profs=profs,
+    )
     every_session = (
         pl.concat([others, sessions], how="diagonal_relaxed") if others.height else sessions
     )
@@ -501,7 +522,7 @@ def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
         every_session,
         decisions(ev_rulings, ev_appeals),
         all_scored,
-        inputs["contestants"],
+        contestants,
         profs=profs,
     )
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")

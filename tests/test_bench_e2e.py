@@ -65,3 +65,35 @@ def test_report_lines_name_every_phase_and_the_ratio():
     text = "\n".join(r.lines())
     assert "first load" in text and "100 results/s" in text and "peak 300 MB" in text
     assert "1 : 500" in text  # 50,000 / 100
+
+
+def test_report_times_each_stage_and_the_run_without_the_site():
+    steps = {
+        "inbox_tables": 1.0,
+        "raw_results": 0.5,
+        "validated_results": 1.0,
+        "validated_results_rows_accounted": 0.25,
+        "rulings": 0.75,
+        "scored_results": 2.0,
+        "scored_results_matchpoints_conserved": 0.5,
+        "standings": 1.5,
+        "audit_marts": 0.5,
+        "director_audit_audit_rates_in_range": 0.25,
+        "audit_report": 0.25,
+        "publication": 4.0,
+    }
+    p = PhaseReport("first load", results=12_000, dates=3, wall=15.0, steps=steps)
+    assert p.stages() == {
+        "read": 1.5,
+        "validate": 2.0,
+        "score": 2.5,
+        "rank": 1.5,
+        "audit": 1.0,
+        "publish": 4.0,
+        "start-up and the rest": 2.5,
+    }
+    assert p.without_site == 11.0
+    text = "\n".join(EndToEndReport(12_000, 12_000, 3, phases=[p]).lines())
+    assert "  without the site         11.00 s         1,091 results/s" in text
+    assert "  score                     2.50 s         4,800 results/s" in text
+    assert "  start-up and the rest     2.50 s" in text

@@ -41,6 +41,13 @@ def test_ranges_hold_the_due_dates_and_no_known_date_that_is_not_due():
         ("2026-01-05", "2026-01-05"),
     ]
     assert ranges([], known) == []
+    # a range holds at most the budget's table results (a date alone may hold more)
+    sizes = {"2026-01-05": 90, "2026-01-06": 90, "2026-01-07": 250, "2026-02-02": 10}
+    assert ranges(known[:4], known[:4], sizes=sizes, budget=200) == [
+        ("2026-01-05", "2026-01-06"),
+        ("2026-01-07", "2026-01-07"),
+        ("2026-02-02", "2026-02-02"),
+    ]
 
 
 @pytest.fixture()
@@ -76,6 +83,13 @@ def test_a_date_stopped_in_a_range_stops_alone(inbox, tmp_path, monkeypatch):
     report = run_inbox(inbox, db, publish_to=tmp_path / "out")
     assert report.plan.dates == DAYS
     assert stages.due_ranges(Warehouse(db), report.plan) == [(DAYS[0], DAYS[2])]
+    with duckdb.connect(str(db), read_only=True) as c:
+        sizes = dict(
+            c.sql("SELECT strftime(session_date, '%Y-%m-%d'), results FROM date_inputs").fetchall()
+        )
+    assert sizes == {
+        d: int(sum(1 for _ in (inbox / f"results-club1-{d}.csv").open()) - 1) for d in DAYS
+    }
     assert report.blocked_dates == [DAYS[1]]
     stopped = [f for f in report.failed_checks if f.check == "rows_accounted"]
     assert [f.session_date for f in stopped] == [DAYS[1]]

@@ -178,14 +178,17 @@ def _parsed(
     return out
 
 
-def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
+def _tables(results: pl.DataFrame, rulings: pl.DataFrame | None = None) -> tuple[dict, dict]:
     """The tables and the contestants of every session, by section.
 
     ``tables``: {(event, session, board, ns_pair, ew_pair): {(section, deal_round)}} (a
     section is ``""`` in a single-section session; ``deal_round`` the round whose deal the
-    board is where every round plays its own deals, else 0); ``people``: {(event, session):
+    board is where every round plays its own deals, else 0) — only the tables ``rulings``
+    name (every table without ``rulings``: a ruling is looked up by its event, session,
+    board and pairs, so no other table is ever asked for); ``people``: {(event, session):
     {(contestant, direction or None, section)}} — a pair number names a different
-    contestant in each section, and in each direction of a Mitchell."""
+    contestant in each section, and in each direction of a Mitchell; in an individual the
+    contestants are the players (Law 89)."""
     if "form" not in results.columns:
         results = results.with_columns(
             pl.lit("pairs").alias("form"),
@@ -193,33 +196,61 @@ def _tables(results: pl.DataFrame) -> tuple[dict, dict]:
         )
     if "deal_round" not in results.columns:
         results = results.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
+    sec = pl.col("section").fill_null("")
+    session = pl.col("session").cast(pl.Int64)
+    individual = pl.col("form") == "individual"
+    mitchell = pl.col("movement") == "mitchell"
+    sides = [
+        results.filter(individual).select(
+            "event_id", session, pl.col(seat).alias("who"), pl.lit(None, pl.Utf8).alias("dir"), sec
+        )
+        for seat in ("north", "south", "east", "west")
+    ] + [
+        results.filter(~individual).select(
+            "event_id",
+            session,
+            pl.col(pair).alias("who"),
+            pl.when(mitchell).then(pl.lit(side)).alias("dir"),
+            sec,
+        )
+        for pair, side in (("ns_pair", "NS"), ("ew_pair", "EW"))
+    ]
+    people: dict[tuple[str, int], set[tuple[str, str | None, str]]] = {}
+    for ev, s, who, direction, section in pl.concat(sides).unique().iter_rows():
+        people.setdefault((ev, s), set()).add((who, direction, section))
     keys = results.select(
         "event_id",
-        "session",
-        "section",
-        "deal_round",
-        "board",
+        session,
+        pl.col("board").cast(pl.Int64),
         "ns_pair",
         "ew_pair",
-        "movement",
-        "form",
-        "north",
-        "south",
-        "east",
-        "west",
-    ).unique()
+        sec,
+        pl.col("deal_round").fill_null(0).cast(pl.Int64),
+    )
+    if rulings is not None:
+        named = {
+            (r["event_id"], _int(r["session"]), _int(r["board"]), r["ns_pair"], r["ew_pair"])
+            for r in rulings.select("event_id", "session", "board", "ns_pair", "ew_pair")
+            .cast(pl.Utf8)
+            .iter_rows(named=True)
+        }
+        asked = pl.DataFrame(
+            list(named),
+            schema={
+                "event_id": pl.Utf8,
+                "session": pl.Int64,
+                "board": pl.Int64,
+                "ns_pair": pl.Utf8,
+                "ew_pair": pl.Utf8,
+            },
+            orient="row",
+        )
+        keys = keys.join(
+            asked, on=["event_id", "session", "board", "ns_pair", "ew_pair"], how="semi"
+        )
     tables: dict[tuple, set[tuple[str, int]]] = {}
-    people: dict[tuple[str, int], set[tuple[str, str | None, str]]] = {}
-    for ev, s, sec, dr, b, ns, ew, mv, form, *players in keys.iter_rows():
-        sec = sec or ""
-        tables.setdefault((ev, s, b, ns, ew), set()).add((sec, dr or 0))
-        p = people.setdefault((ev, s), set())
-        if form == "individual":  # the contestants are the players (Law 89)
-            p.update((player, None, sec) for player in players)
-        elif mv == "mitchell":
-            p.update({(ns, "NS", sec), (ew, "EW", sec)})
-        else:
-            p.update({(ns, None, sec), (ew, None, sec)})
+    for ev, s, b, ns, ew, section, dr in keys.unique().iter_rows():
+        tables.setdefault((ev, s, b, ns, ew), set()).add((section, dr))
     return tables, people
 
 
@@ -246,7 +277,7 @@ def validate_rulings(
     if results is None:
         tables, people, ev_info = None, {}, None
     else:
-        tables, people = _tables(results)
+        tables, people = _tables(results, rulings)
         listed = {(r["event_id"], r["session"]): r for r in events.iter_rows(named=True)}
         # every event session with results; one not listed anywhere has the defaults
         ev_info = {
