@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 
 import polars as pl
 
+from pipelines import ALLOCATOR_CONF
 from pipelines.formats.model import RESULT_COLUMNS
 
 #: Allocator settings of the measuring process. Polars allocates through jemalloc, which by
@@ -39,9 +40,7 @@ from pipelines.formats.model import RESULT_COLUMNS
 #: would hold on to the memory of every finished step. Here freed pages go back to the
 #: system after 100 ms, by a background thread (off the timed path). The peak reported
 #: is still the real peak resident size of the process; only the caching policy changes.
-ALLOCATOR_ENV: dict[str, str] = {
-    "_RJEM_MALLOC_CONF": "dirty_decay_ms:100,muzzy_decay_ms:0,background_thread:true",
-}
+ALLOCATOR_ENV: dict[str, str] = {"_RJEM_MALLOC_CONF": ALLOCATOR_CONF}
 
 
 def peak_rss_mb() -> float:

@@ -199,13 +199,13 @@ def analyse(deals: pl.DataFrame) -> pl.DataFrame:
     (double dummy); ``par_score`` is NS-signed (``-420``: EW make 420 at par);
     ``par_contracts`` lists the par contracts as ``4S by N, S`` (``x``: doubled, then the
     over- or undertricks where they are not made exactly), ``;``-separated."""
-    from endplay.dds import calc_all_tables, par
-    from endplay.types import Deal, Denom, Player, Vul
-
     schema = polars_schema("deal_analysis")
     todo = deals.select(DEAL_KEY).unique(maintain_order=True).to_dicts()
     if not todo:
-        return pl.DataFrame(schema=schema)
+        return pl.DataFrame(schema=schema)  # endplay (a second to load) not needed
+    from endplay.dds import calc_all_tables, par
+    from endplay.types import Deal, Denom, Player, Vul
+
     denoms = {"nt": Denom.nt, "s": Denom.spades, "h": Denom.hearts, "d": Denom.diamonds}
     denoms["c"] = Denom.clubs
     players = {"n": Player.north, "e": Player.east, "s": Player.south, "w": Player.west}

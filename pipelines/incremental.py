@@ -300,6 +300,16 @@ class Plan:
         return f"{head} → {len(self.reasons)} date(s){events} to recompute ({why})"
 
 
+#: The most days a range of dates jumps between two of its dates: a run of a range records a
+#: materialisation of every day of it in Dagster's event log, played or not, so a range never
+#: spans a long stretch nobody played (a club's yearly congress, real files years apart).
+MAX_GAP_DAYS = 7
+
+
+def _days_between(a: str, b: str) -> int:
+    return (date.fromisoformat(b) - date.fromisoformat(a)).days
+
+
 def ranges(
     due: Iterable[str],
     known: Iterable[str],
@@ -313,12 +323,15 @@ def ranges(
     the days between two dates that nobody played cost nothing. With ``sizes`` (table
     results per date) and a ``budget``, a range is also cut before the date that would take
     it past ``budget`` results (a range of one date may exceed it): a first load of years
-    of history is a few passes whose memory is bounded, not one that holds everything. The
-    ranges holding a date that loses an event (``first``) come first, then the others by
+    of history is a few passes whose memory is bounded, not one that holds everything; and
+    before a date more than :data:`MAX_GAP_DAYS` days after the range's last. The ranges
+    holding a date that loses an event (``first``) come first, then the others by
     date (see :attr:`Plan.dates`).
 
     >>> ranges(["2026-01-05", "2026-01-06", "2026-03-02"], ["2026-02-02"])
     [('2026-01-05', '2026-01-06'), ('2026-03-02', '2026-03-02')]
+    >>> ranges(["2026-01-05", "2026-01-12", "2026-03-02"], [])
+    [('2026-01-05', '2026-01-12'), ('2026-03-02', '2026-03-02')]
     >>> ranges(["2026-01-05", "2026-03-02"], ["2026-01-20"], first=["2026-03-02"])
     [('2026-03-02', '2026-03-02'), ('2026-01-05', '2026-01-05')]
     >>> days = ["2026-01-05", "2026-01-06", "2026-01-07"]
@@ -332,7 +345,10 @@ def ranges(
     for day in sorted(due_set | set(known)):
         if day in due_set:
             size = (sizes or {}).get(day, 0)
-            if current and budget is not None and weight + size > budget:
+            if current and (
+                (budget is not None and weight + size > budget)
+                or _days_between(current[-1], day) > MAX_GAP_DAYS
+            ):
                 out.append(current)
                 current, weight = [], 0
             current.append(day)

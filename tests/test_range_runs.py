@@ -26,8 +26,15 @@ DAYS = ["2026-11-02", "2026-11-03", "2026-11-04"]
 
 def test_ranges_hold_the_due_dates_and_no_known_date_that_is_not_due():
     known = ["2026-01-05", "2026-01-06", "2026-01-07", "2026-02-02", "2026-03-02"]
-    # the first load: every date due, one range (the days nobody played between cost nothing)
-    assert ranges(known, known) == [("2026-01-05", "2026-03-02")]
+    # the first load: every date due; one range over a few days nobody played, but none over
+    # weeks (a range run records every day of it in Dagster's event log)
+    assert ranges(known, known) == [
+        ("2026-01-05", "2026-01-07"),
+        ("2026-02-02", "2026-02-02"),
+        ("2026-03-02", "2026-03-02"),
+    ]
+    weekly = ["2026-01-05", "2026-01-12", "2026-01-19"]
+    assert ranges(weekly, weekly) == [("2026-01-05", "2026-01-19")]
     # a new night on top of the history: that date alone
     assert ranges(["2026-03-03"], [*known, "2026-03-03"]) == [("2026-03-03", "2026-03-03")]
     # two due dates with a known date between them that is not due: two ranges
