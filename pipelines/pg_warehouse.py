@@ -259,7 +259,9 @@ def _tinyint_names() -> frozenset[str]:
 def _polars_type(oid: int) -> pl.DataType | None:
     from psycopg.postgres import types
 
-    name = types.get(oid).name if types.get(oid) else ""
+    info = types.get(oid)
+    # an array type is found under its element's entry: its name gets the "_" of pg_type
+    name = ("_" if info and oid == info.array_oid else "") + info.name if info else ""
     return {
         "bool": pl.Boolean(),
         "int2": pl.Int16(),
@@ -361,7 +363,9 @@ def _ddl(table: registry.Table) -> str:
     """The table's DDL in PostgreSQL; text columns compare byte by byte (``COLLATE "C"``),
     as DuckDB's do, so that every ``ORDER BY`` orders as in the DuckDB warehouse whatever the
     server's default locale."""
-    return re.sub(r'("\w+" TEXT)', r'\1 COLLATE "C"', translate(table.ddl()).replace("%%", "%"))
+    return re.sub(
+        r'("\w+" TEXT)(?!\[)', r'\1 COLLATE "C"', translate(table.ddl()).replace("%%", "%")
+    )
 
 
 def ensure_schema(conn: PgConnection) -> None:

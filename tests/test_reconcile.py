@@ -162,7 +162,7 @@ def test_held_sessions_are_not_published_provisional_ones_are(tmp_path):
     wh = Warehouse(tmp_path / "wh.duckdb")
     frame = pl.DataFrame([row("E", 1), row("E", 2), row("F", 1)])
     with wh.connect() as conn:
-        write(conn, [Write("standings", frame, {"session_date": None, "event_ids": []})])
+        write(conn, [Write("standings", frame, {"dates": [], "event_ids": []})])
         update = sql("write/standings_reconciled")
         conn.execute(update, {"event_id": "E", "session": 1, "status": "held"})
         conn.execute(update, {"event_id": "F", "session": 1, "status": "provisional"})

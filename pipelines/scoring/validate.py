@@ -14,7 +14,7 @@ with the field and a reason a club scorer understands. Checks:
   same board is rejected, naming where the first one is — when it repeats the first
   (same table, pairs, contract, declarer, tricks and score: one result sent twice);
   when it differs, nothing says which is right, so **both** are rejected (field
-  ``result``) and the event is held (``sql/read/holds_for_date.sql``). A board is identified by
+  ``result``) and the event is held (``sql/read/holds_for_dates.sql``). A board is identified by
   its number and, where every round plays its own deals 1..N, its round
   (``deal_round``, :func:`pipelines.scoring.score.deal_round_expr`): always at
   teams (a match board is event, session, round, board), and for pairs and
