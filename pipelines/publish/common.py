@@ -19,8 +19,22 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from pipelines.profiles import load as load_profile
+from pipelines.profiles import Profile
+from pipelines.profiles import load as _load_profile
 from pipelines.publish.explain import MINUS
+
+#: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
+#: session GUID, 32 hexadecimal digits, with or without braces and dashes).
+GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-?([0-9A-Fa-f]{4}-?){3}[0-9A-Fa-f]{12}\}?$")
+
+
+@lru_cache(maxsize=64)
+def load_profile(name: str | None) -> Profile:
+    """The profile ``name`` (:func:`pipelines.profiles.load`), read once per publication's
+    process: a page reads its profile's display settings, and thousands of pages share a
+    few profiles."""
+    return _load_profile(name)
+
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 

@@ -43,6 +43,7 @@ import polars as pl
 
 from pipelines.laws.corrections import correction_deadline
 from pipelines.publish.common import (  # noqa: F401 (board_label ... are this module's API too)
+    GUID,
     TEMPLATES,
     Decimals,
     board_label,
@@ -71,11 +72,9 @@ from pipelines.publish.explain import (
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
+from pipelines.publish.players import PlayerPages
 from pipelines.publish.teams import bracket, match_rows, vp_table
-
-#: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
-#: session GUID, 32 hexadecimal digits, with or without braces and dashes).
-_GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-?([0-9A-Fa-f]{4}-?){3}[0-9A-Fa-f]{12}\}?$")
+from pipelines.publish.ties import tie_notes, tie_rule
 
 
 def readable(session: dict[str, Any]) -> dict[str, Any]:
@@ -84,17 +83,44 @@ def readable(session: dict[str, Any]) -> dict[str, Any]:
     often the default "Bridge game"); then the club (events.csv), the name and the date —
     "Pellwyn BC, Bridge game, 2019-04-26". ``shown_id``: the event id where it means
     something (never a GUID)."""
-    guid = bool(_GUID.match(str(session["event_id"])))
+    guid = bool(GUID.match(str(session["event_id"])))
     name = session.get("name")
     if name and not guid:
         return {**session, "shown_id": session["event_id"]}
     club = session.get("club")
-    if club and (_GUID.match(str(club)) or str(session["event_id"]).startswith(str(club))):
+    if club and (GUID.match(str(club)) or str(session["event_id"]).startswith(str(club))):
         club = None  # the default club, the event id's prefix: the GUID again
     parts = [p for p in (club, name) if p] or ["Results"]
     title = ", ".join(dict.fromkeys([*parts, str(session.get("date") or "")]).keys()).strip(", ")
     shown_id = None if guid else session["event_id"]
     return {**session, "name": title, "club": club, "shown_id": shown_id}
+
+
+def event_folders(sessions: list[dict[str, Any]]) -> dict[str, str]:
+    """The folder of each event's pages (``events/<folder>/``), from :func:`readable`
+    sessions: the event id made a file name (:func:`slug`), except for an event known only
+    by a program's GUID (a Bridgemate ``.bws``), whose folder is its readable title — club,
+    session name and date, ``Pellwyn-BC-Bridge-game-2019-04-26`` — so no address carries the
+    GUID. Such a folder that another event's already holds takes ``-2``, ``-3`` ... in the
+    order of the events' dates, then ids: unique, and the same at every publication of the
+    same events."""
+    folders: dict[str, str] = {}
+    guids: dict[str, dict[str, Any]] = {}
+    for s in sessions:
+        if GUID.match(str(s["event_id"])):
+            guids.setdefault(s["event_id"], s)
+        else:
+            folders.setdefault(s["event_id"], slug(s["event_id"]))
+    taken = set(folders.values())
+    for event_id, s in sorted(guids.items(), key=lambda kv: (str(kv[1].get("date")), kv[0])):
+        base = slug(s.get("name") or "Results")
+        folder, n = base, 1
+        while folder in taken:
+            n += 1
+            folder = f"{base}-{n}"
+        taken.add(folder)
+        folders[event_id] = folder
+    return folders
 
 
 def with_span(st: pl.DataFrame) -> pl.DataFrame:
@@ -261,6 +287,11 @@ class Site:
         #: sessions whose pages were rendered, and those kept as they were (same digest)
         self.rendered = 0
         self.kept = 0
+        #: player pages rendered, and those kept as they were (:mod:`.players`)
+        self.players_rendered = 0
+        self.players_kept = 0
+        #: each event's folder (``events/<folder>``, :func:`event_folders`)
+        self.folders: dict[str, str] = {}
 
     def _read_manifest(self) -> dict[str, dict[str, Any]]:
         try:
@@ -295,24 +326,41 @@ class Site:
         change since the last publication (:meth:`_digest`), else rendered."""
         key = f"{s['event_id']}\x1f{s['session']}"
         digest = self._digest(s)
+        if self.keep(key, digest):
+            self.kept += 1
+            return
+        first = self.page_count()
+        self._session(s)
+        self.record(key, digest, first)
+        self.rendered += 1
+
+    def keep(self, key: str, made_from: str) -> bool:
+        """Whether the pages recorded under ``key`` at the last publication were made from
+        ``made_from`` (a :func:`~pipelines.publish.files.digest`) and are all still there:
+        then they are kept as they are — not rendered, not written — and recorded again."""
         before = self._before.get(key) or {}
         pages = before.get("pages") or []
         if (
-            before.get("digest") == digest
-            and pages
-            and not any(p in self._paths for p in pages)
-            and all((self.out / p).is_file() for p in pages)
+            before.get("digest") != made_from
+            or not pages
+            or any(p in self._paths for p in pages)
+            or not all((self.out / p).is_file() for p in pages)
         ):
-            self._paths.update(pages)
-            self.pages.extend(self.out / p for p in pages)
-            self.manifest[key] = before
-            self.kept += 1
-            return
-        first = len(self.pages)
-        self._session(s)
+            return False
+        self._paths.update(pages)
+        self.pages.extend(self.out / p for p in pages)
+        self.manifest[key] = before
+        return True
+
+    def record(self, key: str, made_from: str, first: int) -> None:
+        """Record the pages written since there were ``first`` (:meth:`page_count`) under
+        ``key``, made from ``made_from``."""
         made = [p.relative_to(self.out).as_posix() for p in self.pages[first:]]
-        self.manifest[key] = {"digest": digest, "pages": made}
-        self.rendered += 1
+        self.manifest[key] = {"digest": made_from, "pages": made}
+
+    def page_count(self) -> int:
+        """How many pages this publication has written or kept so far."""
+        return len(self.pages)
 
     def _of(self, name: str, keys: tuple[str, ...], *values: Any) -> pl.DataFrame:
         """The rows of the snapshot's frame ``name`` (a :class:`Published` field or an extra)
@@ -354,6 +402,19 @@ class Site:
 
     # ------------------------------------------------------------------ writing
 
+    def write(self, rel: str, template: str, **ctx: Any) -> None:
+        """Render ``template`` into the page ``rel`` (relative to the site root; written only
+        when its content changed); two pages on one path are refused."""
+        self._write(rel, template, **ctx)
+
+    def write_file(self, rel: str, data: bytes) -> None:
+        """Write a file of the site that is not a page (the player index's JSON), only when
+        its bytes changed."""
+        if rel in self._paths:
+            raise ValueError(f"two files would be written to {rel}")
+        self._paths.add(rel)
+        self.pages.append(self._put(self.out / rel, data.decode("utf-8")))
+
     def _write(self, rel: str, template: str, **ctx: Any) -> None:
         if rel in self._paths:
             raise ValueError(
@@ -385,7 +446,11 @@ class Site:
             self.out.unlink()
         self.out.mkdir(parents=True, exist_ok=True)
         style = self._put(self.out / "style.css", (TEMPLATES / "style.css").read_text("utf-8"))
+        script = self._put(self.out / "search.js", (TEMPLATES / "search.js").read_text("utf-8"))
         sessions = [readable(s) for s in self.data.sessions.to_dicts()]
+        self.folders = event_folders(sessions)
+        for s in sessions:
+            s["folder"] = self.folders[s["event_id"]]
         self._index(sessions)
         by_event: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
@@ -394,20 +459,26 @@ class Site:
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
                 self._session_pages(s)
+        players = PlayerPages(self.data.standings, self.data.extra.get("players"), sessions)
+        self.players_rendered, self.players_kept = players.render(self)
         put(
             record_of(self.out),
             (json.dumps(self.manifest, sort_keys=True, indent=0) + "\n").encode(),
         )
-        self._prune({style, *self.pages})
+        self._prune({style, script, *self.pages})
         return self.pages
+
+    def _event_dir(self, event_id: str) -> str:
+        """The folder of an event's pages, relative to the site root (``events/<folder>``)."""
+        return f"events/{self.folders.get(event_id) or slug(event_id)}"
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:
         days: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
             s = {
                 **s,
-                "href": f"{session_dir(s['event_id'], s['session'])}/index.html",
-                "event_href": f"{event_dir(s['event_id'])}/index.html",
+                "href": f"{self._event_dir(s['event_id'])}/s{s['session']}/index.html",
+                "event_href": f"{self._event_dir(s['event_id'])}/index.html",
                 "status_line": status_text(s),
             }
             days.setdefault(s["date"], []).append(s)
@@ -435,7 +506,7 @@ class Site:
             else matches
         )
         self._write(
-            f"{event_dir(event_id)}/index.html",
+            f"{self._event_dir(event_id)}/index.html",
             "event.html.j2",
             title=first.get("name") or event_id,
             event=first,
@@ -487,8 +558,12 @@ class Site:
             groups, key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
         ):
             grp = grp.sort(["rank", "contestant"], nulls_last=True)
+            standings = grp.to_dicts()
+            profile = standings[0].get("profile")
+            matches = self._matches(standings[0]["event_id"], standings[0].get("session"))
+            ties = tie_notes(standings, profile, matches)
             rows = []
-            for r in grp.to_dicts():
+            for r in standings:
                 d = r["direction"] or None
                 rows.append(
                     {
@@ -502,6 +577,7 @@ class Site:
                         "boards": r.get("boards"),
                         "penalties": penalty_text(r, dec.total),
                         "tiebreak": r.get("tiebreak") or "",
+                        "tie": ties.get((str(r["contestant"]), r["direction"] or "")),
                         "href": (
                             link_dir + card_name(section, r["contestant"], d)
                             if link_dir is not None
@@ -521,6 +597,8 @@ class Site:
                     "direction": direction,
                     "unit": unit or "MP",
                     "has_pct": any(r["pct"] for r in rows),
+                    "ties": bool(ties),
+                    "tie_rule": tie_rule(profile, standings),
                 }
             )
         return out
@@ -562,7 +640,7 @@ class Site:
 
     def _session(self, s: dict[str, Any]) -> None:
         event_id, n = s["event_id"], s["session"]
-        base = session_dir(event_id, n)
+        base = f"{self._event_dir(event_id)}/s{n}"
         dec = Decimals.of(s.get("profile"))
         st = self._of("standings", SESSION_KEYS, event_id, "session", n)
         res = self._of("results", ("event_id", "session"), event_id, n)
@@ -645,7 +723,13 @@ class Site:
                 cards=self._card_links(cards_from, base, path, contestants),
                 **self._up(page, base, path),
             )
-        self._cards(base, st, res, dec, page)
+        ties = {
+            (ranking["section"], row["contestant"]): row["tie"]
+            for ranking in rankings
+            for row in ranking["rows"]
+            if row["tie"]
+        }
+        self._cards(base, st, res, dec, page, ties)
 
     @staticmethod
     def _card_links(
@@ -685,7 +769,10 @@ class Site:
         res: pl.DataFrame,
         dec: Decimals,
         page: dict[str, Any],
+        ties: dict[tuple[str, str], str] | None = None,
     ) -> None:
+        """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
+        of each contestant that has one (by section and label, :mod:`.ties`)."""
         seats = sides(res)
         # a scorecard lists its boards by round and board; a board played at two tables (a
         # team's two rooms) by table, then side: one order, whatever the input's
@@ -741,6 +828,9 @@ class Site:
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
                     "penalty": penalty_text(r, dec.total),
+                    "tie": (ties or {}).get(
+                        (r["section"], contestant_label(r["contestant"], d or None))
+                    ),
                 },
                 lines=lines,
                 **self._up(page, base, path),
