@@ -514,6 +514,13 @@ def generate(
         str | None,
         typer.Option(help="Plant: this director never issues a procedural penalty (audit test)."),
     ] = None,
+    hand_records: Annotated[
+        int,
+        typer.Option(
+            help="Write a hand record (hands-*.csv: random deals) for the first N pairs "
+            "sessions; their double dummy is computed at about 5 deals/s."
+        ),
+    ] = 0,
 ) -> None:
     """Write realistic synthetic federation data (invented people) into OUT."""
     from pipelines.synth.inbox import generate_inbox
@@ -535,6 +542,7 @@ def generate(
         start_date=start,
         other_forms=other_forms,
         planted=planted,
+        hand_records=hand_records,
     )
     typer.echo(
         f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
