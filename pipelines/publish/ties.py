@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from pipelines.profiles import Profile
-from pipelines.publish.common import load_profile
+from pipelines.publish.common import contestant_label, load_profile
 
 #: What the rule of each profile setting compares, in words.
 PAIR_RULES: dict[str, str] = {
@@ -37,7 +37,8 @@ TEAM_RULES: dict[str, str] = {
 
 
 def _label(r: dict[str, Any]) -> str:
-    return str(r["contestant"])
+    """The contestant as the ranking's number column shows it (``7``, ``7 NS``)."""
+    return contestant_label(str(r["contestant"]), r.get("direction") or None)
 
 
 def _listed(labels: list[str]) -> str:
