@@ -378,7 +378,12 @@ def test_readme_shows_the_screenshots_and_nightly_publication():
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for shot in ("docs/screenshots/ranking.png", "docs/screenshots/dashboard.png"):
+    for shot in (
+        "docs/screenshots/ranking.png",
+        "docs/screenshots/dashboard.png",
+        "docs/screenshots/board.png",
+        "docs/screenshots/player.png",
+    ):
         assert f"]({shot})" in readme and (ROOT / shot).stat().st_size > 20_000
     assert "### Publishing nightly" in readme and "traveller publish --out DIR" in readme
 
