@@ -255,3 +255,18 @@ def test_board_page_in_a_browser_fits_the_screen_and_follows_dark_mode(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     v.page.screenshot(path=str(ARTIFACTS / f"board-{width}.png"), full_page=True)
     v.close()
+
+
+def test_par_equals_realbridges_printed_optimum_score():
+    """RealBridge prints each deal's par as ``[OptimumScore "NS +90"]`` (NS-signed): ours is
+    the same on each of the 10 deals (every record of a board prints the same)."""
+    path = shared_file(REALDATA / REALBRIDGE)
+    printed: dict[int, set[int]] = {}
+    for rec in _records(decode_pbn(path.read_bytes())):
+        board = re.search(r'\[Board "(\d+)"\]', rec)
+        par = re.search(r'\[OptimumScore "NS ([+-]?\d+)"\]', rec)
+        if board and par:
+            printed.setdefault(int(board.group(1)), set()).add(int(par.group(1)))
+    assert len(printed) == 10 and all(len(v) == 1 for v in printed.values())
+    ours = _analysed(REALBRIDGE)
+    assert {r["board"]: {r["par_score"]} for r in ours.to_dicts()} == printed
