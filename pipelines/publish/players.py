@@ -250,8 +250,11 @@ class PlayerPages:
         sessions with their readable titles and clubs (:func:`~.site.readable`)."""
         self.sessions = {(s["event_id"], s["session"]): s for s in sessions}
         self.per_event: dict[str, int] = {}
-        for event_id, _ in self.sessions:
+        #: each event's first session (its title and club)
+        self.first: dict[str, dict[str, Any]] = {}
+        for (event_id, _), s in sorted(self.sessions.items(), key=lambda kv: kv[0][1]):
             self.per_event[event_id] = self.per_event.get(event_id, 0) + 1
+            self.first.setdefault(event_id, s)
         self.lines = self._prepared(standings, keys)
 
     def _prepared(self, standings: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataFrame:
@@ -284,11 +287,8 @@ class PlayerPages:
             return pl.DataFrame()
         clubs = pl.DataFrame(
             {
-                "event_id": list(self.per_event),
-                "club": [
-                    next(s.get("club") for (e, _), s in self.sessions.items() if e == ev)
-                    for ev in self.per_event
-                ],
+                "event_id": list(self.first),
+                "club": [s.get("club") for s in self.first.values()],
             },
             schema={"event_id": pl.Utf8, "club": pl.Utf8},
         )
@@ -338,10 +338,9 @@ class PlayerPages:
         ).sort(pl.col("name").str.to_lowercase(), "club", "page")
 
     def _title(self, event_id: str, session: int | None) -> str:
-        first = self.sessions.get((event_id, session)) or next(
-            s for (e, _), s in self.sessions.items() if e == event_id
-        )
-        return str(first.get("name") or event_id)
+        """The event's readable title (a session's own, else its first session's)."""
+        s = self.sessions.get((event_id, session)) or self.first[event_id]
+        return str(s.get("name") or event_id)
 
     def views(self, folders: dict[str, str]) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
         """Each player (a row of :meth:`players`) with the context of its page."""
