@@ -1,7 +1,7 @@
 """The results site: static HTML pages players read, written from the warehouse.
 
-Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone), at readable,
-stable addresses without hashes:
+Pages (all plain HTML and one CSS file, readable on a phone; the one script is the player
+search's), at readable, stable addresses without hashes:
 
 * ``index.html`` — every session by date, then event;
 * ``events/<event>/index.html`` — the event: each session's rankings, then, over several
@@ -16,10 +16,15 @@ stable addresses without hashes:
   with their names, contract, declarer, tricks, score, the profile's displayed matchpoints
   (IMPs when the event has them), and every adjusted score marked and explained in words with
   its Law (:mod:`pipelines.publish.explain`);
-* ``.../<section>/card-<contestant>.html`` — each contestant's scorecard, opponents named.
+* ``.../<section>/card-<contestant>.html`` — each contestant's scorecard, opponents named;
+* ``players/<name>.html``, ``players/index.html`` and ``players/index.json`` — each player's
+  season and the player index with its search (:mod:`pipelines.publish.players`).
+
+A shared place or a broken tie says so in words next to the place, with the profile setting
+that placed it (:mod:`pipelines.publish.ties`).
 
 An event known only by a program's GUID (a Bridgemate ``.bws``) is titled by its club, name
-and date (:func:`readable`).
+and date (:func:`readable`), and its folder is that title, never the GUID (:func:`event_folders`).
 Equal totals share a place (Law 78A; totals are exact), printed as the profile's
 ``display.tied_place`` says (``6=``, ``=6``, ``6-7`` or ``6``).
 Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as

@@ -411,3 +411,29 @@ def test_two_names_that_share_a_file_name_are_refused_not_written_over(tmp_path)
     site._write(f"{session_dir('A/B', 1)}/index.html", "style.css")
     with pytest.raises(ValueError, match="differ only in punctuation"):
         site._write(f"{session_dir('A-B', 1)}/index.html", "style.css")
+
+
+def test_a_guid_event_gets_a_readable_unique_and_stable_folder():
+    """Two Bridgemate sessions of one club, day and name (known by their GUIDs only): each a
+    folder of its title, the second with -2, in the order of their dates then ids, whichever
+    order they come in; an event with a readable id keeps it."""
+    from pipelines.publish.site import event_folders, readable
+
+    g1, g2 = "28A937506D0F4014BC868F53FBF4F9B9", "{0B1C2D3E-4F50-6172-8394-A5B6C7D8E9F0}"
+    sessions = [
+        {
+            "event_id": g,
+            "session": 1,
+            "name": "Bridge game",
+            "date": "2019-04-26",
+            "club": "Pellwyn BC",
+        }
+        for g in (g1, g2)
+    ] + [{"event_id": "CLUB1-2026-11-02", "session": 1, "name": "Pairs", "date": "2026-11-02"}]
+    folders = event_folders([readable(s) for s in sessions])
+    assert folders == {
+        g1: "Pellwyn-BC-Bridge-game-2019-04-26",  # the same date: by id, 28A9... first
+        g2: "Pellwyn-BC-Bridge-game-2019-04-26-2",
+        "CLUB1-2026-11-02": "CLUB1-2026-11-02",
+    }
+    assert event_folders([readable(s) for s in reversed(sessions)]) == folders
