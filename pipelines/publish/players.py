@@ -148,7 +148,7 @@ def page_names(players: pl.DataFrame) -> dict[str, str]:
     for r in rows:
         by_name.setdefault(slug(r["name"]).lower(), []).append(r)
     out: dict[str, str] = {}
-    taken: set[str] = set()
+    taken: set[str] = {"index"}  # players/index.html is the player index
     for group in by_name.values():
         for r in group:
             base = slug(r["name"])
