@@ -128,7 +128,7 @@ dev-postgres: pg-start  ## the Dagster UI on PostgreSQL (instance and warehouse)
 
 sample: install  ## regenerate the bundled sample inbox (seeded: same files every time)
 	rm -rf pipelines/sample/inbox
-	$(BIN)/traveller generate --out pipelines/sample/inbox
+	$(BIN)/traveller generate --out pipelines/sample/inbox --hand-records 1
 
 clean:
 	rm -rf $(VENV) $(TOOLS) data .dagster_home .dagster_home_pg .pytest_cache .ruff_cache .hypothesis

@@ -54,6 +54,8 @@ class BenchReport:
 
     results: int
     boards: int = 0
+    #: random deals analysed (double dummy and par, :func:`pipelines.deals.analyse`)
+    deals: int = 0
     standings: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     peak_mb: float = 0.0
@@ -62,6 +64,10 @@ class BenchReport:
     def rate(self, *stages: str) -> float:
         """Results per second through ``stages`` together."""
         return self.results / sum(self.seconds[s] for s in stages)
+
+    def deal_rate(self) -> float:
+        """Deals per second through the double-dummy analysis and par."""
+        return self.deals / self.seconds["double dummy"]
 
     def lines(self) -> list[str]:
         """The report as printed by the command."""
@@ -72,6 +78,11 @@ class BenchReport:
             *(f"{k:<20} {v:.3f} s" for k, v in self.seconds.items()),
             f"validation           {self.rate('validate'):,.0f} results/s",
             f"scoring + standings  {self.rate('score', 'standings'):,.0f} results/s",
+            *(
+                [f"double dummy + par   {self.deal_rate():,.1f} deals/s ({self.deals:,} deals)"]
+                if self.deals
+                else []
+            ),
             f"peak memory          {self.peak_mb:,.0f} MB",
             *([f"allocators           {self.allocators}"] if self.allocators else []),
         ]
@@ -100,13 +111,19 @@ def canonical(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
-    """Generate ``n`` results and time validation, scoring and standings, in this process.
+def measure(
+    n: int, seed: int = 0, progress: Callable[[str], None] = print, deals: int = 0
+) -> BenchReport:
+    """Generate ``n`` results and time validation, scoring and standings, in this process;
+    then, with ``deals``, the double-dummy tricks and par of that many random deals.
 
     The engine runs as every caller runs it (:func:`pipelines.scoring.day.score_day`: no
     rulings here); its own timings of each step are reported, the event standings (every
-    event's sessions added up) counted with the standings. ``peak_mb`` is this process's
-    peak resident set size at the end.
+    event's sessions added up) counted with the standings. The deals are shuffled packs
+    (:func:`pipelines.synth.inbox.hand_record_rows`, seeded), analysed as the pipeline
+    analyses a hand record's (:func:`pipelines.deals.analyse`: endplay's binding of DDS,
+    ``CalcAllTables`` in batches, then par). ``peak_mb`` is this process's peak resident set
+    size at the end.
     """
     from pipelines.scoring.day import score_day
     from pipelines.scoring.events import EVENTS_SCHEMA
@@ -116,21 +133,45 @@ def measure(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> B
 
     report = BenchReport(results=n)
     events = pl.DataFrame(schema=EVENTS_SCHEMA)
-    progress(f"[1/2] generating {n:,} table results; validating, scoring, session standings")
+    steps = 3 if deals else 2
+    progress(f"[1/{steps}] generating {n:,} table results; validating, scoring, session standings")
     day = score_day(canonical(generate_results_frame(n, seed)), None, None, events)
     report.seconds["validate"] = day.seconds["validate"]
     report.seconds["score"] = day.seconds["rulings"] + day.seconds["score"]
     report.boards = section_and_board_ids(day.scored)[3]
-    progress("[2/2] event standings (exact ranks)")
+    progress(f"[2/{steps}] event standings (exact ranks)")
     t = time.perf_counter()
     events_rows = event_standings(day.standings, day.scored)
     report.seconds["standings"] = day.seconds["standings"] + time.perf_counter() - t
     report.standings = day.standings.height + events_rows.height
+    if deals:
+        report.deals = deals
+        report.seconds["double dummy"] = time_deals(deals, seed, progress)
     report.peak_mb = peak_rss_mb()
     return report
 
 
-def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> BenchReport:
+def time_deals(n: int, seed: int = 0, progress: Callable[[str], None] = print) -> float:
+    """Seconds to analyse ``n`` random deals (double dummy and par), generation excluded."""
+    import numpy as np
+
+    from pipelines.deals import analyse
+    from pipelines.formats.hands_csv import HANDS_CSV_HEADER
+    from pipelines.synth.inbox import hand_record_rows
+
+    progress(f"[3/3] double dummy and par of {n:,} random deals (endplay, DDS)")
+    rows = hand_record_rows(np.random.default_rng([seed, 0x4444]), "bench", 1, [*range(1, n + 1)])
+    frame = pl.DataFrame(rows, schema=list(HANDS_CSV_HEADER), orient="row")
+    t = time.perf_counter()
+    analysed = analyse(frame)
+    seconds = time.perf_counter() - t
+    assert analysed.height == frame.unique(["north", "east", "south", "west"]).height
+    return seconds
+
+
+def run_bench(
+    n: int, seed: int = 0, progress: Callable[[str], None] = print, deals: int = 0
+) -> BenchReport:
     """Generate ``n`` results and time validation, scoring and standings.
 
     The work runs in a child process with :data:`ALLOCATOR_ENV` (see the module
@@ -138,7 +179,7 @@ def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) ->
     """
     cmd = [
         sys.executable, "-m", "pipelines.cli", "bench-kernel",
-        "--results", str(n), "--seed", str(seed),
+        "--results", str(n), "--seed", str(seed), "--deals", str(deals),
     ]  # fmt: skip
     env = {**os.environ, **ALLOCATOR_ENV}
     with subprocess.Popen(
@@ -160,8 +201,8 @@ def run_bench(n: int, seed: int = 0, progress: Callable[[str], None] = print) ->
     return report
 
 
-def child(n: int, seed: int = 0) -> None:
+def child(n: int, seed: int = 0, deals: int = 0) -> None:
     """The measuring process (``traveller bench-kernel``, hidden): progress on stderr, the
     report as JSON on stdout."""
-    report = measure(n, seed, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    report = measure(n, seed, progress=lambda m: print(m, file=sys.stderr, flush=True), deals=deals)
     print(json.dumps(asdict(report)))

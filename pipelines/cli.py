@@ -514,6 +514,13 @@ def generate(
         str | None,
         typer.Option(help="Plant: this director never issues a procedural penalty (audit test)."),
     ] = None,
+    hand_records: Annotated[
+        int,
+        typer.Option(
+            help="Write a hand record (hands-*.csv: random deals) for the first N pairs "
+            "sessions; their double dummy is computed at about 5 deals/s."
+        ),
+    ] = 0,
 ) -> None:
     """Write realistic synthetic federation data (invented people) into OUT."""
     from pipelines.synth.inbox import generate_inbox
@@ -535,6 +542,7 @@ def generate(
         start_date=start,
         other_forms=other_forms,
         planted=planted,
+        hand_records=hand_records,
     )
     typer.echo(
         f"wrote {s.files} files to {out}: {s.sessions} sessions, {s.results} results, "
@@ -555,6 +563,10 @@ def bench(
         ),
     ] = None,
     dates: Annotated[int, typer.Option(help="With --end-to-end: session dates.")] = 20,
+    deals: Annotated[
+        int,
+        typer.Option(help="Random deals to analyse (double dummy and par): deals/s."),
+    ] = 100,
 ) -> None:
     """Generate N results and measure validation, scoring and standings: results/s, peak memory.
 
@@ -574,7 +586,7 @@ def bench(
         return
     from pipelines.bench import run_bench
 
-    report = run_bench(results, seed, progress=lambda msg: typer.echo(msg, err=True))
+    report = run_bench(results, seed, progress=lambda msg: typer.echo(msg, err=True), deals=deals)
     for line in report.lines():
         typer.echo(line)
 
@@ -583,12 +595,13 @@ def bench(
 def bench_kernel(
     results: Annotated[int, typer.Option(help="Number of table results to generate.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    deals: Annotated[int, typer.Option(help="Random deals to analyse.")] = 0,
 ) -> None:
     """The measuring process of ``traveller bench`` (started by it, with the allocator's
     settings in its environment): progress on stderr, the report as JSON on stdout."""
     from pipelines.bench import child
 
-    child(results, seed)
+    child(results, seed, deals)
 
 
 @app.command("bench-run", hidden=True)

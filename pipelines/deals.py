@@ -96,6 +96,25 @@ def deal_problem(row: dict[str, str | None]) -> tuple[str, str] | None:
     return None
 
 
+def dealer_of(value: str | None) -> str | None:
+    """The dealer's seat letter (``N``, ``E``, ``S``, ``W``) a file writes as ``N`` or
+    ``North`` (any case); ``""`` when it writes none; ``None`` when it is not a seat."""
+    text = (value or "").strip().upper()
+    if not text:
+        return ""
+    return text[:1] if text in ("N", "E", "S", "W", "NORTH", "EAST", "SOUTH", "WEST") else None
+
+
+def vulnerability_of(value: str | None) -> str | None:
+    """The vulnerability (``None``, ``NS``, ``EW``, ``Both``) a file writes as any of the
+    words PBN and the programs use (``Love``, ``N-S``, ``All`` ...); ``""`` when it writes
+    none; ``None`` when it is none of them."""
+    text = (value or "").strip().lower()
+    if not text:
+        return ""
+    return _VULNERABILITY.get(text)
+
+
 def _board(value: str | None) -> int | None:
     try:
         b = int(str(value).strip())

@@ -602,7 +602,18 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
     all_warnings = pl.concat([reads.warnings, deal_warnings])
     return InboxSnapshot(
         files=_registry(
-            files, ev_frame, listed, source_standings, every_dated, all_rejected, all_warnings
+            files,
+            ev_frame,
+            listed,
+            source_standings,
+            every_dated,
+            all_rejected,
+            all_warnings,
+            # a hand-record CSV's rows are reference rows (the deals of other files are not
+            # rows of their own: a PBN record or a USEBIO board counts as its results do)
+            reads.deals.join(
+                files.filter(pl.col("format") == "hands_csv").select("file"), on="file", how="semi"
+            ),
         ),
         results=dated,
         events=resolved.select(list(EVENTS_SCHEMA)),
@@ -625,12 +636,14 @@ def _registry(
     dated: pl.DataFrame,
     rejected: pl.DataFrame,
     warnings: pl.DataFrame,
+    hands: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """One row per file: what it held and how every row was accounted for.
 
     ``rows_read = rows_reference + rows_dated + rows_rejected + rows_superseded`` must hold
     for every file not rejected whole: reference rows (events, contestants, official
-    standings; a location shared by two of them counts once) that were accepted, table
+    standings, the deals of a hand-record CSV; a location shared by two of them counts
+    once) that were accepted, table
     results, rulings and appeals that were dated, distinct rejected locations, and
     entries a later entry superseded (a Bridgemate table's history, reported as warnings).
     """
@@ -640,7 +653,13 @@ def _registry(
     )
     bad = rejected.select("file", "location").unique()
     ref = (
-        pl.concat([f.select("file", "location") for f in (events, contestants, source_standings)])
+        pl.concat(
+            [
+                f.select("file", "location")
+                for f in (events, contestants, source_standings, hands)
+                if f is not None
+            ]
+        )
         .unique()
         .join(bad, on=["file", "location"], how="anti")
         .group_by("file")

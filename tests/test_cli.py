@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -133,9 +134,10 @@ def test_validate_missing_file(tmp_path):
 
 
 def test_bench_small(tmp_path):
-    r = runner.invoke(app, ["bench", "--results", "20000"])
+    r = runner.invoke(app, ["bench", "--results", "20000", "--deals", "4"])
     assert r.exit_code == 0, r.output
     assert "results/s" in r.output and "peak memory" in r.output
+    assert re.search(r"double dummy \+ par +[\d.,]+ deals/s \(4 deals\)", r.output)
 
 
 def test_generate_bad_date(tmp_path):

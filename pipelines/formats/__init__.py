@@ -16,6 +16,7 @@ from pathlib import Path
 from pipelines.formats.bws import read_bws
 from pipelines.formats.canonical_csv import file_failure, read_results_csv
 from pipelines.formats.detect import FORMATS, detect_format
+from pipelines.formats.hands_csv import read_hands_csv
 from pipelines.formats.model import ReadResult
 from pipelines.formats.pbn import read_pbn
 from pipelines.formats.reference_csv import read_contestants_csv, read_events_csv
@@ -29,6 +30,7 @@ READERS: dict[str, Callable[[Path, str], ReadResult]] = {
     "results_csv": read_results_csv,
     "events_csv": read_events_csv,
     "contestants_csv": read_contestants_csv,
+    "hands_csv": read_hands_csv,
     "usebio": read_usebio,
     "pbn": read_pbn,
     "bws": read_bws,

@@ -16,6 +16,7 @@ FORMATS: tuple[str, ...] = (
     "results_csv",
     "events_csv",
     "contestants_csv",
+    "hands_csv",
     "rulings_csv",
     "appeals_csv",
     "usebio",
@@ -134,6 +135,9 @@ def _csv_kind(header_line: str) -> str:
         return "events_csv"
     if {"contestant", "names"} <= cols:
         return "contestants_csv"
+    # a hand record: the four hands of each board, no contract (a results file has one)
+    if {"board", "north", "east", "south", "west"} <= cols and "contract" not in cols:
+        return "hands_csv"
     if {"appeal_id", "ruling_id"} <= cols:
         return "appeals_csv"
     if {"ruling_id", "kind"} <= cols:

@@ -74,5 +74,7 @@ def load(warehouse: Path | str) -> Published:
             for name in ("sessions", "standings", "results", "changes", "penalties")
         }
         extra = {t: query(conn, f"publish/{t}") for t in OPTIONAL_TABLES if has_table(conn, t)}
+        # every player's lines, for the player pages (membership numbers never selected)
+        extra["players"] = query(conn, "publish/players")
     refuse_private({**frames, **extra})
     return Published(**frames, extra=extra)

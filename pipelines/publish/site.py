@@ -1,7 +1,7 @@
 """The results site: static HTML pages players read, written from the warehouse.
 
-Pages (all plain HTML and one CSS file; no JavaScript, readable on a phone), at readable,
-stable addresses without hashes:
+Pages (all plain HTML and one CSS file, readable on a phone; the one script is the player
+search's), at readable, stable addresses without hashes:
 
 * ``index.html`` — every session by date, then event;
 * ``events/<event>/index.html`` — the event: each session's rankings, then, over several
@@ -16,10 +16,15 @@ stable addresses without hashes:
   with their names, contract, declarer, tricks, score, the profile's displayed matchpoints
   (IMPs when the event has them), and every adjusted score marked and explained in words with
   its Law (:mod:`pipelines.publish.explain`);
-* ``.../<section>/card-<contestant>.html`` — each contestant's scorecard, opponents named.
+* ``.../<section>/card-<contestant>.html`` — each contestant's scorecard, opponents named;
+* ``players/<name>.html``, ``players/index.html`` and ``players/index.json`` — each player's
+  season and the player index with its search (:mod:`pipelines.publish.players`).
+
+A shared place or a broken tie says so in words next to the place, with the profile setting
+that placed it (:mod:`pipelines.publish.ties`).
 
 An event known only by a program's GUID (a Bridgemate ``.bws``) is titled by its club, name
-and date (:func:`readable`).
+and date (:func:`readable`), and its folder is that title, never the GUID (:func:`event_folders`).
 Equal totals share a place (Law 78A; totals are exact), printed as the profile's
 ``display.tied_place`` says (``6=``, ``=6``, ``6-7`` or ``6``).
 Every text comes from the warehouse and is escaped by Jinja2's autoescaping (a name such as
@@ -31,23 +36,35 @@ is never read (:mod:`pipelines.publish.data`).
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pipelines.laws.corrections import correction_deadline
-from pipelines.profiles import load as load_profile
+from pipelines.publish.common import (  # noqa: F401 (board_label ... are this module's API too)
+    GUID,
+    TEMPLATES,
+    Decimals,
+    board_label,
+    board_name,
+    card_name,
+    contestant_label,
+    environment,
+    event_dir,
+    fmt,
+    penalty_text,
+    rel,
+    section_dir,
+    session_dir,
+    signed,
+    slug,
+)
 from pipelines.publish.data import Published
 from pipelines.publish.explain import (
     MINUS,
@@ -60,14 +77,9 @@ from pipelines.publish.explain import (
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
+from pipelines.publish.players import PlayerPages
 from pipelines.publish.teams import bracket, match_rows, vp_table
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
-#: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
-#: session GUID, 32 hexadecimal digits, with or without braces and dashes).
-_GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-?([0-9A-Fa-f]{4}-?){3}[0-9A-Fa-f]{12}\}?$")
+from pipelines.publish.ties import tie_notes, tie_rule
 
 
 def readable(session: dict[str, Any]) -> dict[str, Any]:
@@ -76,12 +88,12 @@ def readable(session: dict[str, Any]) -> dict[str, Any]:
     often the default "Bridge game"); then the club (events.csv), the name and the date —
     "Pellwyn BC, Bridge game, 2019-04-26". ``shown_id``: the event id where it means
     something (never a GUID)."""
-    guid = bool(_GUID.match(str(session["event_id"])))
+    guid = bool(GUID.match(str(session["event_id"])))
     name = session.get("name")
     if name and not guid:
         return {**session, "shown_id": session["event_id"]}
     club = session.get("club")
-    if club and (_GUID.match(str(club)) or str(session["event_id"]).startswith(str(club))):
+    if club and (GUID.match(str(club)) or str(session["event_id"]).startswith(str(club))):
         club = None  # the default club, the event id's prefix: the GUID again
     parts = [p for p in (club, name) if p] or ["Results"]
     title = ", ".join(dict.fromkeys([*parts, str(session.get("date") or "")]).keys()).strip(", ")
@@ -89,87 +101,31 @@ def readable(session: dict[str, Any]) -> dict[str, Any]:
     return {**session, "name": title, "club": club, "shown_id": shown_id}
 
 
-def slug(text: object) -> str:
-    """A readable, stable file-name form of ``text``: each run of characters other than
-    letters, digits, ``_`` and ``-`` becomes one ``-`` (``2021 Online Qual: Open R2`` →
-    ``2021-Online-Qual-Open-R2``); no hash. Every id that becomes a path (an event id, a
-    section, a contestant; the exports' file names) goes through it, so a path never holds
-    ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
-    (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two texts that
-    would share a form (``A/B`` and ``A-B`` in one session) are refused when the site is
-    written (:meth:`Site._write`), never written over each other. A form longer than 100
-    characters (a file name has at most 255 bytes) is cut to 91 and ends with 8 hex digits of
-    its SHA-256: still stable, still unique."""
-    s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
-    return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
-
-
-@lru_cache(maxsize=65536)
-def rel(target: str, page: str) -> str:
-    """The link from the page ``page`` to ``target`` (both relative to the site root)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
-
-
-def environment() -> Environment:
-    """The Jinja2 environment: autoescape ON for every template, undefined names an error."""
-    env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        autoescape=True,  # every template, file or string: names are text, never markup
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["num"] = fmt
-    env.filters["signed"] = signed
-    return env
-
-
-def fmt(value: Any, decimals: int = 2) -> str:
-    """A figure with ``decimals`` places as the profile shows it; empty when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    text = f"{float(value):.{decimals}f}"
-    return text.replace("-", MINUS)
-
-
-def signed(value: Any, decimals: int = 2) -> str:
-    """A change with its sign: ``+1.25``, ``−0.50``, ``0``."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    v = float(value)
-    if abs(v) < 1e-12:
-        return "0"
-    return ("+" if v > 0 else MINUS) + f"{abs(v):.{decimals}f}"
-
-
-def penalty_text(r: dict[str, Any], decimals: int = 2) -> str:
-    """The penalties deducted from a standing (Laws 90, 91), each with its unit when it is
-    not matchpoints: ``−6.00`` (MP), ``−3.00 IMP`` (at IMP forms; at teams off the match
-    margins), ``−1.00 VP`` (a teams VP penalty); empty when nothing was deducted."""
-    parts = []
-    if r.get("penalties"):
-        unit = r.get("penalty_unit") or "MP"
-        parts.append(MINUS + fmt(r["penalties"], decimals) + ("" if unit == "MP" else f" {unit}"))
-    if r.get("vp_penalties"):
-        parts.append(MINUS + fmt(r["vp_penalties"], decimals) + " VP")
-    return ", ".join(parts)
-
-
-@dataclass(frozen=True)
-class Decimals:
-    """How the event's profile shows matchpoints, totals and percentages."""
-
-    mp: int
-    total: int
-    pct: int
-    #: how a shared place is printed (``display.tied_place``)
-    tied_place: str = "trailing_equals"
-
-    @classmethod
-    def of(cls, profile: str | None) -> Decimals:
-        """The display decimals of ``profile`` (default profile when unknown)."""
-        p = load_profile(profile)
-        return cls(p.mp_decimals, p.total_decimals, p.percentage_decimals, p.tied_place)
+def event_folders(sessions: list[dict[str, Any]]) -> dict[str, str]:
+    """The folder of each event's pages (``events/<folder>/``), from :func:`readable`
+    sessions: the event id made a file name (:func:`slug`), except for an event known only
+    by a program's GUID (a Bridgemate ``.bws``), whose folder is its readable title — club,
+    session name and date, ``Pellwyn-BC-Bridge-game-2019-04-26`` — so no address carries the
+    GUID. Such a folder that another event's already holds takes ``-2``, ``-3`` ... in the
+    order of the events' dates, then ids: unique, and the same at every publication of the
+    same events."""
+    folders: dict[str, str] = {}
+    guids: dict[str, dict[str, Any]] = {}
+    for s in sessions:
+        if GUID.match(str(s["event_id"])):
+            guids.setdefault(s["event_id"], s)
+        else:
+            folders.setdefault(s["event_id"], slug(s["event_id"]))
+    taken = set(folders.values())
+    for event_id, s in sorted(guids.items(), key=lambda kv: (str(kv[1].get("date")), kv[0])):
+        base = slug(s.get("name") or "Results")
+        folder, n = base, 1
+        while folder in taken:
+            n += 1
+            folder = f"{base}-{n}"
+        taken.add(folder)
+        folders[event_id] = folder
+    return folders
 
 
 def with_span(st: pl.DataFrame) -> pl.DataFrame:
@@ -248,37 +204,6 @@ def result_cell(row: dict[str, Any]) -> str:
     return "=" if rel == 0 else f"+{rel}" if rel > 0 else f"{MINUS}{-rel}"
 
 
-def contestant_label(contestant: str, direction: str | None) -> str:
-    """``7`` in a Howell, ``7 NS`` in a Mitchell (two fields)."""
-    return f"{contestant} {direction}" if direction else str(contestant)
-
-
-def section_dir(section: str | None) -> str:
-    """The folder of a section's boards and scorecards within its session (``A/``); none for
-    a session's only, unnamed section."""
-    return f"{slug(section)}/" if section else ""
-
-
-def card_name(section: str, contestant: str, direction: str | None) -> str:
-    """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
-    d = f"-{slug(direction).lower()}" if direction else ""
-    return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
-
-
-def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
-    """A board's traveller, relative to the session's folder: ``A/board-16.html``
-    (``board-16.html`` in an unnamed section), or ``A/board-r3-2.html`` where each round plays
-    its own deals (teams, pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and
-    of round 3 are two travellers."""
-    r = f"r{deal_round}-" if deal_round else ""
-    return f"{section_dir(section)}board-{r}{board}.html"
-
-
-def board_label(board: int, deal_round: int | None = 0) -> str:
-    """``2``, or ``R3 2`` (board 2 of round 3) where each round plays its own deals."""
-    return f"R{deal_round} {board}" if deal_round else str(board)
-
-
 def by_ns_score(row: dict[str, Any]) -> tuple[bool, int]:
     """A traveller's order: the best NS score first; lines without a score (artificial, not
     played) after them, as they were."""
@@ -290,16 +215,6 @@ def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
     """Travellers in play order: section, round (where re-dealt), board number."""
     section, board, deal_round = key
     return section, deal_round, board
-
-
-def event_dir(event_id: str) -> str:
-    """Folder of an event's pages, relative to the site root: ``events/<event>``."""
-    return f"events/{slug(event_id)}"
-
-
-def session_dir(event_id: str, session: int) -> str:
-    """Folder of a session's pages, relative to the site root: ``events/<event>/s1``."""
-    return f"{event_dir(event_id)}/s{session}"
 
 
 def sides(results: pl.DataFrame) -> pl.DataFrame:
@@ -377,6 +292,11 @@ class Site:
         #: sessions whose pages were rendered, and those kept as they were (same digest)
         self.rendered = 0
         self.kept = 0
+        #: player pages rendered, and those kept as they were (:mod:`.players`)
+        self.players_rendered = 0
+        self.players_kept = 0
+        #: each event's folder (``events/<folder>``, :func:`event_folders`)
+        self.folders: dict[str, str] = {}
 
     def _read_manifest(self) -> dict[str, dict[str, Any]]:
         try:
@@ -411,24 +331,41 @@ class Site:
         change since the last publication (:meth:`_digest`), else rendered."""
         key = f"{s['event_id']}\x1f{s['session']}"
         digest = self._digest(s)
+        if self.keep(key, digest):
+            self.kept += 1
+            return
+        first = self.page_count()
+        self._session(s)
+        self.record(key, digest, first)
+        self.rendered += 1
+
+    def keep(self, key: str, made_from: str) -> bool:
+        """Whether the pages recorded under ``key`` at the last publication were made from
+        ``made_from`` (a :func:`~pipelines.publish.files.digest`) and are all still there:
+        then they are kept as they are — not rendered, not written — and recorded again."""
         before = self._before.get(key) or {}
         pages = before.get("pages") or []
         if (
-            before.get("digest") == digest
-            and pages
-            and not any(p in self._paths for p in pages)
-            and all((self.out / p).is_file() for p in pages)
+            before.get("digest") != made_from
+            or not pages
+            or any(p in self._paths for p in pages)
+            or not all((self.out / p).is_file() for p in pages)
         ):
-            self._paths.update(pages)
-            self.pages.extend(self.out / p for p in pages)
-            self.manifest[key] = before
-            self.kept += 1
-            return
-        first = len(self.pages)
-        self._session(s)
+            return False
+        self._paths.update(pages)
+        self.pages.extend(self.out / p for p in pages)
+        self.manifest[key] = before
+        return True
+
+    def record(self, key: str, made_from: str, first: int) -> None:
+        """Record the pages written since there were ``first`` (:meth:`page_count`) under
+        ``key``, made from ``made_from``."""
         made = [p.relative_to(self.out).as_posix() for p in self.pages[first:]]
-        self.manifest[key] = {"digest": digest, "pages": made}
-        self.rendered += 1
+        self.manifest[key] = {"digest": made_from, "pages": made}
+
+    def page_count(self) -> int:
+        """How many pages this publication has written or kept so far."""
+        return len(self.pages)
 
     def _of(self, name: str, keys: tuple[str, ...], *values: Any) -> pl.DataFrame:
         """The rows of the snapshot's frame ``name`` (a :class:`Published` field or an extra)
@@ -470,6 +407,19 @@ class Site:
 
     # ------------------------------------------------------------------ writing
 
+    def write(self, rel: str, template: str, **ctx: Any) -> None:
+        """Render ``template`` into the page ``rel`` (relative to the site root; written only
+        when its content changed); two pages on one path are refused."""
+        self._write(rel, template, **ctx)
+
+    def write_file(self, rel: str, data: bytes) -> None:
+        """Write a file of the site that is not a page (the player index's JSON), only when
+        its bytes changed."""
+        if rel in self._paths:
+            raise ValueError(f"two files would be written to {rel}")
+        self._paths.add(rel)
+        self.pages.append(self._put(self.out / rel, data.decode("utf-8")))
+
     def _write(self, rel: str, template: str, **ctx: Any) -> None:
         if rel in self._paths:
             raise ValueError(
@@ -501,7 +451,11 @@ class Site:
             self.out.unlink()
         self.out.mkdir(parents=True, exist_ok=True)
         style = self._put(self.out / "style.css", (TEMPLATES / "style.css").read_text("utf-8"))
+        script = self._put(self.out / "search.js", (TEMPLATES / "search.js").read_text("utf-8"))
         sessions = [readable(s) for s in self.data.sessions.to_dicts()]
+        self.folders = event_folders(sessions)
+        for s in sessions:
+            s["folder"] = self.folders[s["event_id"]]
         self._index(sessions)
         by_event: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
@@ -510,20 +464,26 @@ class Site:
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
                 self._session_pages(s)
+        players = PlayerPages(self.data.standings, self.data.extra.get("players"), sessions)
+        self.players_rendered, self.players_kept = players.render(self)
         put(
             record_of(self.out),
             (json.dumps(self.manifest, sort_keys=True, indent=0) + "\n").encode(),
         )
-        self._prune({style, *self.pages})
+        self._prune({style, script, *self.pages})
         return self.pages
+
+    def _event_dir(self, event_id: str) -> str:
+        """The folder of an event's pages, relative to the site root (``events/<folder>``)."""
+        return f"events/{self.folders.get(event_id) or slug(event_id)}"
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:
         days: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
             s = {
                 **s,
-                "href": f"{session_dir(s['event_id'], s['session'])}/index.html",
-                "event_href": f"{event_dir(s['event_id'])}/index.html",
+                "href": f"{self._event_dir(s['event_id'])}/s{s['session']}/index.html",
+                "event_href": f"{self._event_dir(s['event_id'])}/index.html",
                 "status_line": status_text(s),
             }
             days.setdefault(s["date"], []).append(s)
@@ -551,7 +511,7 @@ class Site:
             else matches
         )
         self._write(
-            f"{event_dir(event_id)}/index.html",
+            f"{self._event_dir(event_id)}/index.html",
             "event.html.j2",
             title=first.get("name") or event_id,
             event=first,
@@ -603,8 +563,12 @@ class Site:
             groups, key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
         ):
             grp = grp.sort(["rank", "contestant"], nulls_last=True)
+            standings = grp.to_dicts()
+            profile = standings[0].get("profile")
+            matches = self._matches(standings[0]["event_id"], standings[0].get("session"))
+            ties = tie_notes(standings, profile, matches)
             rows = []
-            for r in grp.to_dicts():
+            for r in standings:
                 d = r["direction"] or None
                 rows.append(
                     {
@@ -618,6 +582,7 @@ class Site:
                         "boards": r.get("boards"),
                         "penalties": penalty_text(r, dec.total),
                         "tiebreak": r.get("tiebreak") or "",
+                        "tie": ties.get((str(r["contestant"]), r["direction"] or "")),
                         "href": (
                             link_dir + card_name(section, r["contestant"], d)
                             if link_dir is not None
@@ -637,6 +602,8 @@ class Site:
                     "direction": direction,
                     "unit": unit or "MP",
                     "has_pct": any(r["pct"] for r in rows),
+                    "ties": bool(ties),
+                    "tie_rule": tie_rule(profile, standings),
                 }
             )
         return out
@@ -678,7 +645,7 @@ class Site:
 
     def _session(self, s: dict[str, Any]) -> None:
         event_id, n = s["event_id"], s["session"]
-        base = session_dir(event_id, n)
+        base = f"{self._event_dir(event_id)}/s{n}"
         dec = Decimals.of(s.get("profile"))
         st = self._of("standings", SESSION_KEYS, event_id, "session", n)
         res = self._of("results", ("event_id", "session"), event_id, n)
@@ -761,7 +728,13 @@ class Site:
                 cards=self._card_links(cards_from, base, path, contestants),
                 **self._up(page, base, path),
             )
-        self._cards(base, st, res, dec, page)
+        ties = {
+            (ranking["section"], row["contestant"]): row["tie"]
+            for ranking in rankings
+            for row in ranking["rows"]
+            if row["tie"]
+        }
+        self._cards(base, st, res, dec, page, ties)
 
     @staticmethod
     def _card_links(
@@ -801,7 +774,10 @@ class Site:
         res: pl.DataFrame,
         dec: Decimals,
         page: dict[str, Any],
+        ties: dict[tuple[str, str], str] | None = None,
     ) -> None:
+        """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
+        of each contestant that has one (by section and label, :mod:`.ties`)."""
         seats = sides(res)
         # a scorecard lists its boards by round and board; a board played at two tables (a
         # team's two rooms) by table, then side: one order, whatever the input's
@@ -857,6 +833,9 @@ class Site:
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
                     "penalty": penalty_text(r, dec.total),
+                    "tie": (ties or {}).get(
+                        (r["section"], contestant_label(r["contestant"], d or None))
+                    ),
                 },
                 lines=lines,
                 **self._up(page, base, path),

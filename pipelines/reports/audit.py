@@ -35,7 +35,7 @@ from pipelines.audit.marts import (
     key_figures,
 )
 from pipelines.laws.vocabulary import RULING_KINDS
-from pipelines.reports.plots import funnel_svg, trend_svg
+from pipelines.reports.plots import funnel_chart, trend_svg
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: Discrepancy cases shown in the audit report (all are in the ruling_discrepancies mart).
@@ -87,6 +87,49 @@ class Report:
     figures: dict[str, object]
 
 
+#: What the cases of each rate are, for the sentence under its funnel plot.
+CASES: dict[str, str] = {
+    "rulings_per_board": "boards played at the sessions he directed",
+    "adjustment_rate": "judgement calls he ruled on a board",
+    "procedural_penalty_rate": "rulings he gave",
+    "overturn_rate": "appeals decided against his rulings",
+}
+
+
+def reading(measure: str) -> str:
+    """The sentence under a funnel plot: what to read from it."""
+    return (
+        f"Read: each dot is a director, across the number of {CASES[measure]}, up his rate. "
+        "A dot between the red curves differs from the target (black line) no more than "
+        "chance allows for that number of cases; a red dot is flagged: outside the 99.8 % "
+        "limits and rarer than 1 in 1,000 at the target."
+    )
+
+
+def tail_note(row: dict) -> str | None:
+    """Why a rate drawn beyond its 99.8 % limit is not flagged: the exact binomial tail of
+    its count at the target (``P(X >= x)`` above, ``P(X <= x)`` below) is not below 0.1 %
+    (see :mod:`pipelines.audit.funnel`). ``None`` for a rate inside its limits or flagged."""
+    from scipy import stats
+
+    if row.get("flagged") or not row.get("n"):
+        return None
+    over = row.get("over_dispersed")
+    lo = row["lower998_widened"] if over else row["lower998"]
+    hi = row["upper998_widened"] if over else row["upper998"]
+    rate, x, n, p0 = row["rate"], row["x"], row["n"], row["target"]
+    if hi is not None and rate > hi:
+        tail, sign = float(stats.binom.sf(x - 1, n, p0)), "≥"
+    elif lo is not None and rate < lo:
+        tail, sign = float(stats.binom.cdf(x, n, p0)), "≤"
+    else:
+        return None
+    return (
+        f"beyond the drawn limit, not flagged: {x} of {n} or {'more' if sign == '≥' else 'fewer'}"
+        f" happens {tail:.1%} of the time at the target {p0:.3f}"
+    )
+
+
 def _plots(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
     d = marts.director_audit.filter(pl.col("n") > 0)
     out = []
@@ -95,11 +138,14 @@ def _plots(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         if rows.height == 0:
             out.append({"measure": m, "label": MEASURE_LABELS[m], "svg": None})
             continue
+        chart = funnel_chart(rows, MEASURE_LABELS[m], labels)
         out.append(
             {
                 "measure": m,
                 "label": MEASURE_LABELS[m],
-                "svg": Markup(funnel_svg(rows, MEASURE_LABELS[m], labels)),
+                "svg": Markup(chart.svg),
+                "unlabelled": chart.unlabelled,
+                "reading": reading(m),
                 "phi": rows.group_by("stratum", maintain_order=True)
                 .agg(pl.col("phi").first(), pl.col("over_dispersed").first())
                 .to_dicts(),
@@ -125,7 +171,7 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         )
         r["shown"] = name
         r["mix"] = ", ".join(f"{k.replace('_', ' ')} {r[k]}" for k in RULING_KINDS if r[k])
-        r["rates"] = {x["measure"]: x for x in rates.to_dicts()}
+        r["rates"] = {x["measure"]: {**x, "tail_note": tail_note(x)} for x in rates.to_dicts()}
         rows.append(r)
     return sorted(rows, key=lambda r: (r["period"], r["stratum"], r["shown"]))
 

@@ -5,12 +5,19 @@ is computed from, with the pooled target and the 95 % and 99.8 % control limits 
 binomial, :mod:`pipelines.audit.funnel`), and the limits widened for over-dispersion when the
 rates are over-dispersed. Flagged directors are drawn in red. The SVG is deterministic (no
 date, a fixed hash salt) so the same warehouse gives the same report.
+
+Every chart is drawn to be read: counts on integer axes (cases, sessions), labels that never
+overlap (:func:`place_labels`: a director's name goes to the first free place around its dot,
+directors on the same dot share one label, and a name with no free place is left to the list
+under the chart), and up to 12 series in 12 distinct colours (:data:`PALETTE`).
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import math
+from dataclasses import dataclass, field
 
 import matplotlib
 
@@ -19,7 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
-from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, ScalarFormatter
 
 from pipelines.audit.funnel import funnel_curve
 
@@ -32,6 +39,93 @@ def plain(text: object) -> str:
 
 
 _RC = {"svg.hashsalt": "traveller", "svg.fonttype": "none", "font.size": 9}
+
+#: Twelve colours that stay apart for up to 12 series (clubs, directors), colour-blind
+#: considerate: Okabe & Ito's eight (2008) and four of Paul Tol's (wine, teal, grey, brown).
+PALETTE: tuple[str, ...] = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+    "#882255",
+    "#44AA99",
+    "#888888",
+    "#994F00",
+)
+
+#: Where a label may go around its dot, tried in this order (offsets in points and the
+#: label's alignment): beside, above and below, then further out.
+_SPOTS: tuple[tuple[float, float, str, str], ...] = (
+    (4, 3, "left", "bottom"),
+    (4, -3, "left", "top"),
+    (-4, 3, "right", "bottom"),
+    (-4, -3, "right", "top"),
+    (0, 7, "center", "bottom"),
+    (0, -7, "center", "top"),
+    (6, 12, "left", "bottom"),
+    (6, -12, "left", "top"),
+    (-6, 12, "right", "bottom"),
+    (-6, -12, "right", "top"),
+    (0, 20, "center", "bottom"),
+    (0, -20, "center", "top"),
+)
+
+
+def _overlaps(a, b) -> bool:
+    """Whether two display boxes overlap (touching is not overlapping)."""
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def place_labels(
+    ax, points: list[tuple[float, float, str]], taken: list | None = None, fontsize: float = 7
+) -> list[str]:
+    """Label each dot ``(x, y, text)`` of ``ax`` at the first of :data:`_SPOTS` where the
+    label overlaps no label already placed (nor a box of ``taken``) and stays inside the
+    figure; dots at the same place share one label (``A, B``). The texts that found no free
+    place are returned (the caller lists them under the chart), so no two labels overlap.
+    Call it once the figure's layout is final."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox
+    placed = list(taken or [])
+    merged: dict[tuple[float, float], list[str]] = {}
+    for x, y, text in points:
+        merged.setdefault((x, y), []).append(text)
+    left_out = []
+    for (x, y), texts in merged.items():
+        text = ", ".join(texts)
+        for dx, dy, ha, va in _SPOTS:
+            ann = ax.annotate(
+                text,
+                (x, y),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                fontsize=fontsize,
+                ha=ha,
+                va=va,
+                annotation_clip=False,
+            )
+            box = ann.get_window_extent(renderer)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0
+            if inside and box.y1 <= frame.y1 and not any(_overlaps(box, b) for b in placed):
+                placed.append(box)
+                break
+            ann.remove()
+        else:
+            left_out.extend(texts)
+    return left_out
+
+
+@dataclass
+class Chart:
+    """A drawn chart: its SVG text and the names it could not label (listed under it)."""
+
+    svg: str
+    unlabelled: list[str] = field(default_factory=list)
 
 
 def _svg(fig) -> str:
@@ -53,7 +147,8 @@ def _png(fig) -> bytes:
 def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None):
     """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
     ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
-    names shown (pseudonyms in the public report)."""
+    names shown (pseudonyms in the public report). The names that found no free place beside
+    their dot are in ``fig.unlabelled`` (:func:`place_labels`)."""
     strata = sorted(rows["stratum"].unique().to_list())
     k = max(1, len(strata))
     cols = min(3, k)
@@ -61,6 +156,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
     with plt.rc_context(_RC):
         fig, grid = plt.subplots(lines, cols, figsize=(5.2 * cols, 3.8 * lines), squeeze=False)
         axes = grid.ravel()
+        dots: list[tuple] = []
         for ax in axes[len(strata) :]:
             ax.set_visible(False)
         for ax, stratum in zip(axes, strata, strict=False):
@@ -89,14 +185,16 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             x, y = g["n"].to_numpy().astype(float), g["rate"].to_numpy().astype(float)
             ax.scatter(x[~flagged], y[~flagged], s=22, color="tab:gray", zorder=3)
             ax.scatter(x[flagged], y[flagged], s=30, color="tab:red", zorder=4, label="flagged")
-            for name, xi, yi in zip(g["director"].to_list(), x, y, strict=True):
-                shown = plain((labels or {}).get(name, name))
-                ax.annotate(shown, (xi, yi), fontsize=7, xytext=(3, 3), textcoords="offset points")
+            names = [plain((labels or {}).get(n, n)) for n in g["director"].to_list()]
+            order = np.lexsort((x, ~flagged))  # the flagged labelled first, then left to right
+            dots.append((ax, [(float(x[i]), float(y[i]), names[i]) for i in order]))
             if n_max > 50:
                 ax.set_xscale("log")
                 ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
                 ax.xaxis.set_major_formatter(ScalarFormatter())
                 ax.xaxis.set_minor_formatter(NullFormatter())
+            else:
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cases are counted
             ax.set_xlim(left=max(0.8, float(x.min()) * 0.7) if n_max > 50 else 0)
             near = c["upper998_widened" if over else "upper998"][n >= float(x.min())]
             top = max(float(np.nanmax(y)), float(np.nanmax(near)) if len(near) else 0.0)
@@ -119,17 +217,59 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
         )
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
+        fig.canvas.draw()  # the layout is final: labels are placed where they are drawn
+        renderer = fig.canvas.get_renderer()
+        taken = [
+            t.get_window_extent(renderer)
+            for a in axes[: len(strata)]
+            for t in (a.title, *a.get_xticklabels(), *a.get_yticklabels())
+            if t.get_text()
+        ]
+        fig.unlabelled = []
+        for ax, points in dots:
+            fig.unlabelled += place_labels(ax, points, taken)
         return fig
 
 
 def funnel_svg(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> str:
     """:func:`funnel_figure` as inline SVG text."""
-    return _svg(funnel_figure(rows, title, labels))
+    return funnel_chart(rows, title, labels).svg
+
+
+def funnel_chart(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> Chart:
+    """:func:`funnel_figure` as inline SVG text, with the names it could not label."""
+    fig = funnel_figure(rows, title, labels)
+    left_out = list(fig.unlabelled)
+    return Chart(_svg(fig), left_out)
 
 
 def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:
     """:func:`funnel_figure` as PNG bytes (the README's picture)."""
     return _png(funnel_figure(rows, title, labels))
+
+
+def thin_ticks(ax, labels: list[str], most: int = 12) -> None:
+    """Write the category ``labels`` under ``ax`` (at positions 0, 1, ...): every k-th, the
+    first kept, at most ``most``, slanted when more than six, and k raised until no two
+    written labels overlap (measured on the drawn figure)."""
+    n = len(labels)
+    step = max(1, math.ceil(n / most))
+    renderer = (
+        ax.figure.canvas.get_renderer() if hasattr(ax.figure.canvas, "get_renderer") else None
+    )
+    while True:
+        shown = list(range(0, n, step))
+        ax.set_xticks(shown, [str(labels[i]) for i in shown])
+        slanted = len(shown) > 6
+        ax.tick_params(axis="x", labelrotation=35 if slanted else 0)
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right" if slanted else "center")
+        if renderer is None or len(shown) <= 1:
+            return
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+        if not any(_overlaps(a, b) for a, b in itertools.pairwise(boxes)):
+            return
+        step += 1
 
 
 def trend_svg(months: pl.DataFrame) -> str:
@@ -140,10 +280,14 @@ def trend_svg(months: pl.DataFrame) -> str:
         fig, ax = plt.subplots(figsize=(6.5, 2.8))
         m = months.sort("period")
         xs = m["period"].to_list()
-        ax.plot(xs, m["board_appeal_ratio"].fill_null(0).to_list(), "o-", label="appeals")
+        ax.plot(
+            xs, m["board_appeal_ratio"].fill_null(0).to_list(), "o-", color=PALETTE[0],
+            label="appeals",
+        )  # fmt: skip
         per = (m["rulings"] * 1000 / m["boards_played"]).fill_nan(None).fill_null(0)
         ax2 = ax.twinx()
-        ax2.plot(xs, per.to_list(), "s--", color="tab:gray", label="rulings (right axis)")
+        ax2.plot(xs, per.to_list(), "s--", color=PALETTE[10], label="rulings (right axis)")
+        thin_ticks(ax, xs)
         ax.set_ylabel("appeals per 1,000 boards")
         ax2.set_ylabel("rulings per 1,000 boards")
         ax.set_ylim(bottom=0)

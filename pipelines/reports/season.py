@@ -13,8 +13,11 @@ the USEBIO reader and the generator put there):
 * data quality: rejected inputs per club (rows or files, by stage).
 
 Charts are drawn with matplotlib (its object API, no GUI backend) and embedded as PNG data
-URIs; every chart has a text alternative and the figures are also given as tables, so the page
-is readable with a screen reader or without images.
+URIs; every chart has a text alternative and a sentence under it saying what to read from it,
+and the figures are also given as tables, so the page is readable with a screen reader or
+without images. Counts (sessions, results, rejected inputs) are on integer axes; up to 12
+clubs are drawn in 12 distinct colours (:data:`pipelines.reports.plots.PALETTE`); the dates or
+months under a chart are thinned and slanted so that no two overlap.
 """
 
 from __future__ import annotations
@@ -26,15 +29,15 @@ from typing import Any
 
 import polars as pl
 from jinja2 import Environment, FileSystemLoader
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-from pipelines.reports.plots import plain
+from pipelines.reports.plots import PALETTE, plain, thin_ticks
 from pipelines.settings import now
 from pipelines.warehouse import Warehouse, query
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-#: Colour-blind-safe palette (Okabe-Ito).
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
 
 
 def season_frames(warehouse: Path | str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -82,11 +85,20 @@ def _png(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _bars(df: pl.DataFrame, value: str, title: str, ylabel: str) -> str:
-    """Grouped bars: one group per month, one bar per club."""
+def _bars(df: pl.DataFrame, value: str, title: str, ylabel: str, counts: bool = True) -> str:
+    """:func:`bars_figure` as a PNG data URI."""
+    return _png(bars_figure(df, value, title, ylabel, counts))
+
+
+def bars_figure(
+    df: pl.DataFrame, value: str, title: str, ylabel: str, counts: bool = True
+) -> Figure:
+    """Grouped bars: one group per month, one bar per club, each club its colour of
+    :data:`~pipelines.reports.plots.PALETTE` (``counts``: an integer axis)."""
     months = sorted(df["period"].unique().to_list())
     clubs = sorted(df["club"].unique().to_list())
     fig = Figure(figsize=(7, 3.2))
+    FigureCanvasAgg(fig)  # drawn as it is saved: the labels are measured on it
     ax = fig.subplots()
     width = 0.8 / max(len(clubs), 1)
     for i, club in enumerate(clubs):
@@ -94,21 +106,25 @@ def _bars(df: pl.DataFrame, value: str, title: str, ylabel: str) -> str:
         xs = [m + (i - (len(clubs) - 1) / 2) * width for m in range(len(months))]
         heights = [sub.get(m, 0) or 0 for m in months]
         ax.bar(xs, heights, width, label=plain(club), color=PALETTE[i % len(PALETTE)])
-    ax.set_xticks(range(len(months)), months, rotation=30 if len(months) > 6 else 0)
+    thin_ticks(ax, months)
+    if counts:
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     ax.legend(title="club", fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.spines[["top", "right"]].set_visible(False)
-    return _png(fig)
+    return fig
 
 
 def _lines(df: pl.DataFrame, values: list[tuple[str, str]], title: str) -> str:
     """One line per measure over the months (whole federation)."""
     fig = Figure(figsize=(7, 3.2))
+    FigureCanvasAgg(fig)
     ax = fig.subplots()
     months = df["period"].to_list()
     for i, (col, label) in enumerate(values):
-        ax.plot(months, df[col].to_list(), marker="o", label=label, color=PALETTE[i])
+        ax.plot(range(len(months)), df[col].to_list(), marker="o", label=label, color=PALETTE[i])
+    thin_ticks(ax, months)
     ax.set_title(title)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_ylim(bottom=0)
@@ -125,6 +141,7 @@ def _rejections_chart(rej: pl.DataFrame) -> str:
         per_club["rejected"].to_list(),
         color=PALETTE[5],
     )
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Rejected inputs per club")
     ax.set_xlabel("rows or files rejected")
     ax.spines[["top", "right"]].set_visible(False)
@@ -157,14 +174,22 @@ def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboa
                 "src": _bars(per_club, "sessions", f"Sessions per {per} and club", "sessions"),
                 "alt": f"Bar chart of sessions per {per} for each club; figures in the table "
                 "below.",
+                "reading": f"Read: how many sessions each club ran each {per}; a club missing "
+                f"from a {per} sent no results for it.",
             },
             {
                 "src": _bars(per_club, "results", f"Table results per {per} and club", "results"),
                 "alt": f"Bar chart of table results per {per} for each club.",
+                "reading": "Read: how much bridge each club played (one result per table and "
+                "board); the rates below are per result, so a small club's rate rests on few.",
             },
             {
-                "src": _bars(per_club, "avg_field", "Average field size", "contestants"),
+                "src": _bars(
+                    per_club, "avg_field", "Average field size", "contestants", counts=False
+                ),
                 "alt": "Bar chart of the average number of contestants per session.",
+                "reading": "Read: the average number of pairs, teams or players ranked in a "
+                "club's sessions; a falling bar is a club losing tables.",
             },
             {
                 "src": _lines(
@@ -178,6 +203,9 @@ def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboa
                 ),
                 "alt": f"Line chart per {per} of the adjusted-score rate, the penalty "
                 "rate and the Board-Appeal Ratio.",
+                "reading": f"Read: each line is one rate of the whole federation per {per}; "
+                "a line that rises while the others stay level points at that kind of "
+                "decision, not at more play.",
             },
         ]
         tables += [
@@ -189,6 +217,9 @@ def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboa
             {
                 "src": _rejections_chart(rejections),
                 "alt": "Horizontal bar chart of rejected inputs per club.",
+                "reading": "Read: the rows or files of each club's inbox that were not "
+                "accepted (the reasons are in the table below and in traveller validate); a "
+                "long bar is a club whose program or scorer needs a word.",
             }
         )
         tables.append({"caption": "Rejected inputs per club and stage", **_table(rejections)})

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pipelines.formats.hands_csv import HANDS_CSV_HEADER
+from pipelines.laws.board import dealer, vulnerability
 from pipelines.synth.forms import INDIVIDUAL_HEADER, plan, planned_rulings
 from pipelines.synth.pairs import (
     APPEAL_HEADER,
@@ -58,6 +60,27 @@ def _write_csv(path: Path, header: Sequence[str], rows: list[list[str]]) -> None
         w.writerows(rows)
 
 
+def hand_record_rows(
+    rng: np.random.Generator, event_id: str, session: int, boards: list[int]
+) -> list[list[str]]:
+    """A hand record of ``boards`` (rows of :data:`HANDS_CSV_HEADER`): for each board a deal
+    of the shuffled pack, 13 cards to each hand (Law 1), with the dealer and vulnerability
+    of its number (Law 2), each hand ``spades.hearts.diamonds.clubs``."""
+    ranks = "AKQJT98765432"
+    out = []
+    for board in boards:
+        pack = rng.permutation(52)
+        hands = []
+        for seat in range(4):
+            cards = sorted(int(c) for c in pack[seat * 13 : (seat + 1) * 13])
+            suits = ["".join(ranks[c % 13] for c in cards if c // 13 == s) for s in range(4)]
+            hands.append(".".join(suits))
+        out.append(
+            [event_id, str(session), "", str(board), dealer(board), vulnerability(board), *hands]
+        )
+    return out
+
+
 def generate_inbox(
     out: Path,
     sessions: int = 6,
@@ -66,6 +89,7 @@ def generate_inbox(
     start_date: date = date(2026, 11, 2),
     other_forms: bool = True,
     planted: Planted | None = None,
+    hand_records: int = 0,
 ) -> GenerateSummary:
     """Write a synthetic inbox to ``out``: ``events.csv``, ``contestants.csv``, results files
     and the directors' logs ``rulings.csv`` and ``appeals.csv``.
@@ -77,7 +101,10 @@ def generate_inbox(
     ``start_date``, ``clubs`` of them each evening. One results file is written
     per club and date, ``results-club<N>-<YYYY-MM-DD>.csv``. The same arguments
     give byte-identical files. ``planted`` plants effects in the directors' logs
-    (:class:`Planted`; the results are the same with or without them).
+    (:class:`Planted`; the results are the same with or without them). ``hand_records``:
+    how many pairs sessions (the first) get a hand record, ``hands-club<N>-<date>.csv``
+    (:func:`hand_record_rows`, random deals drawn from a stream of their own: every other file
+    is the same with or without them).
     """
     if sessions < 1:
         raise ValueError(f"sessions must be >= 1, not {sessions}")
@@ -216,6 +243,15 @@ def generate_inbox(
     _write_csv(out / "contestants.csv", CONTESTANT_HEADER, contestant_rows)
     _write_csv(out / "rulings.csv", RULING_HEADER, [[r[c] for c in RULING_HEADER] for r in rulings])
     _write_csv(out / "appeals.csv", APPEAL_HEADER, [[a[c] for c in APPEAL_HEADER] for a in appeals])
+    hand_rng = np.random.default_rng([seed, 0x48414E44])
+    pairs_sessions = [(ev, s, d, rows) for ev, s, d, rows in played if ev.form == "pairs"]
+    for ev, s, d, rows in pairs_sessions[: max(hand_records, 0)]:
+        boards = sorted({int(r[RESULT_HEADER.index("board")]) for r in rows})
+        _write_csv(
+            out / f"hands-club{ev.club + 1}-{d.isoformat()}.csv",
+            HANDS_CSV_HEADER,
+            hand_record_rows(hand_rng, ev.event_id, s, boards),
+        )
     n_results = 0
     for (club, d), rows in sorted(files.items()):
         rows.sort(key=lambda r: (r[0], int(r[1]), int(r[3]), int(r[4]), int(r[5])))
@@ -227,7 +263,7 @@ def generate_inbox(
         _write_csv(out / f"results-club{club + 1}-{d.isoformat()}.csv", header, rows)
         n_results += len(rows)
     return GenerateSummary(
-        files=4 + len(files) + len(form_files),
+        files=4 + len(files) + len(form_files) + min(max(hand_records, 0), len(pairs_sessions)),
         sessions=len(event_rows),
         results=n_results,
         contestants=len(contestant_rows),

@@ -92,6 +92,12 @@ def test_reports_are_materialised_beside_the_warehouse(sample):
         # self-contained: nothing is fetched when it is opened
         assert not re.search(r"""(src|href)=["']?https?:""", html)
         assert "<script" not in html
+        # each chart has a sentence under it saying what to read from it
+        charts = re.findall(r'<div class="plot">.*?</div>\s*(<p[^>]*>[^<]*)', html, re.S)
+        assert charts and len(charts) == html.count('<div class="plot">')
+        assert all(c.split(">", 1)[1].startswith("Read: ") for c in charts)
+        # the control limits explained, a rate of 1.000 above a limit of 0.999 included
+        assert "The control limits used" in html and "0.999 where the target is 1.000" in html
 
 
 def test_rerunning_gives_the_same_marts(sample):

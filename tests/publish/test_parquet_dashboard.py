@@ -49,6 +49,9 @@ def test_season_dashboard_is_self_contained(sample: Sample):
     assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
     assert len(sources) >= 4  # activity, field size, rates and BAR, rejections or more
     assert re.search(r'<img src="data:[^"]+" alt="[^"]{10,}"', page)
+    # a sentence under each chart says what to read from it
+    captions = re.findall(r'<img [^>]+><figcaption class="muted">([^<]+)</figcaption>', page)
+    assert len(captions) == len(sources) and all(c.startswith("Read: ") for c in captions)
     assert "Board-Appeal Ratio" in page and f"{count(sample, 'events')}</strong> sessions" in page
 
 

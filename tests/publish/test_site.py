@@ -82,9 +82,16 @@ def test_every_link_resolves(sample: Sample):
 
 
 def test_plain_html_without_javascript_and_accessible(sample: Sample):
+    """Every page is plain HTML; only the player index loads a script — one file of the site
+    (its search box), no inline code, no event handler in the markup."""
     for page in all_pages(sample):
         t = text(page)
-        assert "<script" not in t.lower() and " on" + "click" not in t.lower()
+        scripts = re.findall(r"<script[^>]*>.*?</script>", t, re.S | re.I)
+        if page == sample.site / "players" / "index.html":
+            assert scripts == ['<script src="../search.js" defer></script>']
+        else:
+            assert scripts == [] and "<script" not in t.lower()
+        assert not re.search(r"\son[a-z]+\s*=", t, re.I)  # no onclick=, onload= ...
         assert '<html lang="en">' in t and 'name="viewport"' in t
         assert t.count("<h1>") == 1
         for table in re.findall(r"<table.*?</table>", t, re.S):
@@ -103,10 +110,13 @@ def test_no_national_id_number_is_published(sample: Sample):
     numbers = {i for v in ids["player_ids"] for i in v.split(";") if i}
     assert len(numbers) > 50
     pattern = re.compile("|".join(re.escape(n) for n in sorted(numbers)))
-    for path in sample.out.rglob("*"):
-        if path.is_file() and path.suffix in (".html", ".xml", ".pbn", ".csv", ".css"):
+    searched = 0
+    for path in sample.out.rglob("*"):  # the whole output: pages, index, exports, manifests
+        if path.is_file() and path.suffix not in (".parquet", ".png"):
+            searched += 1
             found = pattern.search(path.read_text(encoding="utf-8", errors="replace"))
             assert found is None, (path, found and found.group())
+    assert searched > 500
     for path in (sample.exports / "parquet").rglob("*.parquet"):
         df = pl.read_parquet(path)
         assert "player_ids" not in df.columns
@@ -124,8 +134,21 @@ def test_ranking_shows_places_with_ties_and_the_profile_figures(sample: Sample):
     page = visible(
         text(sample.site / session_dir(tied["event_id"], tied["session"]) / "index.html")
     )
-    shown = f"{tied['rank']}= {tied['contestant']}"
+    others = q(
+        sample,
+        f"SELECT contestant FROM standings WHERE scope='session' AND status<>'superseded' "
+        f"AND event_id='{tied['event_id']}' AND session={tied['session']} "
+        f"AND section='{tied['section']}' AND rank={tied['rank']} "
+        f"AND contestant<>'{tied['contestant']}' ORDER BY contestant",
+    )["contestant"].to_list()
+    # the place, then the rule in words: shared, and with whom (profile wbf breaks no tie)
+    with_whom = " and ".join(others) if len(others) < 3 else ", ".join(others)
+    shown = f"{tied['rank']}= shared with {with_whom}: equal percentages {tied['contestant']}"
     assert shown in page
+    assert (
+        f"Contestants with equal percentages share the place: ties are not broken "
+        f"(profile {tied['profile']}, ranking.tiebreak = none)."
+    ) in page
     dec = Decimals.of(tied["profile"])
     row = (
         f"{tied['names']} {tied['score_display']:.{dec.total}f} "
@@ -355,7 +378,12 @@ def test_readme_shows_the_screenshots_and_nightly_publication():
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for shot in ("docs/screenshots/ranking.png", "docs/screenshots/dashboard.png"):
+    for shot in (
+        "docs/screenshots/ranking.png",
+        "docs/screenshots/dashboard.png",
+        "docs/screenshots/board.png",
+        "docs/screenshots/player.png",
+    ):
         assert f"]({shot})" in readme and (ROOT / shot).stat().st_size > 20_000
     assert "### Publishing nightly" in readme and "traveller publish --out DIR" in readme
 
@@ -383,3 +411,29 @@ def test_two_names_that_share_a_file_name_are_refused_not_written_over(tmp_path)
     site._write(f"{session_dir('A/B', 1)}/index.html", "style.css")
     with pytest.raises(ValueError, match="differ only in punctuation"):
         site._write(f"{session_dir('A-B', 1)}/index.html", "style.css")
+
+
+def test_a_guid_event_gets_a_readable_unique_and_stable_folder():
+    """Two Bridgemate sessions of one club, day and name (known by their GUIDs only): each a
+    folder of its title, the second with -2, in the order of their dates then ids, whichever
+    order they come in; an event with a readable id keeps it."""
+    from pipelines.publish.site import event_folders, readable
+
+    g1, g2 = "28A937506D0F4014BC868F53FBF4F9B9", "{0B1C2D3E-4F50-6172-8394-A5B6C7D8E9F0}"
+    sessions = [
+        {
+            "event_id": g,
+            "session": 1,
+            "name": "Bridge game",
+            "date": "2019-04-26",
+            "club": "Pellwyn BC",
+        }
+        for g in (g1, g2)
+    ] + [{"event_id": "CLUB1-2026-11-02", "session": 1, "name": "Pairs", "date": "2026-11-02"}]
+    folders = event_folders([readable(s) for s in sessions])
+    assert folders == {
+        g1: "Pellwyn-BC-Bridge-game-2019-04-26",  # the same date: by id, 28A9... first
+        g2: "Pellwyn-BC-Bridge-game-2019-04-26-2",
+        "CLUB1-2026-11-02": "CLUB1-2026-11-02",
+    }
+    assert event_folders([readable(s) for s in reversed(sessions)]) == folders

@@ -31,10 +31,13 @@ def test_a_second_publication_writes_nothing_that_did_not_change(sample: Sample,
     before = _stamps(out)
     site = Site(load(sample.warehouse), out)
     pages = site.render()
-    assert len(pages) == len(before) - 1  # every page but the style sheet
+    assert len(pages) == len(before) - 2  # every page but the style sheet and the script
     assert site.changed == [] and site.removed == []
     # nothing any session's pages are made from changed: not one session rendered again
     assert site.rendered == 0 and site.kept == load(sample.warehouse).sessions.height
+    assert site.players_rendered == 0 and site.players_kept == len(
+        list(out.glob("players/*-*.html"))
+    )
     assert _stamps(out) == before  # not one file touched
 
 
@@ -86,3 +89,35 @@ def test_a_page_missing_from_the_folder_makes_its_session_rendered_again(sample:
     assert site.rendered == 1
     assert site.changed == [board]
     assert board.read_bytes() == (sample.site / board.relative_to(out)).read_bytes()
+
+
+def test_only_the_player_pages_whose_lines_changed_are_rendered_again(sample: Sample, tmp_path):
+    """One pair renamed in one session: the pages of its two players (who no longer play
+    there) and of the new name are rendered, every other player's page kept untouched; the
+    index is rewritten; the site equals one written from scratch."""
+    data = load(sample.warehouse)
+    changed, first = renamed_one(data)
+    out = tmp_path / "site"
+    _copy(sample, out)
+    before = _stamps(out)
+    site = Site(changed, out)
+    site.render()
+    old = [n.strip() for n in first["names"].split(" & ")]
+    assert len(old) == 2
+    assert 1 <= site.players_rendered <= 3  # the renamed pair's two players, the new name
+    rendered = {p.relative_to(out).as_posix() for p in site.changed if "players/" in str(p)}
+    assert "players/Renamed-Player.html" in rendered
+    assert {"players/index.json", "players/index.html"} <= rendered
+    others = [
+        rel
+        for rel in before
+        if rel.startswith("players/")
+        and rel not in rendered
+        and not rel.startswith("players/index")
+    ]
+    assert len(others) > 100
+    after = _stamps(out)
+    assert all(after.get(rel) == before[rel] for rel in others if rel in after)
+    fresh = tmp_path / "fresh"
+    Site(changed, fresh).render()
+    assert _files(out) == _files(fresh)

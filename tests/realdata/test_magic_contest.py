@@ -72,3 +72,22 @@ def test_head_to_head_tiebreak(tmp_path):
     assert sorted(cmp["contestant"].to_list()) == ["1", "44"]
     assert (cmp["tiebreak"] == cmp["official_tiebreak"]).all()
     assert sorted(cmp["rank"].to_list()) == [31, 32]
+
+
+def test_the_broken_tie_is_said_in_words_next_to_the_place(tmp_path):
+    """Pairs 44 and 1 are level on 47.08 %; Magic Contest places 44 ahead on the boards they
+    played against each other (official Rank 31 and 32, Tiebreak 2 and 0). The ranking says
+    so next to each place, with the profile setting that broke the tie."""
+    from pipelines.publish.ties import tie_notes, tie_rule
+
+    s = score_file(FILE, tmp_path, howell_directions=True)
+    rows = s.standings.with_columns(pl.lit("ffb").alias("profile")).to_dicts()
+    notes = tie_notes(rows, "ffb")
+    assert notes == {
+        ("44", ""): "ahead of 1 on the head-to-head matchpoints (equal percentages)",
+        ("1", ""): "behind 44 on the head-to-head matchpoints (equal percentages)",
+    }
+    assert tie_rule("ffb", rows) == (
+        "Contestants with equal percentages are placed by the head-to-head matchpoints "
+        "(profile ffb, ranking.tiebreak = head_to_head); those still level share the place."
+    )

@@ -1,0 +1,166 @@
+"""What every page of the results site shares: readable, stable paths (no hashes), figures
+as the event's profile shows them, and the one Jinja2 environment (autoescape on).
+
+The page kinds — the sessions' pages (:mod:`pipelines.publish.site`), the player pages
+(:mod:`pipelines.publish.players`) — and the exports import these, so a path is made one way
+wherever it is linked from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from pipelines.profiles import Profile
+from pipelines.profiles import load as _load_profile
+from pipelines.publish.explain import MINUS
+
+#: A scoring program's own event identifier that means nothing to a reader (a Bridgemate
+#: session GUID, 32 hexadecimal digits, with or without braces and dashes).
+GUID = re.compile(r"^\{?[0-9A-Fa-f]{8}-?([0-9A-Fa-f]{4}-?){3}[0-9A-Fa-f]{12}\}?$")
+
+
+@lru_cache(maxsize=64)
+def load_profile(name: str | None) -> Profile:
+    """The profile ``name`` (:func:`pipelines.profiles.load`), read once per publication's
+    process: a page reads its profile's display settings, and thousands of pages share a
+    few profiles."""
+    return _load_profile(name)
+
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def slug(text: object) -> str:
+    """A readable, stable file-name form of ``text``: each run of characters other than
+    letters, digits, ``_`` and ``-`` becomes one ``-`` (``2021 Online Qual: Open R2`` →
+    ``2021-Online-Qual-Open-R2``); no hash. Every id that becomes a path (an event id, a
+    section, a contestant; the exports' file names) goes through it, so a path never holds
+    ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
+    (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two texts that
+    would share a form (``A/B`` and ``A-B`` in one session) are refused when the site is
+    written (:meth:`Site._write`), never written over each other. A form longer than 100
+    characters (a file name has at most 255 bytes) is cut to 91 and ends with 8 hex digits of
+    its SHA-256: still stable, still unique."""
+    s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
+    return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
+
+
+@lru_cache(maxsize=65536)
+def rel(target: str, page: str) -> str:
+    """The link from the page ``page`` to ``target`` (both relative to the site root)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+def environment() -> Environment:
+    """The Jinja2 environment: autoescape ON for every template, undefined names an error."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,  # every template, file or string: names are text, never markup
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = fmt
+    env.filters["signed"] = signed
+    return env
+
+
+def fmt(value: Any, decimals: int = 2) -> str:
+    """A figure with ``decimals`` places as the profile shows it; empty when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    text = f"{float(value):.{decimals}f}"
+    return text.replace("-", MINUS)
+
+
+def signed(value: Any, decimals: int = 2) -> str:
+    """A change with its sign: ``+1.25``, ``−0.50``, ``0``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    v = float(value)
+    if abs(v) < 1e-12:
+        return "0"
+    return ("+" if v > 0 else MINUS) + f"{abs(v):.{decimals}f}"
+
+
+def penalty_text(r: dict[str, Any], decimals: int = 2) -> str:
+    """The penalties deducted from a standing (Laws 90, 91), each with its unit when it is
+    not matchpoints: ``−6.00`` (MP), ``−3.00 IMP`` (at IMP forms; at teams off the match
+    margins), ``−1.00 VP`` (a teams VP penalty); empty when nothing was deducted."""
+    parts = []
+    if r.get("penalties"):
+        unit = r.get("penalty_unit") or "MP"
+        parts.append(MINUS + fmt(r["penalties"], decimals) + ("" if unit == "MP" else f" {unit}"))
+    if r.get("vp_penalties"):
+        parts.append(MINUS + fmt(r["vp_penalties"], decimals) + " VP")
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Decimals:
+    """How the event's profile shows matchpoints, totals and percentages."""
+
+    mp: int
+    total: int
+    pct: int
+    #: how a shared place is printed (``display.tied_place``)
+    tied_place: str = "trailing_equals"
+
+    @classmethod
+    def of(cls, profile: str | None) -> Decimals:
+        """The display decimals of ``profile`` (default profile when unknown)."""
+        p = load_profile(profile)
+        return cls(p.mp_decimals, p.total_decimals, p.percentage_decimals, p.tied_place)
+
+
+def contestant_label(contestant: str, direction: str | None) -> str:
+    """``7`` in a Howell, ``7 NS`` in a Mitchell (two fields)."""
+    return f"{contestant} {direction}" if direction else str(contestant)
+
+
+def section_dir(section: str | None) -> str:
+    """The folder of a section's boards and scorecards within its session (``A/``); none for
+    a session's only, unnamed section."""
+    return f"{slug(section)}/" if section else ""
+
+
+def card_name(section: str, contestant: str, direction: str | None) -> str:
+    """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
+    d = f"-{slug(direction).lower()}" if direction else ""
+    return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
+
+
+def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
+    """A board's traveller, relative to the session's folder: ``A/board-16.html``
+    (``board-16.html`` in an unnamed section), or ``A/board-r3-2.html`` where each round plays
+    its own deals (teams, pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and
+    of round 3 are two travellers."""
+    r = f"r{deal_round}-" if deal_round else ""
+    return f"{section_dir(section)}board-{r}{board}.html"
+
+
+def board_label(board: int, deal_round: int | None = 0) -> str:
+    """``2``, or ``R3 2`` (board 2 of round 3) where each round plays its own deals."""
+    return f"R{deal_round} {board}" if deal_round else str(board)
+
+
+def event_dir(event_id: str) -> str:
+    """Folder of an event's pages, relative to the site root: ``events/<event>``."""
+    return f"events/{slug(event_id)}"
+
+
+def session_dir(event_id: str, session: int) -> str:
+    """Folder of a session's pages, relative to the site root: ``events/<event>/s1``."""
+    return f"{event_dir(event_id)}/s{session}"

@@ -1,0 +1,425 @@
+"""Player pages: one page per player across the season, the player index and its search.
+
+Who is a player. A contestant's names are split into its players (``sql/publish/players``: a
+pair's two, a team's members, an individual's one), so a pair is matched across events by its
+members, never by its pair number, and a player who changes partner keeps one page. Two lines
+are the same player when they carry the same national membership number (used inside the query
+only, as a key that is never written anywhere: no page, file name or index holds a membership
+number or anything made of one); a line without one is the player of the same name (case and
+spacing aside) and club, or the only numbered player of that name and club when there is one.
+
+``players/<name>.html`` lists every event and session the player's names appear in — date,
+event, partner (team-mates in a team event; nobody in an individual), place (as the event's
+profile prints it, with the size of the field) and percentage (the score with its unit at
+IMPs and VPs), each linking to the scorecard or the event — the event total under the sessions
+of an event of several, and a small chart of the session percentages over time (an inline SVG
+from a template: integer percentages on the axis, the dates in play order). A page's address
+is the player's name (``Zuzu-Olkapon.html``); two players of one name are told apart by their
+club (``Zuzu-Olkapon-Velmoor.html``), then by ``-2`` in the order they first played.
+
+``players/index.json`` is the static index the search box reads (``name``, ``club``, ``href``,
+``sessions``; no server); ``players/index.html`` holds the box (``search.js``, which shows each
+found name as text, never as markup) and every player in alphabetical order for a browser
+without scripts or a site opened from the disk.
+
+Publishing costs what changed: the player lines of the whole warehouse come from one query; a
+page is rendered only when what it shows changed since the last publication (its digest in the
+site's manifest, as the sessions' pages are), and the index is written only when its bytes did.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from datetime import date
+from typing import Any, Protocol
+
+import polars as pl
+
+from pipelines.publish.common import GUID, Decimals, card_name, fmt, slug
+from pipelines.publish.explain import place_text
+from pipelines.publish.files import digest
+
+#: The folder of the player pages, relative to the site root.
+PLAYERS_DIR = "players"
+#: The line keys of a standing (the contestant's line in one ranking).
+LINE = ("event_id", "scope", "session", "section", "contestant", "direction")
+#: A chart's drawing area, in SVG units (the SVG scales to the page's width).
+CHART_W, CHART_H = 480, 200
+_LEFT, _RIGHT, _TOP, _BOTTOM = 50, 16, 12, 36
+#: The least distance between two dates written under the chart: a date such as ``12 Nov``
+#: is at most 50 units wide in the chart's 14-unit text, so no two overlap.
+DATE_GAP = 60
+
+
+class SitePages(Protocol):
+    """What a page kind needs of the site it is written into (:class:`~.site.Site`)."""
+
+    folders: dict[str, str]
+
+    def keep(self, key: str, made_from: str) -> bool: ...
+
+    def record(self, key: str, made_from: str, first: int) -> None: ...
+
+    def write(self, rel: str, template: str, **ctx: Any) -> None: ...
+
+    def write_file(self, rel: str, data: bytes) -> None: ...
+
+    def page_count(self) -> int: ...
+
+
+def with_member_keys(lines: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataFrame:
+    """``lines`` (one row per player of a standing) with ``member_key``: the key of the
+    membership number its contestant's row of ``contestants`` gives that player (same event,
+    number and names; a row naming a section or a direction only for that one), else null."""
+    if keys is None or not keys.height:
+        return lines.with_columns(pl.lit(None, pl.Utf8).alias("member_key"))
+    k = keys.rename({"direction": "__kdir", "section": "__ksec"}).with_columns(
+        pl.col("position").cast(pl.Int64)
+    )
+    on = ["event_id", "contestant", "names", "position"]
+    found = (
+        lines.select(*LINE, "names", pl.col("position").cast(pl.Int64))
+        .join(k, on=on, how="inner")
+        .filter(
+            (pl.col("__kdir").is_null() | (pl.col("__kdir") == pl.col("direction")))
+            & (pl.col("__ksec").is_null() | (pl.col("__ksec") == pl.col("section")))
+        )
+        .group_by(*LINE, "position")
+        .agg(pl.col("member_key").min())
+    )
+    return lines.with_columns(pl.col("position").cast(pl.Int64)).join(
+        found, on=[*LINE, "position"], how="left", nulls_equal=True
+    )
+
+
+def identities(lines: pl.DataFrame) -> pl.DataFrame:
+    """``lines`` (:meth:`PlayerPages._prepared`) with ``identity``: the key of the player each line
+    names (see the module docstring), ``name_key`` and ``club_key``."""
+    name_key = pl.col("player").str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars()
+    club = pl.col("club").fill_null("")
+    df = lines.with_columns(
+        name_key.alias("name_key"),
+        # a club that is a program's GUID (a .bws event's default club) names no club
+        pl.when(club.str.contains(GUID.pattern)).then(pl.lit("")).otherwise(club).alias("club_key"),
+    )
+    numbered = (
+        df.filter(pl.col("member_key").is_not_null())
+        .group_by("name_key", "club_key")
+        .agg(
+            pl.col("member_key").n_unique().alias("__members"),
+            pl.col("member_key").first().alias("__only"),
+        )
+    )
+    df = df.join(numbered, on=["name_key", "club_key"], how="left")
+    return df.with_columns(
+        pl.coalesce(
+            "member_key",
+            pl.when(pl.col("__members") == 1).then(pl.col("__only")),
+            pl.lit("n:") + pl.col("name_key") + pl.lit("|") + pl.col("club_key"),
+        ).alias("identity")
+    ).drop("__members", "__only")
+
+
+def with_partners(lines: pl.DataFrame) -> pl.DataFrame:
+    """``lines`` with ``partners``: the other players of the same standing (a pair's partner,
+    a team's other members), in the order the file names them; empty for an individual."""
+    own = lines.select(*LINE, "position")
+    others = lines.select(*LINE, pl.col("position").alias("__pos"), pl.col("player"))
+    joined = (
+        own.join(others, on=list(LINE), how="inner", nulls_equal=True)
+        .filter(pl.col("__pos") != pl.col("position"))
+        .sort("__pos")
+        .group_by(*LINE, "position", maintain_order=True)
+        .agg(pl.col("player").str.join(" & ").alias("partners"))
+    )
+    return lines.join(joined, on=[*LINE, "position"], how="left", nulls_equal=True).with_columns(
+        pl.col("partners").fill_null("")
+    )
+
+
+def page_names(players: pl.DataFrame) -> dict[str, str]:
+    """Each identity's page file name (without ``.html``): its name; two players of one name
+    told apart by their club, then ``-2``, ``-3`` ... in the order they first played.
+    ``players`` has one row per identity: ``identity``, ``name``, ``club``, ``first``."""
+    rows = sorted(players.to_dicts(), key=lambda r: (r["first"], r["identity"]))
+    by_name: dict[str, list[dict]] = {}
+    for r in rows:
+        by_name.setdefault(slug(r["name"]).lower(), []).append(r)
+    out: dict[str, str] = {}
+    taken: set[str] = {"index"}  # players/index.html is the player index
+    for group in by_name.values():
+        for r in group:
+            base = slug(r["name"])
+            if len(group) > 1 and r["club"]:
+                base = slug(f"{r['name']}-{r['club']}")
+            name, n = base, 1
+            while name.lower() in taken:
+                n += 1
+                name = f"{base}-{n}"
+            taken.add(name.lower())
+            out[r["identity"]] = name
+    return out
+
+
+def short_date(iso: str) -> str:
+    """``2026-11-02`` as the chart writes it under a dot: ``2 Nov`` (``Nov 2026`` is the
+    caption's business: a season's dates are few months apart)."""
+    try:
+        d = date.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return str(iso or "")
+    return f"{d.day} {d.strftime('%b')}"
+
+
+def chart(points: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The percentage chart of a player's sessions (``date``, ``pct`` floats, in play order):
+    the polyline, the dots, the horizontal grid every 10 % (integer labels) with the 50 % line
+    marked, and the dates under the dots, no two nearer than :data:`DATE_GAP`; ``None``
+    without a session percentage."""
+    pts = [p for p in points if p["pct"] is not None]
+    if not pts:
+        return None
+    low = min(p["pct"] for p in pts)
+    high = max(p["pct"] for p in pts)
+    lo = max(0, math.floor((min(low, 50) - 5) / 10) * 10)
+    hi = min(100, math.ceil((max(high, 50) + 5) / 10) * 10)
+    width, height = CHART_W - _LEFT - _RIGHT, CHART_H - _TOP - _BOTTOM
+
+    def y(v: float) -> float:
+        return round(_TOP + height * (hi - v) / (hi - lo), 1)
+
+    n = len(pts)
+    xs = [round(_LEFT + (width * (i + 0.5) / n), 1) for i in range(n)]
+    dots = [
+        {"x": x, "y": y(p["pct"]), "label": f"{p['date']}: {p['pct_text']} %"}
+        for x, p in zip(xs, pts, strict=True)
+    ]
+    # the dates: under the first dot of each date, skipping a date too near the last written
+    firsts: list[int] = []
+    for i in range(n):
+        new_date = i == 0 or pts[i]["date"] != pts[i - 1]["date"]
+        if new_date and (not firsts or xs[i] - xs[firsts[-1]] >= DATE_GAP):
+            firsts.append(i)
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "left": _LEFT,
+        "right": CHART_W - _RIGHT,
+        "bottom": _TOP + height,
+        "grid": [{"y": y(v), "label": str(v), "average": v == 50} for v in range(lo, hi + 1, 10)],
+        "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "dates": [{"x": xs[i], "label": short_date(pts[i]["date"])} for i in firsts],
+        "date_y": _TOP + height + 18,
+        "sessions": n,
+    }
+
+
+def _line_view(r: dict[str, Any], dec: Decimals, href: str, title: str) -> dict[str, Any]:
+    """One row of a player page: what the table shows of a standing."""
+    span = r.get("span") or 1
+    place = place_text(r["rank"], bool(r["tied"]), r.get("sanction"), dec.tied_place, span)
+    pct = fmt(r.get("percentage_display"), dec.pct)
+    unit = r.get("unit") or "MP"
+    return {
+        "date": r["date"] or "",
+        "event": title,
+        "scope": r["scope"],
+        "with": r["partners"],
+        "place": place,
+        "of": r.get("field"),
+        "pct": pct,
+        "score": "" if pct else f"{fmt(r.get('score_display'), dec.total)} {unit}",
+        "href": href,
+    }
+
+
+class PlayerPages:
+    """The player pages of one publication (see the module docstring)."""
+
+    def __init__(
+        self,
+        standings: pl.DataFrame,
+        keys: pl.DataFrame | None,
+        sessions: list[dict[str, Any]],
+    ) -> None:
+        """``standings``: the published standings (newest versions, both scopes); ``keys``:
+        the players' membership keys (``sql/publish/players``); ``sessions``: the published
+        sessions with their readable titles and clubs (:func:`~.site.readable`)."""
+        self.sessions = {(s["event_id"], s["session"]): s for s in sessions}
+        self.per_event: dict[str, int] = {}
+        #: each event's first session (its title and club)
+        self.first: dict[str, dict[str, Any]] = {}
+        for (event_id, _), s in sorted(self.sessions.items(), key=lambda kv: kv[0][1]):
+            self.per_event[event_id] = self.per_event.get(event_id, 0) + 1
+            self.first.setdefault(event_id, s)
+        self.lines = self._prepared(standings, keys)
+
+    def _prepared(self, standings: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataFrame:
+        """Every player's lines: the standings of published sessions (and the event totals
+        of events of several) split into one row per player named, with the ranking's size
+        (``field``), the span of a shared place, the event's club, the player's membership
+        key where the file gave one, identity and partners."""
+        if not standings.height or "names" not in standings.columns:
+            return pl.DataFrame()
+        published = pl.DataFrame(
+            [{"event_id": e, "session": s} for e, s in self.sessions],
+            schema={"event_id": pl.Utf8, "session": standings.schema["session"]},
+            orient="row",
+        )
+        several = [e for e, n in self.per_event.items() if n > 1]
+        ranking = ["event_id", "scope", "session", "section", "direction"]
+        st = standings.with_columns(
+            pl.len().over(ranking).alias("field"),
+            pl.len().over(*ranking, "rank").alias("span"),
+        )
+        st = pl.concat(
+            [
+                st.filter(pl.col("scope") == "session").join(
+                    published, on=["event_id", "session"], how="semi"
+                ),
+                st.filter((pl.col("scope") == "event") & pl.col("event_id").is_in(several)),
+            ]
+        ).filter(pl.col("names").str.strip_chars().str.len_chars() > 0)
+        if not st.height:
+            return pl.DataFrame()
+        clubs = pl.DataFrame(
+            {
+                "event_id": list(self.first),
+                "club": [s.get("club") for s in self.first.values()],
+            },
+            schema={"event_id": pl.Utf8, "club": pl.Utf8},
+        )
+        lines = (
+            st.with_columns(
+                pl.col("session_date").cast(pl.Utf8).alias("date"),
+                pl.col("names").str.replace_all(" - ", " & ", literal=True).str.split(" & "),
+            )
+            .with_columns(pl.int_ranges(1, pl.col("names").list.len() + 1).alias("position"))
+            .explode("names", "position")
+            .with_columns(pl.col("names").str.strip_chars().alias("player"))
+            .filter(pl.col("player").str.len_chars() > 0)
+            .drop("names")
+            .join(st.select(*LINE, "names"), on=list(LINE), how="left", nulls_equal=True)
+            .join(clubs, on="event_id", how="left")
+        )
+        return with_partners(identities(with_member_keys(lines, keys)))
+
+    def players(self) -> pl.DataFrame:
+        """One row per player: identity, the name and club of its latest line, its first
+        date, how many sessions it played, and its page name (``page``)."""
+        if not self.lines.height:
+            return pl.DataFrame(
+                schema={
+                    "identity": pl.Utf8,
+                    "name": pl.Utf8,
+                    "club": pl.Utf8,
+                    "first": pl.Utf8,
+                    "sessions": pl.UInt32,
+                    "page": pl.Utf8,
+                }
+            )
+        order = ["date", "event_id", "session"]
+        people = (
+            self.lines.sort(order, nulls_last=True)
+            .group_by("identity", maintain_order=True)
+            .agg(
+                pl.col("player").last().alias("name"),
+                pl.col("club_key").last().alias("club"),
+                pl.col("date").min().alias("first"),
+                (pl.col("scope") == "session").sum().alias("sessions"),
+            )
+        )
+        pages = page_names(people.select("identity", "name", "club", "first"))
+        return people.with_columns(
+            pl.col("identity").replace_strict(pages, return_dtype=pl.Utf8).alias("page")
+        ).sort(pl.col("name").str.to_lowercase(), "club", "page")
+
+    def _title(self, event_id: str, session: int | None) -> str:
+        """The event's readable title (a session's own, else its first session's)."""
+        s = self.sessions.get((event_id, session)) or self.first[event_id]
+        return str(s.get("name") or event_id)
+
+    def views(self, folders: dict[str, str]) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each player (a row of :meth:`players`) with the context of its page."""
+        people = self.players()
+        if not people.height:
+            return
+        lines = self.lines.with_columns(
+            pl.col("identity")
+            .replace_strict(
+                dict(zip(people["identity"], people["page"], strict=True)), return_dtype=pl.Utf8
+            )
+            .alias("page")
+        )
+        groups = lines.sort(
+            ["date", "event_id", "scope", "session"], descending=[False, False, True, False]
+        ).partition_by("page", as_dict=True)
+        for person in people.to_dicts():
+            rows = []
+            points = []
+            for r in groups[(person["page"],)].to_dicts():
+                dec = Decimals.of(r.get("profile"))
+                folder = folders.get(r["event_id"]) or slug(r["event_id"])
+                several = self.per_event.get(r["event_id"], 1) > 1
+                title = self._title(r["event_id"], r["session"])
+                if r["scope"] == "session":
+                    href = (
+                        f"../events/{folder}/s{r['session']}/"
+                        f"{card_name(r['section'], r['contestant'], r.get('direction'))}"
+                    )
+                    if several:
+                        title = f"{title}, session {r['session']}"
+                else:
+                    href = f"../events/{folder}/index.html"
+                    title = f"{title}, event total"
+                view = _line_view(r, dec, href, title)
+                rows.append(view)
+                if r["scope"] == "session":
+                    pct = r.get("percentage_display")
+                    points.append({"date": view["date"], "pct": pct, "pct_text": view["pct"]})
+            drawn = chart(points)
+            yield (
+                person,
+                {
+                    "name": person["name"],
+                    "club": person["club"],
+                    "rows": rows,
+                    "chart": drawn,
+                    "undrawn": sum(1 for p in points if p["pct"] is None),
+                },
+            )
+
+    def render(self, site: SitePages) -> tuple[int, int]:
+        """Write every player page whose content changed (the others kept), the index page and
+        the JSON index (each file only when its bytes changed); how many player pages were
+        rendered and how many kept."""
+        index = []
+        rendered = kept = 0
+        for person, ctx in self.views(site.folders):
+            rel = f"{PLAYERS_DIR}/{person['page']}.html"
+            key = f"player\x1f{rel}"
+            made_from = digest(ctx)
+            if site.keep(key, made_from):
+                kept += 1
+            else:
+                first = site.page_count()
+                site.write(rel, "player.html.j2", title=ctx["name"], **ctx)
+                site.record(key, made_from, first)
+                rendered += 1
+            index.append(
+                {
+                    "name": person["name"],
+                    "club": person["club"],
+                    "href": f"{person['page']}.html",
+                    "sessions": int(person["sessions"]),
+                }
+            )
+        text = json.dumps(
+            {"players": index}, ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        )
+        site.write_file(f"{PLAYERS_DIR}/index.json", (text + "\n").encode("utf-8"))
+        site.write(f"{PLAYERS_DIR}/index.html", "players.html.j2", title="Players", players=index)
+        return rendered, kept

@@ -1,0 +1,118 @@
+"""The charts of the audit, transparency and season reports are readable: counts on integer
+axes, labels that never overlap, up to 12 series in 12 distinct colours, a sentence under each
+chart saying what to read from it, and the control limits explained where a rate of 1.000 is
+drawn above a limit of 0.999."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+import matplotlib.colors as mcolors
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from pipelines.audit.funnel import exact_limit, funnel
+from pipelines.reports.audit import tail_note
+from pipelines.reports.plots import PALETTE, funnel_figure
+from pipelines.reports.season import bars_figure
+
+
+def _crowded_rows() -> pl.DataFrame:
+    """Twelve directors of one stratum, most on a handful of cases and on the same dots (one
+    or two cases, rates 0, 1/2 and 1): the crowding that made the names overlap."""
+    x = [0, 0, 0, 1, 1, 1, 0, 1, 2, 3, 5, 9]
+    n = [1, 1, 2, 1, 2, 2, 3, 3, 4, 6, 9, 12]
+    f = funnel(x, n)
+    return pl.DataFrame(
+        {
+            "director": [f"TD Director Number {i + 1}" for i in range(len(x))],
+            "stratum": ["club · pairs · matchpoints"] * len(x),
+            "n": n,
+            "x": x,
+            "rate": [a / b for a, b in zip(x, n, strict=True)],
+            "target": [f.target] * len(x),
+            "phi": [f.phi] * len(x),
+            "over_dispersed": [f.over_dispersed] * len(x),
+            "flagged": f.flagged.tolist(),
+        }
+    )
+
+
+def test_director_names_never_overlap_and_cases_are_whole_numbers():
+    fig = funnel_figure(_crowded_rows(), "Rulings changed on appeal per appeal decided")
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    names = [t for t in ax.texts if t.get_text().startswith("TD ")]
+    boxes = [t.get_window_extent(renderer) for t in names]
+    assert names and all(
+        not (a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
+        for a, b in combinations(boxes, 2)
+    )
+    # every director is named once: beside its dot (sharing a label on one dot) or listed
+    shown = ", ".join(t.get_text() for t in names).split(", ") + list(fig.unlabelled)
+    assert sorted(shown) == sorted(f"TD Director Number {i + 1}" for i in range(12))
+    # ticks and names do not cover each other either
+    ticks = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()]
+    assert not any(
+        a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1 for a in boxes for b in ticks
+    )
+    # cases are counted: every tick of the cases axis is a whole number
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and all(re.fullmatch(r"\d+", s.replace("\u2212", "-")) for s in labels)
+
+
+def test_twelve_clubs_get_twelve_distinct_colours_and_counts_whole_numbers():
+    assert len(PALETTE) == 12 and len({mcolors.to_hex(c) for c in PALETTE}) == 12
+    clubs = [f"Club {i:02d}" for i in range(12)]
+    df = pl.DataFrame(
+        {"period": ["2026-11"] * 12 + ["2026-12"] * 12, "club": clubs * 2, "sessions": [1, 2] * 12}
+    )
+    fig = bars_figure(df, "sessions", "Sessions per month and club", "sessions")
+    ax = fig.axes[0]
+    colours = {mcolors.to_hex(container.patches[0].get_facecolor()) for container in ax.containers}
+    assert len(ax.containers) == 12 and len(colours) == 12
+    FigureCanvasAgg(fig).draw()
+    ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks)
+
+
+def test_many_dates_under_a_chart_do_not_overlap():
+    days = [f"2026-11-{d:02d}" for d in range(1, 31)]
+    df = pl.DataFrame({"period": days, "club": ["C1"] * 30, "results": list(range(30))})
+    fig = bars_figure(df, "results", "Table results per session date and club", "results")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert 2 <= len(boxes) <= 12
+    assert not any(
+        a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+        for a, b in combinations(boxes, 2)
+    )
+
+
+def test_a_rate_of_one_drawn_above_its_limit_is_explained_not_flagged():
+    """One appeal decided, its ruling changed, at a target of 0.35: the upper 99.8 % limit is
+    1 - 0.001/0.35 (Spiegelhalter's interpolation between the counts 0 and 1), under the rate
+    1.000; but P(X >= 1) = 0.35 at the target, far above 0.1 %: not flagged."""
+    limit = float(exact_limit(0.35, 1, 0.999)[0])
+    assert abs(limit - (1 - 0.001 / 0.35)) < 1e-12
+    row = {
+        "x": 1,
+        "n": 1,
+        "rate": 1.0,
+        "target": 0.35,
+        "flagged": False,
+        "over_dispersed": False,
+        "lower998": 0.0,
+        "upper998": limit,
+        "lower998_widened": 0.0,
+        "upper998_widened": limit,
+    }
+    assert tail_note(row) == (
+        "beyond the drawn limit, not flagged: 1 of 1 or more happens 35.0% of the time at the "
+        "target 0.350"
+    )
+    assert tail_note({**row, "rate": 0.5, "x": 1, "n": 2}) is None  # inside the limits
+    assert tail_note({**row, "flagged": True}) is None
