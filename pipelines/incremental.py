@@ -242,7 +242,7 @@ def watch_state(inbox: Path, snap=None) -> dict[str, str]:
     from pipelines.inbox import scan
 
     snap = snap or scan(inbox)
-    return dict(date_inputs(snap).iter_rows())
+    return dict(date_inputs(snap).select("session_date", "fingerprint").iter_rows())
 
 
 def changed_dates(old: dict[str, str], new: dict[str, str]) -> list[str]:
