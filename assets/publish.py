@@ -29,6 +29,7 @@ def publication(
             "pages_removed": s.pages_removed,
             "sessions_rendered": s.sessions_rendered,
             "sessions_kept": s.sessions_kept,
+            "events_kept": s.events_kept,
             "sessions": s.sessions,
             "usebio_files": len(s.usebio),
             "pbn_files": len(s.pbn),

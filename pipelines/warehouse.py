@@ -214,12 +214,14 @@ def ensure_schema(conn: duckdb.DuckDBPyConnection) -> None:
 def query(
     conn: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None
 ) -> pl.DataFrame:
-    """Run the model ``sql/<name>.sql`` with bound ``params``; the result as a Polars frame."""
+    """Run the model ``sql/<name>.sql`` with bound ``params`` (those it names); the result as
+    a Polars frame."""
     if not isinstance(conn, duckdb.DuckDBPyConnection):
         from pipelines import pg_warehouse
 
         return pg_warehouse.query(conn, name, sql(name), params)
-    return conn.sql(sql(name), params=params or None).pl()
+    text = sql(name)
+    return conn.sql(text, params=_bound(text, params)).pl()
 
 
 def export(conn: duckdb.DuckDBPyConnection, table: str, public: bool = False) -> pl.DataFrame:

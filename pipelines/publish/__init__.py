@@ -24,7 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
-from pipelines.publish.data import load
+from pipelines.publish.data import event_keys, load
 from pipelines.publish.files import prune
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
@@ -59,6 +59,8 @@ class PublishSummary:
     parquet: dict[str, int] = field(default_factory=dict)
     dashboard: Path | None = None
     sessions: int = 0
+    #: events kept as the last publication made them (nothing read, rendered or written)
+    events_kept: int = 0
 
 
 def write_events_csv(sessions: pl.DataFrame, path: Path) -> Path:
@@ -70,18 +72,31 @@ def write_events_csv(sessions: pl.DataFrame, path: Path) -> Path:
 
 
 def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> PublishSummary:
-    """Write the site, the exports and (unless ``dashboard`` is false) the season dashboard."""
+    """Write the site, the exports and (unless ``dashboard`` is false) the season dashboard.
+
+    Publishing costs what changed: an event whose pages and files are made from what they
+    were made from at the last publication (:func:`~pipelines.publish.data.event_keys`, with
+    its folder) and are all still there is kept as it is — its rows are not read, its pages
+    not rendered, its files not written; the others are made again, each page and file
+    written only when its bytes changed, and what is no longer published removed."""
     out = Path(out)
-    data = load(warehouse)
-    summary = PublishSummary(out=out, sessions=data.sessions.height)
-    site = Site(data, out / "site")
+    keys = event_keys(warehouse)
+    site_dir = out / "site"
+    folders = _folders(warehouse)
+    keys = {e: f"{k}:{folders.get(e, '')}" for e, k in keys.items()}
+    kept = Site.keepable(site_dir, keys)
+    data = load(warehouse, skip=kept)
+    summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
+    site = Site(data, site_dir, keys=keys, kept=kept)
     summary.pages = len(site.render())
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
     exports = out / "exports"
-    summary.usebio = write_usebio(data.sessions, data.standings, data.results, exports / "usebio")
-    summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn")
-    summary.pbn_teams = write_teams_pbn(data.sessions, data.results, exports / "pbn-teams")
+    summary.usebio = write_usebio(
+        data.sessions, data.standings, data.results, exports / "usebio", kept
+    )
+    summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn", kept)
+    summary.pbn_teams = write_teams_pbn(data.sessions, data.results, exports / "pbn-teams", kept)
     # each export file was written only if it changed; those of sessions withdrawn go
     prune(exports / "usebio", summary.usebio)
     prune(exports / "pbn", summary.pbn)
@@ -93,3 +108,14 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
 
         summary.dashboard = render_season(warehouse, out / "season.html")
     return summary
+
+
+def _folders(warehouse: Path | str) -> dict[str, str]:
+    """Each published event's folder (:func:`~pipelines.publish.site.event_folders`): part of
+    what its pages are made from (an event known only by a GUID may take another's title)."""
+    from pipelines.publish.site import event_folders, readable
+    from pipelines.warehouse import Warehouse, query
+
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        sessions = query(conn, "publish/sessions")
+    return event_folders([readable(s) for s in sessions.to_dicts()])

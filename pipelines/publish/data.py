@@ -11,6 +11,7 @@ published. Tables and columns that a later stage adds (the IMP forms' ``matches`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,16 +66,35 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
 OPTIONAL_TABLES: tuple[str, ...] = ("matches", "reconciliation", "deals")
 
 
-def load(warehouse: Path | str) -> Published:
-    """Read what is published from the warehouse file (read-only)."""
+def load(warehouse: Path | str, skip: Iterable[str] = ()) -> Published:
+    """Read what is published from the warehouse file (read-only). ``skip``: events whose
+    pages and files are kept as they are (:func:`event_keys`): their results, changes,
+    penalties, matches, deals and reconciliation are not read. The sessions (the index) and
+    the standings (the player pages, across the season) are read whole."""
     wh = Warehouse(warehouse)
+    params = {"skip": sorted(skip)}
     with wh.connect(read_only=True) as conn:
         frames = {
-            name: query(conn, f"publish/{name}")
+            name: query(conn, f"publish/{name}", params)
             for name in ("sessions", "standings", "results", "changes", "penalties")
         }
-        extra = {t: query(conn, f"publish/{t}") for t in OPTIONAL_TABLES if has_table(conn, t)}
+        extra = {
+            t: query(conn, f"publish/{t}", params) for t in OPTIONAL_TABLES if has_table(conn, t)
+        }
         # every player's lines, for the player pages (membership numbers never selected)
         extra["players"] = query(conn, "publish/players")
     refuse_private({**frames, **extra})
     return Published(**frames, extra=extra)
+
+
+def event_keys(warehouse: Path | str) -> dict[str, str]:
+    """What each event's pages and files are made from, as one key per event
+    (``sql/publish/event_keys.sql``: its dates' input fingerprints and output hashes, its hand
+    records), with the engine's code and templates: an event whose key is the one of the last
+    publication needs nothing read, rendered or written."""
+    from pipelines.incremental import code_fingerprint
+
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        rows = query(conn, "publish/event_keys").rows()
+    code = code_fingerprint()
+    return {event_id: f"{code[:16]}:{made_from}" for event_id, made_from in rows}

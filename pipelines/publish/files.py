@@ -99,6 +99,15 @@ class Manifest:
         self.now[path.name] = made_from
         return self.before.get(path.name) == made_from and path.is_file()
 
+    def keep(self, path: Path) -> bool:
+        """Keep ``path`` as the last publication made it, without making it again (its event
+        is kept as it is: :func:`pipelines.publish.data.event_keys`): whether it was there to
+        keep (it is recorded again either way, so the next publication knows it)."""
+        made_from = self.before.get(path.name)
+        if made_from is not None:
+            self.now[path.name] = made_from
+        return made_from is not None and path.is_file()
+
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""
         put(self.path, (json.dumps(self.now, sort_keys=True, indent=0) + "\n").encode())

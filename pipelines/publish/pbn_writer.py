@@ -17,6 +17,7 @@ side; split and weighted scores keep the played result with the adjusted matchpo
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -176,10 +177,14 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
 
 
 def write_pbn(
-    sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
+    sessions: pl.DataFrame,
+    standings: pl.DataFrame,
+    results: pl.DataFrame,
+    out: Path,
+    kept: Collection[str] = (),
 ) -> list[Path]:
     """One ``<event>-s<session>.pbn`` per exportable event session in ``out`` (each written
-    only when it changed); the files."""
+    only when it changed; those of a ``kept`` event kept as they were); the files."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     made = Manifest(out)  # a session whose rows did not change is not exported again
@@ -190,6 +195,9 @@ def write_pbn(
     for s in exportable(sessions).to_dicts():
         key = (s["event_id"], s["session"])
         path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
+        if s["event_id"] in kept and made.keep(path):
+            written.append(path)
+            continue
         s_st, s_res = st.get(key, standings.clear()), res.get(key, results.clear())
         written.append(path)
         if not made.fresh(path, digest(s, s_st, s_res)):

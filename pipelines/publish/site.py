@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -273,11 +273,22 @@ SESSION_KEYS = ("event_id", "scope", "session")
 class Site:
     """Renders the results site for a :class:`Published` snapshot into a folder."""
 
-    def __init__(self, data: Published, out: Path) -> None:
+    def __init__(
+        self,
+        data: Published,
+        out: Path,
+        keys: dict[str, str] | None = None,
+        kept: Collection[str] = (),
+    ) -> None:
         """Prepare to write ``data`` into ``out`` (created; pages that changed are replaced,
-        pages no longer published removed)."""
+        pages no longer published removed). ``keys``: what each event's pages are made from
+        (:func:`~pipelines.publish.data.event_keys`), recorded with them; ``kept``: events
+        whose key is the one of the last publication and whose pages are all there
+        (:meth:`keepable`): their pages are kept as they are, their rows not even read."""
         self.data = data
         self.out = Path(out)
+        self.keys = keys or {}
+        self.kept_events = set(kept)
         self.env = environment()
         self.pages: list[Path] = []
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
@@ -299,11 +310,49 @@ class Site:
         self.folders: dict[str, str] = {}
 
     def _read_manifest(self) -> dict[str, dict[str, Any]]:
+        return self.recorded(self.out)
+
+    @staticmethod
+    def recorded(out: Path) -> dict[str, dict[str, Any]]:
+        """What the last publication into ``out`` recorded of its pages (``.manifests``)."""
         try:
-            data = json.loads(record_of(self.out).read_text("utf-8"))
+            data = json.loads(record_of(out).read_text("utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
+
+    @staticmethod
+    def keepable(out: Path, keys: dict[str, str]) -> set[str]:
+        """The events whose pages the last publication into ``out`` made from what they are
+        made from now (``keys``) and which are all still there: kept as they are."""
+        before = Site.recorded(out)
+        kept = set()
+        for event_id, made_from in keys.items():
+            entry = before.get(f"event\x1f{event_id}") or {}
+            pages = entry.get("pages") or []
+            if (
+                entry.get("digest") == made_from
+                and pages
+                and all((out / p).is_file() for p in pages)
+                and all(k in before for k in entry.get("sessions") or [])
+            ):
+                kept.add(event_id)
+        return kept
+
+    def _keep_event(self, event_id: str) -> None:
+        """Keep an event's pages as the last publication wrote them (:meth:`keepable`), with
+        its sessions' records."""
+        entry = self._before[f"event\x1f{event_id}"]
+        pages = entry["pages"]
+        clash = [p for p in pages if p in self._paths]
+        if clash:
+            raise ValueError(f"two pages would be written to {clash[0]}")
+        self._paths.update(pages)
+        self.pages.extend(self.out / p for p in pages)
+        self.manifest[f"event\x1f{event_id}"] = entry
+        for key in entry.get("sessions") or []:
+            self.manifest[key] = self._before[key]
+        self.kept += len(entry.get("sessions") or [])
 
     def _digest(self, s: dict[str, Any]) -> str:
         """SHA-256 of everything a session's pages are made from (:meth:`_session` reads
@@ -461,9 +510,17 @@ class Site:
         for s in sessions:
             by_event.setdefault(s["event_id"], []).append(s)
         for event_id, ev_sessions in by_event.items():
+            if event_id in self.kept_events:
+                self._keep_event(event_id)
+                continue
+            first = self.page_count()
             self._event(event_id, ev_sessions)
             for s in ev_sessions:
                 self._session_pages(s)
+            self.record(f"event\x1f{event_id}", self.keys.get(event_id, ""), first)
+            self.manifest[f"event\x1f{event_id}"]["sessions"] = [
+                f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
+            ]
         players = PlayerPages(self.data.standings, self.data.extra.get("players"), sessions)
         self.players_rendered, self.players_kept = players.render(self)
         put(

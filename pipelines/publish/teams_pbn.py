@@ -18,6 +18,7 @@ names and membership numbers are never written.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -92,8 +93,11 @@ def teams_pbn_session(session: dict[str, Any], results: pl.DataFrame) -> str:
     return "\n".join(head) + "\n\n".join(records) + "\n"
 
 
-def write_teams_pbn(sessions: pl.DataFrame, results: pl.DataFrame, out: Path) -> list[Path]:
-    """One ``<event>-s<session>.pbn`` per team event session in ``out``."""
+def write_teams_pbn(
+    sessions: pl.DataFrame, results: pl.DataFrame, out: Path, kept: Collection[str] = ()
+) -> list[Path]:
+    """One ``<event>-s<session>.pbn`` per team event session in ``out`` (those of a ``kept``
+    event kept as they were)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     teams = sessions.filter(pl.col("form") == "teams")
@@ -103,6 +107,8 @@ def write_teams_pbn(sessions: pl.DataFrame, results: pl.DataFrame, out: Path) ->
         of_session = res.get((s["event_id"], s["session"]), results.clear())
         path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
         written.append(path)
+        if s["event_id"] in kept and made.keep(path):
+            continue
         if not made.fresh(path, digest(s, of_session)):
             put(path, teams_pbn_session(s, of_session).encode("utf-8"))
     made.save()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -169,10 +170,15 @@ def usebio_event(
 
 
 def write_usebio(
-    sessions: pl.DataFrame, standings: pl.DataFrame, results: pl.DataFrame, out: Path
+    sessions: pl.DataFrame,
+    standings: pl.DataFrame,
+    results: pl.DataFrame,
+    out: Path,
+    kept: Collection[str] = (),
 ) -> list[Path]:
     """One ``<event>.xml`` per exportable event in ``out`` (each written only when it changed,
-    :func:`pipelines.publish.files.put`); the files."""
+    :func:`pipelines.publish.files.put`; the file of a ``kept`` event, whose rows were not
+    read, kept as the last publication made it); the files."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     made = Manifest(out)  # an event whose rows did not change is not exported again
@@ -181,6 +187,9 @@ def write_usebio(
     res = results.partition_by(["event_id"], as_dict=True) if results.height else {}
     for (event_id,), ev in sorted(ok.partition_by(["event_id"], as_dict=True).items()):
         path = out / f"{slug(event_id)}.xml"
+        if event_id in kept and made.keep(path):
+            written.append(path)
+            continue
         ev_st = st.get((event_id,), standings.clear())
         ev_res = res.get((event_id,), results.clear())
         written.append(path)

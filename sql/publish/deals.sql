@@ -6,4 +6,5 @@ SELECT
 FROM deals AS d
 LEFT JOIN deal_analysis AS a
     USING (north, east, south, west, dealer, vulnerability)
+WHERE d.event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- events whose pages are kept as they are
 ORDER BY d.event_id, d.session, d.section NULLS FIRST, d.board;

@@ -4,7 +4,7 @@
 WITH files AS (
     SELECT event_id, sum(compared) AS compared
     FROM reconciliation_files
-    WHERE compared > 0
+    WHERE compared > 0 AND event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- not the events whose pages are kept
     GROUP BY event_id
 ),
 diffs AS (
