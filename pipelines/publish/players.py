@@ -58,7 +58,9 @@ class SitePages(Protocol):
 
     folders: dict[str, str]
 
-    def keep(self, key: str, made_from: str) -> bool: ...
+    def keep(self, key: str, made_from: str | None) -> bool: ...
+
+    kept_events: set[str]
 
     def record(self, key: str, made_from: str, first: int) -> None: ...
 
@@ -342,12 +344,17 @@ class PlayerPages:
         s = self.sessions.get((event_id, session)) or self.first[event_id]
         return str(s.get("name") or event_id)
 
-    def views(self, folders: dict[str, str]) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
-        """Each player (a row of :meth:`players`) with the context of its page."""
-        people = self.players()
+    def views(
+        self, folders: dict[str, str], people: pl.DataFrame | None = None
+    ) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each player (a row of :meth:`players`; of ``people`` when given) with the context of
+        its page."""
+        people = self.players() if people is None else people
         if not people.height:
             return
-        lines = self.lines.with_columns(
+        lines = self.lines.filter(
+            pl.col("identity").is_in(people["identity"].implode())
+        ).with_columns(
             pl.col("identity")
             .replace_strict(
                 dict(zip(people["identity"], people["page"], strict=True)), return_dtype=pl.Utf8
@@ -398,7 +405,27 @@ class PlayerPages:
         rendered and how many kept."""
         index = []
         rendered = kept = 0
-        for person, ctx in self.views(site.folders):
+        people = self.players()
+        # a player all of whose lines are of events kept as they are (their key unchanged, so
+        # their titles, folders, places and figures too) keeps its page without its view
+        # being made; the others are made, and written when their content changed
+        still = set()
+        if people.height and site.kept_events:
+            page_of = dict(zip(people["identity"], people["page"], strict=True))
+            untouched = (
+                self.lines.group_by("identity")
+                .agg(pl.col("event_id").is_in(sorted(site.kept_events)).all().alias("kept"))
+                .filter(pl.col("kept"))["identity"]
+                .to_list()
+            )
+            for identity in untouched:
+                page = page_of[identity]
+                if site.keep(f"player\x1f{PLAYERS_DIR}/{page}.html", None):
+                    still.add(page)
+            kept += len(still)
+        for person, ctx in self.views(
+            site.folders, people.filter(~pl.col("page").is_in(sorted(still)))
+        ):
             rel = f"{PLAYERS_DIR}/{person['page']}.html"
             key = f"player\x1f{rel}"
             made_from = digest(ctx)
@@ -409,14 +436,15 @@ class PlayerPages:
                 site.write(rel, "player.html.j2", title=ctx["name"], **ctx)
                 site.record(key, made_from, first)
                 rendered += 1
-            index.append(
-                {
-                    "name": person["name"],
-                    "club": person["club"],
-                    "href": f"{person['page']}.html",
-                    "sessions": int(person["sessions"]),
-                }
-            )
+        index = [
+            {
+                "name": person["name"],
+                "club": person["club"],
+                "href": f"{person['page']}.html",
+                "sessions": int(person["sessions"]),
+            }
+            for person in people.to_dicts()
+        ]
         text = json.dumps(
             {"players": index}, ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )

@@ -388,14 +388,15 @@ class Site:
         self.record(key, digest, first)
         self.rendered += 1
 
-    def keep(self, key: str, made_from: str) -> bool:
+    def keep(self, key: str, made_from: str | None) -> bool:
         """Whether the pages recorded under ``key`` at the last publication were made from
-        ``made_from`` (a :func:`~pipelines.publish.files.digest`) and are all still there:
-        then they are kept as they are — not rendered, not written — and recorded again."""
+        ``made_from`` (a :func:`~pipelines.publish.files.digest`; ``None``: from what they are
+        made from now, known otherwise — their events are kept) and are all still there: then
+        they are kept as they are — not rendered, not written — and recorded again."""
         before = self._before.get(key) or {}
         pages = before.get("pages") or []
         if (
-            before.get("digest") != made_from
+            (made_from is not None and before.get("digest") != made_from)
             or not pages
             or any(p in self._paths for p in pages)
             or not all((self.out / p).is_file() for p in pages)
