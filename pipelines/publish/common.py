@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -57,10 +56,25 @@ def slug(text: object) -> str:
     return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
 
 
-@lru_cache(maxsize=65536)
 def rel(target: str, page: str) -> str:
-    """The link from the page ``page`` to ``target`` (both relative to the site root)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+    """The link from the page ``page`` to ``target`` (both relative to the site root, as the
+    site writes them: ``/``-separated, no ``.`` or ``..``): up out of the folders ``page`` does
+    not share with ``target``, then down — :func:`posixpath.relpath` without its trip through
+    the current directory (a site of many thousand pages makes some hundred thousand links).
+
+    >>> rel("events/E/s1/index.html", "events/E/s1/A/board-3.html")
+    '../index.html'
+    >>> rel("index.html", "events/E/index.html")
+    '../../index.html'
+    >>> rel("events/E/s1/A/card-7.html", "events/E/s1/A/board-3.html")
+    'card-7.html'
+    """
+    t = target.split("/")
+    here = page.split("/")[:-1]
+    i = 0
+    while i < len(here) and i < len(t) - 1 and here[i] == t[i]:
+        i += 1
+    return "/".join([".."] * (len(here) - i) + t[i:])
 
 
 def environment() -> Environment:

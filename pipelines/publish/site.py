@@ -714,7 +714,9 @@ class Site:
         versions = res.group_by(deal).agg(
             pl.col("board_version").fill_null("A").n_unique().alias("versions")
         )
-        res = res.join(versions, on=deal, how="left")
+        # each line's words, contract shown and score are worked out once, here, and the two
+        # sides' scorecards take them by the line's number (``__line``)
+        res = res.join(versions, on=deal, how="left").with_row_index("__line")
         lines = res.to_dicts()
         for r in lines:
             r["note"] = with_public_note(explain(r, r["versions"]), r)
@@ -792,7 +794,7 @@ class Site:
             for row in ranking["rows"]
             if row["tie"]
         }
-        self._cards(base, st, res, dec, page, ties)
+        self._cards(base, st, res, dec, page, ties, lines)
 
     @staticmethod
     def _card_links(
@@ -833,9 +835,13 @@ class Site:
         dec: Decimals,
         page: dict[str, Any],
         ties: dict[tuple[str, str], str] | None = None,
+        travellers: list[dict[str, Any]] | None = None,
     ) -> None:
         """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
-        of each contestant that has one (by section and label, :mod:`.ties`)."""
+        of each contestant that has one (by section and label, :mod:`.ties`); ``travellers``:
+        the traveller lines of ``res`` as :meth:`_session` worked them out (by ``__line``), whose
+        words, contract shown and score each scorecard line takes instead of working them out
+        again."""
         seats = sides(res)
         # a scorecard lists its boards by round and board; a board played at two tables (a
         # team's two rooms) by table, then side: one order, whatever the input's
@@ -856,11 +862,19 @@ class Site:
             lines = []
             if rows is not None:
                 for x in rows.to_dicts():  # by round and board (sorted before the split)
-                    x["note"] = with_public_note(explain(x, x.get("versions") or 1), x)
-                    x.update(shown_contract(x))
-                    if x.get("own_score") is None and table_score(x) is not None:
-                        x["own_score"] = table_score(x) * (1 if x["side"] == "NS" else -1)
-                    x["result"] = result_cell(x)
+                    line = travellers[x["__line"]] if travellers is not None else None
+                    if line is not None:
+                        x["note"] = line["note"]
+                        x.update({k: line[k] for k in ("contract", "declarer", "tricks")})
+                        score = line["ns_score"]
+                        x["result"] = line["result"]
+                    else:
+                        x["note"] = with_public_note(explain(x, x.get("versions") or 1), x)
+                        x.update(shown_contract(x))
+                        score = table_score(x)
+                        x["result"] = result_cell(x)
+                    if x.get("own_score") is None and score is not None:
+                        x["own_score"] = score * (1 if x["side"] == "NS" else -1)
                     if x.get("kind") == "artificial":
                         x["score_cell"] = f"A{x.get('ns_art' if x['side'] == 'NS' else 'ew_art')}"
                     elif x.get("kind") == "not_played":
