@@ -388,6 +388,7 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         "form": "pairs",
         "scoring": _scoring(sections, out),
         "movement": _movement(used, out),
+        "boards": _boards_in_play(used, {_int(r["Section"]) for r in live}),
         "source_event_id": session.get("GUID"),
     }
     results = normalise_results(frame(out.results, RESULT_COLUMNS))
@@ -520,6 +521,36 @@ def _sections(df: pl.DataFrame) -> dict[int, _Section]:
             session=_int(r.get("Session")),
         )
     return out
+
+
+def _boards_in_play(
+    used: dict[int, dict[tuple[int, int], _Seat]], played: set[int | None]
+) -> str | None:
+    """How many boards each section's movement plays (the union of the ``LowBoard``..
+    ``HighBoard`` of its rounds), when ``RoundData`` is used for every section with results
+    and gives the same number for each (``CustomBoards``: not stated); else ``None``. The
+    ranges are merged, never counted board by board: a file states them, so they may be any
+    size (a false one is then a session short of its movement, held with the reason)."""
+    if not played or not played <= set(used):
+        return None
+    counts = set()
+    for ident in played:
+        seats = used[ident or 0].values()
+        if any(s.custom for s in seats):
+            return None
+        spans = sorted((s.low, s.high) for s in seats if s.low is not None and s.high is not None)
+        total, end = 0, None
+        for low, high in spans:
+            if high < low:
+                continue
+            if end is None or low > end:
+                total += high - low + 1
+                end = high
+            elif high > end:
+                total += high - end
+                end = high
+        counts.add(total)
+    return str(counts.pop()) if len(counts) == 1 and 0 not in counts else None
 
 
 def _session(

@@ -234,6 +234,13 @@ def movement_from_ranking(rows: list[dict[str, str]]) -> str | None:
     return "howell"
 
 
+def _whole(value: str | None) -> str | None:
+    """``value`` when it is a whole number (digits, at most ten: a count, never a size to
+    trust further), else ``None``."""
+    value = (value or "").strip()
+    return value if re.fullmatch(r"[0-9]{1,10}", value) else None
+
+
 def read_pbn(path: Path, file: str) -> ReadResult:
     """Read a PBN file into a :class:`ReadResult` (format ``pbn``)."""
     pbn = parse_pbn(decode_pbn(path.read_bytes()))
@@ -364,6 +371,9 @@ class _Reader:
             "program": " ".join(v for v in (meta.get("Generator"), meta.get("Version")) if v)
             or None,
             "director": meta.get("TournamentDirector") or None,
+            # the boards the session plays, as Magic Contest states them (checked against the
+            # results: pipelines.scoring.completeness); anything but a whole number is not read
+            "boards": _whole(meta.get("BoardCountSession")),
             # the file's own identifier (ContestID, else the Event tag)
             "source_event_id": meta.get("ContestID") or records[0].tags.get("Event") or None,
         }

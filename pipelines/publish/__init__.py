@@ -33,9 +33,12 @@ from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
-#: columns a reader gives, less the lineage and ``expected_results``, full movements).
+#: columns a reader gives, less the lineage and what the exported results say themselves:
+#: ``expected_results``, ``boards``, ``pairs``).
 EVENT_CSV_COLUMNS: tuple[str, ...] = tuple(
-    c for c in EVENT_COLUMNS if c not in ("file", "location", "expected_results", "source_event_id")
+    c
+    for c in EVENT_COLUMNS
+    if c not in ("file", "location", "expected_results", "boards", "pairs", "source_event_id")
 )
 
 

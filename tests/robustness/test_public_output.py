@@ -58,10 +58,12 @@ EVENTS = (
     f'"{CLUB.replace(chr(34), chr(34) * 2)}","{DIRECTOR.replace(chr(34), chr(34) * 2)}"\n'
     f"{CLIMBER},1,2026-11-21,Climbing Pairs,howell,,\n"
 )
+#: Every pair of both events (a list of contestants is the event's whole field).
 CONTESTANTS = (
     "event_id,contestant,direction,names,player_ids\n"
     f'EV1,1,,"{NAME.replace(chr(34), chr(34) * 2)}",{MEMBER};{OTHER_MEMBER}\n'
     f"{CLIMBER},1,,Cleo Climber,{OTHER_MEMBER}\n"
+    + "".join(f"{e},{p},,Pair {p},\n" for e in ("EV1", CLIMBER) for p in range(2, 7))
 )
 RULINGS = (
     "ruling_id,event_id,session,board,ns_pair,ew_pair,director,called_at,ruled_at,laws,kind,"
