@@ -29,6 +29,8 @@ section, from what the event states and from the session's own structure:
   of the results expected on it — the event's ``expected_results``, else the most results
   any board of its section has — is not short of a result but missing (a file cut in the
   middle of a board); one with more results than ``expected_results`` contradicts the event.
+* **A match length no match comes near** (teams): ``boards_per_match`` above the boards every
+  match of the session played.
 * **Rounds missing tables** (where every result gives its round): in a round, every
   contestant of the section plays but the sit-outs the movement needs — one pair (or team)
   when their number is odd, none when it is even; for individuals the players above a
@@ -296,6 +298,7 @@ def shortfalls(
             _short_boards(validated, share, held),
             _absent_in_rounds(side, sides(held) if held.height else None),
             _declared(validated, side, events),
+            _match_length(validated, events),
         )
         if f.height
     ]
@@ -563,6 +566,41 @@ def _natural(label: str) -> tuple:
     """Sort key putting ``pair 2`` before ``pair 10`` and ``player P2`` before ``P12``."""
     return tuple(
         (0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", label)
+    )
+
+
+def _match_length(validated: pl.DataFrame, events: pl.DataFrame) -> pl.DataFrame:
+    """Team sessions whose ``boards_per_match`` is longer than every match the session
+    played (the boards of a round: its matches play the same deals). The VP scale is that of
+    the match's scheduled length, so a match short of a board keeps its scale; but a length
+    no match comes near is a typo — and a count the scale would be computed up to."""
+    teams = validated.filter((pl.col("form") == "teams") & pl.col("boards_per_match").is_not_null())
+    if teams.height == 0:
+        return _empty()
+    most = (
+        teams.group_by([*_SECTION, "deal_round"])
+        .agg(pl.col("board").n_unique().alias("n"), pl.col("boards_per_match").first())
+        .group_by(_SESSION)
+        .agg(pl.col("n").max().alias("most"), pl.col("boards_per_match").first())
+        .filter(pl.col("boards_per_match") > pl.col("most"))
+    )
+    if most.height == 0:
+        return _empty()
+    where = events.select(
+        pl.col("event_id").cast(pl.Utf8), pl.col("session").cast(pl.Int32), "file", "location"
+    )
+    return most.join(where, on=_SESSION, how="left").select(
+        *_SESSION,
+        pl.lit("").alias("section"),
+        pl.col("file").fill_null(""),
+        pl.col("location").fill_null(""),
+        pl.lit("boards_per_match").alias("field"),
+        pl.format(
+            "boards_per_match states {} boards a match where no match of the session played "
+            "more than {}: correct boards_per_match",
+            "boards_per_match",
+            "most",
+        ).alias("reason"),
     )
 
 

@@ -211,11 +211,16 @@ def matches(
         {"net": "home_net", "board_net": "home_board_net", "pen": "home_pen", "gross": "home_gross"}
     )
     m = _carry_over(m)
+    # the VP scale is the scheduled match length's; one no match of the session came near is
+    # a typo (its event is held: pipelines.scoring.completeness), never a count to build a
+    # scale up to
+    m = m.with_columns(pl.col("boards").max().over("event_id", "session").alias("__most"))
     records = []
     for r in m.iter_rows(named=True):  # one per match: a few dozen a session
         prof = profs[r["profile"]]
         scale = r["vp_scale"] or "wbf2013"
-        boards = r["boards_per_match"] or r["boards"]
+        stated = r["boards_per_match"]
+        boards = stated if stated and stated <= r["__most"] else r["boards"]
         h = Fraction(int(r["home_net"]), TEAMS_DEN)
         a = Fraction(int(r["away_net"] or 0), TEAMS_DEN)
         if r["stage"] == "knockout" or scale == "none":
