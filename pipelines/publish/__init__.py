@@ -13,7 +13,10 @@
     <out>/season.html         the season dashboard (pipelines.reports.season)
 
 Only official standings are published: a date held back by a failed check has none, so it
-does not appear. Player membership numbers are never read.
+does not appear. Player membership numbers are never read. The public reads ``<out>/site``
+and ``<out>/exports``: a warehouse kept in one of them (with its ``reports/``, where the
+director audit is written) would be published with them, so publication refuses it
+(:func:`pipelines.publish.files.exposed`); the director audit's marts are never exported.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import load
-from pipelines.publish.files import prune
+from pipelines.publish.files import prune, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
+from pipelines.warehouse import Warehouse
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
 #: columns a reader gives, less the lineage and what the exported results say themselves:
@@ -75,6 +79,7 @@ def write_events_csv(sessions: pl.DataFrame, path: Path) -> Path:
 def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> PublishSummary:
     """Write the site, the exports and (unless ``dashboard`` is false) the season dashboard."""
     out = Path(out)
+    refuse_exposed(out, Warehouse(warehouse).folder)
     data = load(warehouse)
     summary = PublishSummary(out=out, sessions=data.sessions.height)
     site = Site(data, out / "site")
