@@ -177,3 +177,30 @@ def test_a_pbn_stating_30_boards_with_17_is_found(tmp_path: Path):
         "the session has results on 17 board(s) (1-17) where the event states 30: boards "
         "18-30 have no result"
     )
+
+
+def test_real_files_cut_at_a_line_end_are_found_short(tmp_path: Path):
+    """The Magic Contest file (30 boards, its BoardCountSession) cut at the line end closest
+    to its middle: the boards after the cut are found missing, the board cut in two (if it
+    is short of half its results) too; the Compscore USEBIO file cut the same way is no
+    longer XML and is refused whole. Nothing is published from either."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    ffb = shared_file(REALDATA / "ffb_magic_contest_mp_pairs_44p_30b_adjusted.pbn").read_bytes()
+    lines = ffb.split(b"\n")
+    (inbox / "cut.pbn").write_bytes(b"\n".join(lines[: len(lines) // 2]) + b"\n")
+    xml = shared_file(REALDATA / "compscore_usebio_mp_howell_12p.xml").read_bytes().split(b"\n")
+    (inbox / "cut.xml").write_bytes(b"\n".join(xml[: len(xml) // 2]) + b"\n")
+    snap = scan(inbox)
+    [(field, reason)] = snap.rejected.select("field", "reason").rows()
+    assert field == "file" and reason.startswith("the XML is malformed at line")
+    validated, _ = validate_results(snap.results, snap.events)
+    found = shortfalls(validated, snap.events).filter(pl.col("field") == "boards")
+    [row] = found.to_dicts()
+    assert (row["file"], row["location"]) == ("cut.pbn", "header")
+    played = validated["board"].n_unique()
+    assert 0 < played < 30
+    assert row["reason"].startswith(
+        f"the session has results on {played} board(s) (1-{played}) where the event states 30: "
+        f"boards {played + 1}-30 have no result"
+    )
