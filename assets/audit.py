@@ -9,7 +9,8 @@ import dagster as dg
 
 from assets.partitions import asset_specs
 from pipelines import stages
-from pipelines.resources import WarehouseResource
+from pipelines.publish.files import refuse_exposed
+from pipelines.resources import PublicationResource, WarehouseResource
 
 MART_SPECS = asset_specs(
     "audit",
@@ -49,19 +50,26 @@ def audit_marts(warehouse: WarehouseResource):
     group_name="audit",
     kinds={"duckdb", "polars"},
 )
-def reconciliation(warehouse: WarehouseResource) -> dg.MaterializeResult:
+def reconciliation(
+    warehouse: WarehouseResource, publication: PublicationResource
+) -> dg.MaterializeResult:
     """Every official figure of the files (the exporting program's traveller figures,
     totals, percentages, places) that Traveller does not reproduce, with both values and
     the reason; one summary row per file (pipelines/scoring/reconcile.py)."""
-    s = stages.reconcile(warehouse.get(), _reports_dir(warehouse))
+    s = stages.reconcile(warehouse.get(), _reports_dir(warehouse, publication))
     return dg.MaterializeResult(
         metadata={"dagster/row_count": s.written.get("reconciliation", 0), **s.figures}
     )
 
 
-def _reports_dir(warehouse: WarehouseResource) -> Path:
-    """Reports are written beside the warehouse file, in ``reports/``."""
-    return warehouse.get().folder.resolve() / "reports"
+def _reports_dir(warehouse: WarehouseResource, publication: PublicationResource) -> Path:
+    """Reports are written beside the warehouse file, in ``reports/``: private (the director
+    audit names directors), so never inside the folders publication serves — a warehouse
+    kept there is refused before anything is written
+    (:func:`pipelines.publish.files.exposed`)."""
+    folder = warehouse.get().folder
+    refuse_exposed(publication.get(), folder)
+    return folder.resolve() / "reports"
 
 
 @dg.asset(
@@ -69,10 +77,12 @@ def _reports_dir(warehouse: WarehouseResource) -> Path:
     group_name="audit",
     kinds={"html"},
 )
-def audit_report(warehouse: WarehouseResource) -> dg.MaterializeResult:
+def audit_report(
+    warehouse: WarehouseResource, publication: PublicationResource
+) -> dg.MaterializeResult:
     """The director-consistency audit (HTML, self-contained): funnel plots, audit table,
     discrepancy cases, how to read a funnel plot. Internal: directors are named."""
-    s = stages.report(warehouse.get(), "audit", _reports_dir(warehouse))
+    s = stages.report(warehouse.get(), "audit", _reports_dir(warehouse, publication))
     return dg.MaterializeResult(
         metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
     )
@@ -83,10 +93,12 @@ def audit_report(warehouse: WarehouseResource) -> dg.MaterializeResult:
     group_name="audit",
     kinds={"html"},
 )
-def transparency_report(warehouse: WarehouseResource) -> dg.MaterializeResult:
+def transparency_report(
+    warehouse: WarehouseResource, publication: PublicationResource
+) -> dg.MaterializeResult:
     """The public transparency report (HTML): rulings by law and kind, appeals by outcome,
     Board-Appeal Ratio by month; directors pseudonymised, no player names or ID numbers."""
-    s = stages.report(warehouse.get(), "transparency", _reports_dir(warehouse))
+    s = stages.report(warehouse.get(), "transparency", _reports_dir(warehouse, publication))
     return dg.MaterializeResult(
         metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
     )

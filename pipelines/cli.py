@@ -299,6 +299,8 @@ def run(
         typer.echo(f"traveller: {e}", err=True)
         raise typer.Exit(2) from None
     say = lambda msg: typer.echo(f"traveller: {msg}", err=True)  # noqa: E731
+    from pipelines.publish.files import PublicationError
+
     try:
         with run_lock.holding(warehouse, seconds, say):
             run_lock.check_free(warehouse, seconds, say)
@@ -306,6 +308,9 @@ def run(
     except run_lock.WarehouseBusy as e:
         typer.echo(f"traveller: {e}", err=True)
         raise typer.Exit(EXIT_BUSY) from None
+    except PublicationError as e:
+        typer.echo(f"traveller: {e}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool) -> None:
@@ -650,8 +655,13 @@ def publish(
 ) -> None:
     """Write the results site, the USEBIO/PBN/Parquet exports and the season dashboard."""
     from pipelines.publish import publish as publish_all
+    from pipelines.publish.files import PublicationError
 
-    s = publish_all(_existing_warehouse(warehouse), out)
+    try:
+        s = publish_all(_existing_warehouse(warehouse), out)
+    except PublicationError as e:
+        typer.echo(f"traveller: {e}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(
         f"site       {out / 'site' / 'index.html'} ({s.pages} pages, {s.sessions} sessions; "
         f"{s.pages_changed} written, {s.pages_removed} removed, the rest unchanged; "
@@ -717,7 +727,17 @@ def _report(kind: str, out: Path, date_from: str | None, date_to: str | None, wh
             err=True,
         )
         raise typer.Exit(2)
-    s = render(Warehouse(_existing_warehouse(wh)), kind, out, date_from, date_to)
+    warehouse = Warehouse(_existing_warehouse(wh))
+    if kind == "audit":
+        # internal: directors are named; never into a folder publication serves
+        from pipelines.publish.files import inside_publication
+        from pipelines.settings import default_publication
+
+        why = inside_publication(out, [warehouse.folder, Path(default_publication())])
+        if why is not None:
+            typer.echo(f"traveller: {why}", err=True)
+            raise typer.Exit(2)
+    s = render(warehouse, kind, out, date_from, date_to)
     f = s.figures
     typer.echo(f"wrote {f['path']}")
     typer.echo(

@@ -12,9 +12,9 @@ from pipelines.resources import (
     PublicationResource,
     WarehouseResource,
     default_inbox,
-    default_publication,
     default_warehouse,
 )
+from pipelines.settings import default_publication
 
 defs = dg.Definitions(
     assets=[

@@ -70,11 +70,6 @@ class InboxResource(dg.ConfigurableResource):
         return Path(self.path)
 
 
-def default_publication() -> str:
-    """``$TRAVELLER_PUBLISH`` or ``data``: where the site, exports and dashboard are written."""
-    return os.environ.get("TRAVELLER_PUBLISH", "data")
-
-
 class PublicationResource(dg.ConfigurableResource):
     """The folder publication writes into: ``site/``, ``exports/`` and ``season.html``."""
 

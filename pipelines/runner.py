@@ -28,6 +28,7 @@ from pipelines.check_specs import FAILED_DATES, HOLDING_CHECKS
 from pipelines.definitions import defs
 from pipelines.incremental import Plan
 from pipelines.partition_tags import range_tags
+from pipelines.publish.files import refuse_exposed
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
 
@@ -162,6 +163,8 @@ def run_inbox(
     """
     say = progress or (lambda _msg: None)
     publish_to = publish_to or Warehouse(warehouse).folder
+    # the warehouse and its reports (the director audit) are private: never published
+    refuse_exposed(publish_to, Warehouse(warehouse).folder)
     resources = {
         "warehouse": WarehouseResource(path=str(warehouse)),
         "inbox": InboxResource(path=str(inbox)),

@@ -29,6 +29,12 @@ def default_warehouse() -> str:
     return os.environ.get("TRAVELLER_WAREHOUSE", str(DEFAULT_PATH))
 
 
+def default_publication() -> str:
+    """``$TRAVELLER_PUBLISH`` or ``data``: where the site, exports and dashboard are written
+    (the Dagster definitions' publication; ``traveller run`` publishes beside the warehouse)."""
+    return os.environ.get("TRAVELLER_PUBLISH", "data")
+
+
 def now() -> datetime:
     """The time standings are judged provisional or final at (Laws 79C, 92B):
     ``$TRAVELLER_NOW`` (``YYYY-MM-DD HH:MM[:SS]``, for reproducible runs and tests) or the

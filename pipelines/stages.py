@@ -16,7 +16,8 @@ ingest            read_files, read_* (the read cache: the files   read cache: th
                   date_inputs, date_events, pipeline_state        added)
 build_raw         raw_results                                     the session dates of the run
 build_ruling_log  raw_rulings, raw_appeals                        (one date, or a range of them
-validate          validated_results, rejected_inputs (validate)   computed in one pass)
+validate          validated_results, rejected_inputs (validate),  computed in one pass)
+                  incomplete_sessions
 rulings           rulings, appeals, rejected_inputs (rulings)     the dates
 score             scored_results, adjustments                     the dates
 standings         standings, standings_changes, holds,            the dates' sessions + the
@@ -42,6 +43,7 @@ from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
 from pipelines.profiles import ProfileSet
+from pipelines.scoring.completeness import shortfalls
 from pipelines.scoring.day import validate_day, validate_logs
 from pipelines.scoring.imp_standings import matches
 from pipelines.scoring.score import BOARD
@@ -327,8 +329,17 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     with wh.connect() as conn:
         raw = query(conn, "read/raw_results_for_dates", _in(days))
         events = query(conn, "read/events")
-    validated, rejected = validate_day(raw, events, ProfileSet.of_events(events))
+        lists = query(conn, "read/contestant_lists")
+    profs = ProfileSet.of_events(events)
+    validated, rejected = validate_day(raw, events, profs, lists)
     rejected = _dated(rejected, [raw], days).with_columns(pl.lit("validate").alias("stage"))
+    refused = raw.join(rejected.select("file", "location").unique(), on=["file", "location"])
+    when = validated.select("event_id", "session", pl.col("session_date").cast(pl.Utf8)).unique(
+        ["event_id", "session"]
+    )
+    gaps = shortfalls(validated, events, profs, refused).join(
+        when, on=["event_id", "session"], how="left"
+    )
     with wh.connect() as conn:
         written = write(
             conn,
@@ -349,6 +360,7 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
                 Write("adjustments", pl.DataFrame(), _slice(days)),
                 Write("validated_results", validated, _slice(days)),
                 Write("rejected_inputs", rejected, {"stage": "validate", **_slice(days)}),
+                Write("incomplete_sessions", gaps, _slice(days)),
             ],
         )
     return Summary(
@@ -356,6 +368,7 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
         {
             "dates": len(days),
             "rows_rejected": rejected.select("file", "location").unique().height,
+            "sessions_incomplete": gaps.select("event_id", "session").unique().height,
             "score_disagreements": int((validated["score_agrees"] == False).sum()),  # noqa: E712
         },
     )

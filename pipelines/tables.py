@@ -71,6 +71,13 @@ def _quoted(name: str) -> str:
     return f'"{name}"'
 
 
+def _literal(value: str) -> str:
+    """A registry value as an SQL string literal (a plain word: letters, digits, ``_``)."""
+    if not IDENTIFIER.match(value):
+        raise ValueError(f"not a plain value of the registry: {value!r}")
+    return f"'{value}'"
+
+
 @dataclass(frozen=True)
 class Column:
     """One column: its name, DuckDB type, whether it may be null, and what it holds."""
@@ -103,15 +110,33 @@ class Table:
     #: columns that are never published (a director's note, membership numbers): kept in the
     #: warehouse, left out of every export (:meth:`export_sql` with ``public``)
     private: tuple[str, ...] = ()
+    #: the director audit's (who ruled what, each director's rates: the audit report alone
+    #: shows them; the public transparency report pseudonymises directors): ``audit_table``, a
+    #: table never exported; ``audit``, columns left out of the public exports (a ruling's
+    #: director — an event's director, shown on its pages, is not the audit's);
+    #: ``audit_rows``, ``(column, value)``: the rows where ``column`` is ``value`` are left out
+    #: (a mart's slice by director)
+    audit_table: bool = False
+    audit: tuple[str, ...] = ()
+    audit_rows: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _quoted(self.name)
         names = [c.name for c in self.columns]
         if len(set(names)) != len(names):
             raise ValueError(f"table {self.name}: a column is declared twice")
-        for key in (*self.partition, *self.primary_key, *self.export, *self.private):
+        for key in (
+            *self.partition,
+            *self.primary_key,
+            *self.export,
+            *self.private,
+            *self.audit,
+            *self.audit_rows[:1],
+        ):
             if key not in names:
                 raise ValueError(f"table {self.name}: no column {key!r}")
+        if self.audit_rows and len(self.audit_rows) != 2:
+            raise ValueError(f"table {self.name}: audit_rows is [column, value]")
 
     @property
     def names(self) -> list[str]:
@@ -169,20 +194,29 @@ class Table:
 
     @property
     def public_names(self) -> list[str]:
-        """The column names that may be published (every one but the :attr:`private`)."""
-        return [c for c in self.names if c not in self.private]
+        """The column names that may be published (every one but the :attr:`private` and the
+        :attr:`audit` ones)."""
+        return [c for c in self.names if c not in self.private and c not in self.audit]
 
     def export_sql(self, public: bool = False) -> str:
         """Every row of the table, in its export order, then by every other column: the
         order is total, so an export does not depend on the order rows were written in (an
         incremental run and a run from scratch write the same files). ``public``: only the
-        columns that may be published (the :attr:`private` ones left out)."""
-        cols = ", ".join(map(_quoted, self.public_names)) if public and self.private else "*"
+        columns and rows that may be published (the :attr:`private` and :attr:`audit` columns
+        and the :attr:`audit_rows` left out); an :attr:`audit_table` has none."""
+        if public and self.audit_table:
+            raise ValueError(f"table {self.name} is the director audit's: it is never exported")
+        hidden = public and (self.private or self.audit)
+        cols = ", ".join(map(_quoted, self.public_names)) if hidden else "*"
+        where = ""
+        if public and self.audit_rows:
+            column, value = self.audit_rows
+            where = f" WHERE {_quoted(column)} IS DISTINCT FROM {_literal(value)}"
         if not self.export:
-            return f"SELECT {cols} FROM {_quoted(self.name)};"
+            return f"SELECT {cols} FROM {_quoted(self.name)}{where};"
         rest = [c for c in self.names if c not in self.export]
         order = ", ".join(map(_quoted, [*self.export, *rest]))
-        return f"SELECT {cols} FROM {_quoted(self.name)} ORDER BY {order};"
+        return f"SELECT {cols} FROM {_quoted(self.name)}{where} ORDER BY {order};"
 
     def polars_schema(self, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
         """The schema of the engine's frames for this table (``drop``: columns it adds later)."""
@@ -227,13 +261,14 @@ def _table(spec: dict[str, Any], groups: Mapping[str, tuple[Column, ...]]) -> Ta
     own = tuple(_column(c, where) for c in spec.pop("columns", ()))
     keys = {
         k: tuple(spec.pop(k))
-        for k in ("partition", "primary_key", "export", "private")
+        for k in ("partition", "primary_key", "export", "private", "audit", "audit_rows")
         if k in spec
     }
     doc, delete = spec.pop("doc"), spec.pop("delete", None)
+    audit_table = spec.pop("audit_table", False)
     if spec:
         raise ValueError(f"{where}: unknown keys {sorted(spec)}")
-    return Table(name, doc, (*head, *own), delete=delete, **keys)
+    return Table(name, doc, (*head, *own), delete=delete, audit_table=audit_table, **keys)
 
 
 def load(path: Path = TABLES_FILE) -> tuple[Table, ...]:

@@ -47,13 +47,18 @@ def test_run_with_rejected_rows_processes_the_rest(tmp_path):
     write(inbox, "results-2026-11-20.csv", GOOD + "E1,1,A,2,4,2,7,8,9NT,N,10,\n")
     write(inbox, "notes.txt", "nothing to see\n")
     r = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.db")])
-    assert r.exit_code == EXIT_REJECTED, r.output
     assert (
         "results-2026-11-20.csv:line 8: contract: contract '9NT' is not a legal contract"
         in r.output
     )
     assert "notes.txt:file: file: the file's format was not recognised" in r.output
     assert "scored     6 table results" in r.output
+    # the table whose result was rejected is missing from E1's standings: held, not Final
+    assert r.exit_code == EXIT_BLOCKED, r.output
+    assert (
+        "held E1: results-2026-11-20.csv:line 8: contract: the standings would miss this "
+        "result, rejected: contract '9NT' is not a legal contract"
+    ) in r.output
 
 
 def test_run_holds_the_event_of_a_score_that_disagrees_with_its_contract(tmp_path):

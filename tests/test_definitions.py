@@ -72,7 +72,7 @@ def test_blocking_checks_gate_standings_holding_checks_hold_events():
             c = BY_NAME[spec.name]
             assert c.blocking == (spec.name not in HOLDING_CHECKS), spec.name
             assert spec.blocking == (c.blocking and not c.partitioned), spec.name
-    assert HOLDING_CHECKS == {"score_contract_agreement", "rulings_applicable"}
+    assert HOLDING_CHECKS == {"score_contract_agreement", "sessions_complete", "rulings_applicable"}
 
 
 def test_every_check_spec_is_an_asset_check_of_the_definitions():

@@ -99,9 +99,13 @@ contestant row per pair (see :func:`_players`); the numbers are stored, never pu
 from __future__ import annotations
 
 import io
+import os
 import re
+import resource
+import selectors
 import shutil
 import subprocess
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,6 +163,16 @@ MISSING_TOOL = (
 #: Seconds one mdbtools call may take before the file is given up.
 TIMEOUT_SECONDS = 120
 
+#: The most one ``mdb-export`` may print, as a multiple of the database's size (at least
+#: :data:`MIN_OUTPUT_BYTES`): a table's text is of the order of the pages that hold it, so a
+#: database whose pages claim more rows than the file can hold (damaged, or made to) is
+#: refused once its text passes this, never read whole into memory.
+OUTPUT_PER_BYTE = 16
+MIN_OUTPUT_BYTES = 16 * 1024 * 1024
+
+#: The address space an mdbtools process may take: it reads a database page by page.
+TOOL_MEMORY_BYTES = 1024 * 1024 * 1024
+
 _DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 _CONTRACT = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C)\s*(X{0,2})$")
 _RESULT = re.compile(r"^(=|[+-]\d{1,2})$")
@@ -186,35 +200,96 @@ def export_tables(path: Path, names: tuple[str, ...] = TABLES) -> dict[str, pl.D
     """
     if shutil.which("mdb-export") is None or shutil.which("mdb-tables") is None:
         raise BwsReadError(MISSING_TOOL)
-    listed = _run(["mdb-tables", "-1", str(path)])
+    limit = max(MIN_OUTPUT_BYTES, OUTPUT_PER_BYTE * path.stat().st_size)
+    listed = _run(["mdb-tables", "-1", str(path)], limit)
     present = {line.strip() for line in listed.splitlines() if line.strip()}
     tables: dict[str, pl.DataFrame] = {}
     for name in names:
         if name not in present:
             continue
-        out = _run(["mdb-export", "-D", _DATETIME_FORMAT, "-T", _DATETIME_FORMAT, str(path), name])
+        out = _run(
+            ["mdb-export", "-D", _DATETIME_FORMAT, "-T", _DATETIME_FORMAT, str(path), name],
+            limit,
+            f"table {name}",
+        )
         tables[name] = _parse_csv(out, name)
     return tables
 
 
-def _run(args: list[str]) -> str:
-    """Run one mdbtools command; its stdout (UTF-8), or :class:`BwsReadError`."""
+def _limit_memory() -> None:  # pragma: no cover - runs in the child, before exec
+    resource.setrlimit(resource.RLIMIT_AS, (TOOL_MEMORY_BYTES, TOOL_MEMORY_BYTES))
+
+
+def _run(args: list[str], limit: int = MIN_OUTPUT_BYTES, what: str = "") -> str:
+    """Run one mdbtools command; its stdout (UTF-8), or :class:`BwsReadError`. The command
+    may print at most ``limit`` bytes, take :data:`TIMEOUT_SECONDS` and
+    :data:`TOOL_MEMORY_BYTES` of memory: a damaged (or hostile) database is refused with
+    the reason, never read without bound."""
     try:
-        done = subprocess.run(args, check=False, capture_output=True, timeout=TIMEOUT_SECONDS)
+        proc = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit_memory
+        )
     except FileNotFoundError as exc:
         raise BwsReadError(MISSING_TOOL) from exc
-    except subprocess.TimeoutExpired as exc:
+    out, err, why = _bounded(proc, limit)
+    if why is not None:
+        proc.kill()
+        proc.wait()
+        if why == "time":
+            raise BwsReadError(
+                f"{args[0]} did not finish within {TIMEOUT_SECONDS} s; the database may be damaged"
+            )
         raise BwsReadError(
-            f"{args[0]} did not finish within {TIMEOUT_SECONDS} s; the database may be damaged"
-        ) from exc
-    problem = " ".join(done.stderr.decode("utf-8", "replace").split())
-    if done.returncode != 0 or problem:
-        detail = problem or f"exit status {done.returncode}"
+            f"{args[0]} printed more than {limit // 1048576} MB for {what or 'the database'} "
+            "of a database this size: its pages claim more than the file can hold (damaged); "
+            "copy it again from the scoring computer"
+        )
+    code = proc.wait()
+    problem = " ".join(err.decode("utf-8", "replace").split())
+    if code != 0 or problem:
+        detail = problem or f"exit status {code}"
         raise BwsReadError(
             f"the Bridgemate database cannot be read ({args[0]}: {clip(detail)}); "
             "the file may be damaged or cut short: copy it again from the scoring computer"
         )
-    return done.stdout.decode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
+
+
+def _bounded(proc: subprocess.Popen, limit: int) -> tuple[bytes, bytes, str | None]:
+    """Read ``proc``'s stdout and stderr to their end: ``(stdout, stderr, None)``, or stop
+    with ``"size"`` when stdout passes ``limit`` bytes (stderr: 64 KB) or ``"time"`` after
+    :data:`TIMEOUT_SECONDS`."""
+    deadline = time.monotonic() + TIMEOUT_SECONDS
+    chunks: dict[int, list[bytes]] = {}
+    sizes: dict[int, int] = {}
+    caps = {}
+    with selectors.DefaultSelector() as sel:
+        for stream, cap in ((proc.stdout, limit), (proc.stderr, 65536)):
+            assert stream is not None
+            sel.register(stream, selectors.EVENT_READ)
+            chunks[stream.fileno()], sizes[stream.fileno()] = [], 0
+            caps[stream.fileno()] = cap
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return b"", b"", "time"
+            for key, _ in sel.select(timeout=left):
+                data = os.read(key.fd, 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    continue
+                sizes[key.fd] += len(data)
+                if sizes[key.fd] > caps[key.fd]:
+                    if key.fileobj is proc.stdout:
+                        return b"", b"", "size"
+                    continue  # stderr beyond its cap: its start says enough
+                chunks[key.fd].append(data)
+    assert proc.stdout is not None and proc.stderr is not None
+    return (
+        b"".join(chunks[proc.stdout.fileno()]),
+        b"".join(chunks[proc.stderr.fileno()]),
+        None,
+    )
 
 
 def _parse_csv(text: str, name: str) -> pl.DataFrame:
@@ -290,6 +365,20 @@ def _ranges(numbers: list[int] | set[int]) -> str:
         else:
             runs.append([n, n])
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _lacking(low: int, high: int, have: set[int]) -> list[tuple[int, int]]:
+    """The runs of boards ``low``..``high`` that ``have`` lacks: ``[(3, 4), (9, 9)]``. Worked
+    out from the boards there are, never by counting from ``low`` to ``high``: ``RoundData``
+    states them, so they may be any size (a billion boards is a warning, read at once)."""
+    runs, start = [], low
+    for board in sorted(b for b in have if low <= b <= high):
+        if board > start:
+            runs.append((start, board - 1))
+        start = board + 1
+    if start <= high:
+        runs.append((start, high))
+    return runs
 
 
 @dataclass
@@ -388,6 +477,7 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         "form": "pairs",
         "scoring": _scoring(sections, out),
         "movement": _movement(used, out),
+        "boards": _boards_in_play(used, {_int(r["Section"]) for r in live}),
         "source_event_id": session.get("GUID"),
     }
     results = normalise_results(frame(out.results, RESULT_COLUMNS))
@@ -520,6 +610,36 @@ def _sections(df: pl.DataFrame) -> dict[int, _Section]:
             session=_int(r.get("Session")),
         )
     return out
+
+
+def _boards_in_play(
+    used: dict[int, dict[tuple[int, int], _Seat]], played: set[int | None]
+) -> str | None:
+    """How many boards each section's movement plays (the union of the ``LowBoard``..
+    ``HighBoard`` of its rounds), when ``RoundData`` is used for every section with results
+    and gives the same number for each (``CustomBoards``: not stated); else ``None``. The
+    ranges are merged, never counted board by board: a file states them, so they may be any
+    size (a false one is then a session short of its movement, held with the reason)."""
+    if not played or not played <= set(used):
+        return None
+    counts = set()
+    for ident in played:
+        seats = used[ident or 0].values()
+        if any(s.custom for s in seats):
+            return None
+        spans = sorted((s.low, s.high) for s in seats if s.low is not None and s.high is not None)
+        total, end = 0, None
+        for low, high in spans:
+            if high < low:
+                continue
+            if end is None or low > end:
+                total += high - low + 1
+                end = high
+            elif high > end:
+                total += high - end
+                end = high
+        counts.add(total)
+    return str(counts.pop()) if len(counts) == 1 and 0 not in counts else None
 
 
 def _session(
@@ -874,9 +994,8 @@ def _table_warnings(
                 continue
             if seat.low is None or seat.high is None or seat.custom:
                 continue
-            need = range(seat.low, seat.high + 1)
             have = got.get((ident, table, rnd), set())
-            by_table.setdefault(table, []).append((rnd, [b for b in need if b not in have]))
+            by_table.setdefault(table, []).append((rnd, _lacking(seat.low, seat.high, have)))
         for table, per_round in sorted(by_table.items()):
             short = [(rnd, miss) for rnd, miss in per_round if miss]
             if not short:
@@ -893,8 +1012,11 @@ def _table_warnings(
                 and seat.ns not in phantoms
                 and seat.ew not in phantoms
             )
-            n_missing = sum(len(m) for _, m in short)
-            detail = "; ".join(f"round {rnd} board(s) {_ranges(m)}" for rnd, m in short)
+            n_missing = sum(b - a + 1 for _, m in short for a, b in m)
+            detail = "; ".join(
+                f"round {rnd} board(s) " + ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in m)
+                for rnd, m in short
+            )
             out.warn(
                 f"RoundData section {sec.letter} table {table}",
                 "table",

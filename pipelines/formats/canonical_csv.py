@@ -37,6 +37,15 @@ RAW_LIMIT = 300
 #: Hidden column holding the physical line number of each CSV row.
 LINE_COL = "__line"
 
+#: A file whose lines are mostly not rows of its header — more than half of them, and more
+#: than this many — is refused whole ("not a table of that header"), not rejected line by
+#: line: a few bad rows are a club's mistakes, each shown at its line; megabytes of them are
+#: a damaged file or not the file meant, and listing each would cost memory without end.
+GARBAGE_LINES = 10
+#: Where a file read row by row (quoted values spanning lines) stops, once its bad lines are
+#: this many and outnumber its rows: nothing after can make it a table.
+GARBAGE_STOP = 10_000
+
 #: The columns of a results CSV it may leave out.
 RESULT_OPTIONAL: tuple[str, ...] = ("section", "round", "table", "score")
 #: The columns a results CSV must have: its header but the optional ones.
@@ -216,8 +225,12 @@ def _tidy(df: pl.DataFrame, names: list[str], lines: list[int]) -> pl.DataFrame:
     return df.with_columns(pl.concat_str(pl.lit("line "), line_col).alias(LINE_COL))
 
 
-def load_csv_table(path: Path, file: str) -> CsvTable:
-    """Read ``path`` as a UTF-8 CSV with a header row; ``file`` labels reject rows."""
+def load_csv_table(path: Path, file: str, whole: str | None = None) -> CsvTable:
+    """Read ``path`` as a UTF-8 CSV with a header row; ``file`` labels reject rows.
+
+    ``whole`` names a column every row holds a whole number in (a results file's
+    ``board``): when most of the first :data:`GARBAGE_STOP` rows do not, the file is refused
+    before the rest is parsed (:func:`no_numbers`)."""
     data = path.read_bytes()
     text, problem = decode_utf8(data)
     if text is None:
@@ -239,8 +252,28 @@ def load_csv_table(path: Path, file: str) -> CsvTable:
     counts = body.str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1
     good = counts == len(table.header)
     table.rows_read = body.len()
+    bad = int((~good).sum())
+    if garbage(bad, table.rows_read):
+        first = int(idx.filter(~good)[0]) + 1
+        table.failure = _not_a_table(file, bad, table.rows_read, len(table.header), first)
+        return table
     for i, raw, n in zip(idx.filter(~good), body.filter(~good), counts.filter(~good), strict=True):
         table.rejected.append(_ragged(file, int(i) + 1, n, len(table.header), raw))
+    if whole in table.header and int(good.sum()) >= GARBAGE_STOP:
+        probe = body.filter(good).head(GARBAGE_STOP)
+        sample = "\n".join([table.header_raw, *probe.to_list()]) + "\n"
+        try:
+            first = pl.read_csv(
+                io.BytesIO(sample.encode("utf-8")), has_header=True, infer_schema=False
+            ).to_series(table.header.index(whole))
+        except (pl.exceptions.PolarsError, IndexError):
+            first = None  # judged on the whole file below
+        if first is not None:
+            lines_of = (idx.filter(good) + 1).head(GARBAGE_STOP).cast(pl.Utf8)
+            failure = no_numbers(file, first, lines_of, whole, "the first ")
+            if failure is not None:
+                table.failure = failure
+                return table
     good_lines = (idx.filter(good) + 1).to_list()
     csv_text = "\n".join([table.header_raw, *body.filter(good).to_list()]) + "\n"
     try:
@@ -252,6 +285,56 @@ def load_csv_table(path: Path, file: str) -> CsvTable:
         return _load_with_csv_module(text, file, table)
     table.frame = _tidy(df, table.header, good_lines)
     return table
+
+
+def no_numbers(
+    file: str, values: pl.Series, lines: pl.Series, column: str, which: str = ""
+) -> dict[str, str | None] | None:
+    """The file-level reject of a file whose rows mostly hold no whole number in ``column``
+    (``values``, at ``lines``: no results file), or ``None``."""
+    bad = ~values.fill_null("").str.strip_chars().str.contains(r"^\d+$")
+    n = int(bad.sum())
+    if not garbage(n, values.len()):
+        return None
+    first = lines.filter(bad)[0]
+    where = first if str(first).startswith("line") else f"line {first}"
+    return reject(
+        file,
+        "file",
+        column,
+        f"{n} of {which or 'its '}{values.len()} rows (the first at {where}) have no {column} "
+        "number: this is no results file (a damaged file, or not the file meant), so none of "
+        "it is read; send the file again",
+        None,
+    )
+
+
+def garbage(bad: int, rows: int) -> bool:
+    """Whether ``bad`` lines of ``rows`` make a file no table of its header
+    (:data:`GARBAGE_LINES`)."""
+    return bad > GARBAGE_LINES and 2 * bad > rows
+
+
+def _refuse(table: CsvTable, file: str, width: int) -> CsvTable:
+    """``table`` refused whole: its lines are mostly not rows (:func:`_not_a_table`)."""
+    first = int((table.rejected[0]["location"] or "line 0").split()[-1])
+    table.failure = _not_a_table(file, len(table.rejected), table.rows_read, width, first)
+    table.rejected.clear()
+    table.frame = None
+    return table
+
+
+def _not_a_table(file: str, bad: int, rows: int, width: int, first: int) -> dict[str, str | None]:
+    """The file-level reject of a file whose lines are mostly not rows of its header."""
+    return reject(
+        file,
+        "file",
+        "file",
+        f"{bad} of its {rows} lines (the first at line {first}) do not have the header's "
+        f"{width} fields: this is no table of that header (a damaged file, or not the file "
+        "meant), so none of it is read; send the file again",
+        None,
+    )
 
 
 def _ragged(file: str, line: int, n: int, width: int, raw: str) -> dict[str, str | None]:
@@ -285,10 +368,18 @@ def _load_with_csv_module(text: str, file: str, table: CsvTable) -> CsvTable:
         table.rows_read += 1
         if len(rec) != width:
             table.rejected.append(_ragged(file, start, len(rec), width, ",".join(rec)))
+            # judged on the whole file below; once the bad lines outnumber the rows by the
+            # thousands, no end of the file can make it a table: stop reading there
+            if len(table.rejected) >= GARBAGE_STOP and garbage(
+                len(table.rejected), table.rows_read
+            ):
+                return _refuse(table, file, width)
             continue
         lines.append(start)
         for col, value in zip(columns, rec, strict=True):
             col.append(value)
+    if garbage(len(table.rejected), table.rows_read):
+        return _refuse(table, file, width)
     df = pl.DataFrame(
         {f"c{i}": col for i, col in enumerate(columns)},
         schema={f"c{i}": pl.Utf8 for i in range(width)},
@@ -350,7 +441,7 @@ def read_results_csv(path: Path, file: str) -> ReadResult:
     ``file`` is the lineage label (path relative to the inbox). Missing required columns
     or non-UTF-8 content reject the whole file; ragged rows are rejected one by one.
     """
-    table = load_csv_table(path, file)
+    table = load_csv_table(path, file, whole="board")
     failed = table_failure(file, "csv", table)
     if failed is not None:
         return failed
@@ -377,6 +468,10 @@ def read_results_csv(path: Path, file: str) -> ReadResult:
         "session_date": date_from_name(path),
     }
     results = normalise_results(select_columns(table.frame, RESULT_COLUMNS, fixed))
+    failure = no_numbers(file, results["board"], results["location"], "board")
+    if failure is not None:
+        rej = frame([failure], REJECT_COLUMNS)
+        return ReadResult(file=file, format="csv", rejected=rej, rows_read=table.rows_read)
     return ReadResult(
         file=file,
         format="csv",

@@ -81,6 +81,8 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "director",
     "correction_minutes",
     "expected_results",
+    "boards",
+    "pairs",
     "published_at",
     "boards_per_match",
     "vp_scale",

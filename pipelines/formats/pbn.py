@@ -14,7 +14,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelines.formats.canonical_csv import date_from_name, file_failure, normalise_results, reject
+from pipelines.formats.canonical_csv import (
+    date_from_name,
+    file_failure,
+    garbage,
+    normalise_results,
+    reject,
+)
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
     DEAL_COLUMNS,
@@ -234,6 +240,13 @@ def movement_from_ranking(rows: list[dict[str, str]]) -> str | None:
     return "howell"
 
 
+def _whole(value: str | None) -> str | None:
+    """``value`` when it is a whole number (digits, at most ten: a count, never a size to
+    trust further), else ``None``."""
+    value = (value or "").strip()
+    return value if re.fullmatch(r"[0-9]{1,10}", value) else None
+
+
 def read_pbn(path: Path, file: str) -> ReadResult:
     """Read a PBN file into a :class:`ReadResult` (format ``pbn``)."""
     pbn = parse_pbn(decode_pbn(path.read_bytes()))
@@ -247,6 +260,17 @@ def read_pbn(path: Path, file: str) -> ReadResult:
     if deals.height and not reader.results and not reader.standings and not pbn.stray:
         # a hand record (``hands.pbn``): deals only, of the event its Event tag names
         return ReadResult(file=file, format=FORMAT, deals=deals)
+    if not (deals.height or reader.results or reader.standings or reader.rejected):
+        return file_failure(
+            file,
+            FORMAT,
+            "file",
+            f"the PBN file's {len(pbn.records)} record(s) hold no result (ScoreTable or result "
+            "tags), no ranking (TotalScoreTable) and no deal: nothing in it can be read (a "
+            "damaged file, or not the file meant)",
+            None,
+            rows_read=len(pbn.stray) + 1,
+        )
     event = reader.event_row()
     results = [{**r, "session_date": event["date"]} for r in reader.results]
     # what the file holds, counted from the file (so a row the reader lost shows up in the
@@ -258,6 +282,17 @@ def read_pbn(path: Path, file: str) -> ReadResult:
         + len(pbn.stray)
         + 1
     )
+    if garbage(len(pbn.stray), rows_read):
+        return file_failure(
+            file,
+            FORMAT,
+            "file",
+            f"{len(pbn.stray)} of its {rows_read} lines (the first at line {pbn.stray[0][0]}) "
+            "belong to no record: this is no PBN file of results (a damaged file, or not the "
+            "file meant), so none of it is read; send the file again",
+            None,
+            rows_read=rows_read,
+        )
     return ReadResult(
         file=file,
         format=FORMAT,
@@ -364,6 +399,9 @@ class _Reader:
             "program": " ".join(v for v in (meta.get("Generator"), meta.get("Version")) if v)
             or None,
             "director": meta.get("TournamentDirector") or None,
+            # the boards the session plays, as Magic Contest states them (checked against the
+            # results: pipelines.scoring.completeness); anything but a whole number is not read
+            "boards": _whole(meta.get("BoardCountSession")),
             # the file's own identifier (ContestID, else the Event tag)
             "source_event_id": meta.get("ContestID") or records[0].tags.get("Event") or None,
         }

@@ -1,8 +1,9 @@
 """Readers for the reference CSV files a club sends with its results.
 
 * ``events.csv``: ``event_id, session, date, name, form, scoring, movement, profile, laws,
-  director, correction_minutes`` and optionally ``expected_results``, ``published_at``,
-  ``club`` and ``level`` (club | congress | national); only ``event_id``
+  director, correction_minutes`` and optionally ``expected_results``, ``boards``, ``pairs``
+  (what the session's movement holds: :mod:`pipelines.scoring.completeness`),
+  ``published_at``, ``club`` and ``level`` (club | congress | national); only ``event_id``
   and ``session`` must be in the header.
 * ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids`` and optionally
   ``section`` (in a session of several sections a pair number names one contestant per

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.formats.canonical_csv import GARBAGE_STOP, garbage
 from pipelines.formats.model import REJECT_COLUMNS, ReadResult, empty_frame, frame
 
 #: Columns of a ruling (the optional ``approved`` flag marks a late score correction the
@@ -147,6 +148,10 @@ def _jsonl(lines: list[str], file: str, columns: tuple[str, ...], kind: str):
             continue
         row = {c: _text(obj.get(c)) for c in columns[2:]}
         rows.append({"file": file, "location": f"line {i}", **row})
+        if len(rejected) >= GARBAGE_STOP and garbage(len(rejected), read):
+            break
+    if garbage(len(rejected), read):
+        return _not_a_log(file, rejected, read, kind)
     missing = [c for c in _REQUIRED[kind] if rows and all(r[c] is None for r in rows)]
     if missing:
         return _whole(
@@ -174,7 +179,7 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
             len(body),
         )
     rows, rejected = [], []
-    for n, r in body:
+    for k, (n, r) in enumerate(body, start=1):
         if len(r) != len(header):
             rejected.append(
                 {
@@ -185,12 +190,29 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
                     "raw": ",".join(r)[:300],
                 }
             )
+            if len(rejected) >= GARBAGE_STOP and garbage(len(rejected), k):
+                break
             continue
         rec = dict(zip(header, r, strict=True))
         rows.append(
             {"file": file, "location": f"line {n}", **{c: _text(rec.get(c)) for c in columns[2:]}}
         )
+    if garbage(len(rejected), len(body)):
+        return _not_a_log(file, rejected, len(body), kind)
     return frame(rows, columns), frame(rejected, REJECT_COLUMNS), len(body)
+
+
+def _not_a_log(file: str, rejected: list[dict], read: int, kind: str):
+    """A log whose lines are mostly not rows of it, refused whole
+    (:data:`~pipelines.formats.canonical_csv.GARBAGE_LINES`)."""
+    return _whole(
+        file,
+        "file",
+        f"{len(rejected)} of its {read} lines (the first at {rejected[0]['location']}) are no "
+        f"rows of a {kind} log: a damaged file, or not the file meant, so none of it is read; "
+        "send the file again",
+        read,
+    )
 
 
 def _read_log_file(path: Path, file: str, kind: str) -> ReadResult:

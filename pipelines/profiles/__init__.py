@@ -93,6 +93,14 @@ Fields (section.key):
   score it knows about: ``report`` (published as usual, the differences listed in
   ``reconciliation``), ``provisional`` (published, never shown final) or ``hold`` (not
   published until the file is corrected). The decision is the federation's, not the engine's.
+* ``[completeness]`` (a session checked against its movement,
+  :mod:`pipelines.scoring.completeness`): ``contestant_boards``, the percentage of the boards
+  the session's fullest contestant played below which a contestant is no contestant of the
+  movement (a mistyped pair number, a pair that left: 50, since a sit-out is one round and
+  no movement seats a pair out of half a session); ``board_results``, the percentage of the
+  results expected on a board (``expected_results``, else the most any board of its section
+  has) below which the board is mostly missing, not short of a result (50). Either holds the
+  event until the file is corrected.
 * ``penalties.standard``: the penalty when a ruling gives none (``25%`` of a top,
   ``6 MP``); ``penalties.sanctioned``: a suspended or disqualified contestant (Law 91)
   is ``unranked`` (shown without a place) or ``excluded`` from the standings.
@@ -251,6 +259,14 @@ class Reconciliation(_Section):
     on_difference: Literal["report", "provisional", "hold"]
 
 
+class Completeness(_Section):
+    """``[completeness]``: how far short of its movement a session may be and still be
+    published (:mod:`pipelines.scoring.completeness`); percentages, whole numbers."""
+
+    contestant_boards: int = Field(gt=0, le=100)
+    board_results: int = Field(gt=0, le=100)
+
+
 #: The sections of a profile and their models, in file order.
 SECTIONS: dict[str, type[_Section]] = {
     "matchpoints": Matchpoints,
@@ -264,6 +280,7 @@ SECTIONS: dict[str, type[_Section]] = {
     "imps": Imps,
     "boards": Boards,
     "reconciliation": Reconciliation,
+    "completeness": Completeness,
 }
 
 #: Settings of the profile's header (outside any section) that ``[sources]`` may, and once
@@ -307,6 +324,7 @@ class Profile(BaseModel):
     imps: Imps
     boards: Boards
     reconciliation: Reconciliation
+    completeness: Completeness
 
     @field_validator("programs", mode="before")
     @classmethod

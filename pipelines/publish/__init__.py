@@ -13,7 +13,10 @@
     <out>/season.html         the season dashboard (pipelines.reports.season)
 
 Only official standings are published: a date held back by a failed check has none, so it
-does not appear. Player membership numbers are never read.
+does not appear. Player membership numbers are never read. The public reads ``<out>/site``
+and ``<out>/exports``: a warehouse kept in one of them (with its ``reports/``, where the
+director audit is written) would be published with them, so publication refuses it
+(:func:`pipelines.publish.files.exposed`); the director audit's marts are never exported.
 """
 
 from __future__ import annotations
@@ -25,17 +28,21 @@ import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import event_keys, load
-from pipelines.publish.files import prune
+from pipelines.publish.files import prune, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
+from pipelines.warehouse import Warehouse
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
-#: columns a reader gives, less the lineage and ``expected_results``, full movements).
+#: columns a reader gives, less the lineage and what the exported results say themselves:
+#: ``expected_results``, ``boards``, ``pairs``).
 EVENT_CSV_COLUMNS: tuple[str, ...] = tuple(
-    c for c in EVENT_COLUMNS if c not in ("file", "location", "expected_results", "source_event_id")
+    c
+    for c in EVENT_COLUMNS
+    if c not in ("file", "location", "expected_results", "boards", "pairs", "source_event_id")
 )
 
 
@@ -80,6 +87,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     not rendered, its files not written; the others are made again, each page and file
     written only when its bytes changed, and what is no longer published removed."""
     out = Path(out)
+    refuse_exposed(out, Warehouse(warehouse).folder)
     keys = event_keys(warehouse)
     site_dir = out / "site"
     folders = _folders(warehouse)
@@ -114,7 +122,7 @@ def _folders(warehouse: Path | str) -> dict[str, str]:
     """Each published event's folder (:func:`~pipelines.publish.site.event_folders`): part of
     what its pages are made from (an event known only by a GUID may take another's title)."""
     from pipelines.publish.site import event_folders, readable
-    from pipelines.warehouse import Warehouse, query
+    from pipelines.warehouse import query
 
     with Warehouse(warehouse).connect(read_only=True) as conn:
         sessions = query(conn, "publish/sessions")

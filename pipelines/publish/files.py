@@ -116,3 +116,61 @@ class Manifest:
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""
         put(self.path, (json.dumps(self.now, sort_keys=True, indent=0) + "\n").encode())
+
+
+# ------------------------------------------------------------- what must never be published
+
+#: The folders of a publication ``<out>`` that are served to the public (a web server, an
+#: ``rsync``): the site and the exports. ``<out>/season.html`` is one file beside them.
+PUBLIC_FOLDERS: tuple[str, ...] = ("site", "exports")
+
+
+class PublicationError(ValueError):
+    """Publishing as asked would publish what is private (the warehouse, its audit report)."""
+
+
+def served(out: Path) -> list[Path]:
+    """The folders of a publication into ``out`` that the public reads (resolved)."""
+    return [(Path(out) / name).resolve() for name in PUBLIC_FOLDERS]
+
+
+def exposed(out: Path, warehouse_folder: Path) -> str | None:
+    """Why publishing into ``out`` would publish a warehouse kept in ``warehouse_folder`` and
+    its reports (``<folder>/reports``: the director audit names directors and their rates,
+    only the transparency report is for the public), or ``None``: when that folder is one of
+    the served folders of ``out`` or inside one, the web server would serve the warehouse,
+    its directors' notes and the audit with the results."""
+    folder = Path(warehouse_folder).resolve()
+    for public in served(out):
+        if folder == public or folder.is_relative_to(public):
+            return (
+                f"the warehouse's folder {warehouse_folder} is inside {public}, which "
+                "publication serves to the public: the warehouse (the directors' notes) and "
+                f"its director audit ({Path(warehouse_folder) / 'reports' / 'audit.html'}) "
+                "would be published with the results; keep the warehouse outside "
+                f"{Path(out) / 'site'} and {Path(out) / 'exports'} (another --warehouse, or "
+                "another publication folder); nothing was written"
+            )
+    return None
+
+
+def refuse_exposed(out: Path, warehouse_folder: Path) -> None:
+    """Raise :class:`PublicationError` when :func:`exposed` says why."""
+    why = exposed(out, warehouse_folder)
+    if why is not None:
+        raise PublicationError(why)
+
+
+def inside_publication(target: Path, publications: Iterable[Path]) -> str | None:
+    """Why writing the (internal) audit report into ``target`` would publish it: ``target``
+    is a served folder of one of ``publications`` (or inside one); else ``None``."""
+    where = Path(target).resolve()
+    for out in publications:
+        for public in served(out):
+            if where == public or where.is_relative_to(public):
+                return (
+                    f"{target} is inside {public}, which publication serves to the public: the "
+                    "director audit names directors and must not be published; write it "
+                    "elsewhere (the warehouse's reports/ folder is private); nothing was written"
+                )
+    return None

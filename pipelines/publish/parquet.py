@@ -5,12 +5,14 @@ Each table is written as a Hive-partitioned dataset, ``<out>/<table>/session_dat
 tool reads one night or the whole season. The tables: every version of the standings
 (``status`` tells the newest), the travellers (``scored_results``), ``adjustments``,
 ``standings_changes``, ``rulings``, ``appeals``, the team ``matches``, the season mart (one row
-per event session with tables, field, adjusted results, penalties, appeals) and the audit marts
-(``penalty_stats``, ``appeal_stats``, ``director_audit``, ``ruling_discrepancies``) when the
-warehouse has them. Nothing private is exported: each table without the columns the
-registry declares ``private`` (a director's or committee's ``note`` — the ``public_note`` is
-exported —, ``ruling_discrepancies.a_note`` / ``b_note``; ``contestants.player_ids``, the
-national membership numbers, is never read), and a frame that still holds one is refused.
+per event session with tables, field, adjusted results, penalties, appeals) and the penalty
+and appeal statistics (``penalty_stats``, ``appeal_stats``) when the warehouse has them.
+Nothing private is exported: each table without the columns the registry declares
+``private`` (a director's or committee's ``note`` — the ``public_note`` is exported —;
+``contestants.player_ids``, the national membership numbers, is never read), and a frame that
+still holds one is refused. Nor is the director audit: its marts (``director_audit``,
+``ruling_discrepancies``) are never exported, a ruling's ``director`` and the statistics'
+slices by director are left out (the registry's ``audit`` declarations).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines import tables as registry
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.warehouse import Warehouse, export, query
 
@@ -34,12 +37,12 @@ TABLES: tuple[str, ...] = (
     "appeals",
     "matches",
 )
-#: Analytics marts of the analytics issue, exported as they are when present.
-MARTS: tuple[str, ...] = (
-    "penalty_stats",
-    "appeal_stats",
-    "director_audit",
-    "ruling_discrepancies",
+#: Analytics marts exported when present, without their slices by director (the registry's
+#: ``audit_rows``). The director audit's own marts (``director_audit``,
+#: ``ruling_discrepancies``: ``audit_table``) are never exported: they name directors, and
+#: the audit report alone shows them (the public transparency report pseudonymises them).
+MARTS: tuple[str, ...] = tuple(
+    t for t in ("penalty_stats", "appeal_stats") if not registry.table(t).audit_table
 )
 
 

@@ -33,6 +33,7 @@ from datetime import datetime
 import polars as pl
 
 from pipelines.profiles import ProfileSet
+from pipelines.scoring.completeness import unknown_contestants
 from pipelines.scoring.rulings import RulingsResult, validate_rulings
 from pipelines.scoring.validate import validate_results
 from pipelines.scoring.versions import (
@@ -79,11 +80,20 @@ class DayResult:
 
 
 def validate_day(
-    results: pl.DataFrame, events: pl.DataFrame, profs: ProfileSet | None = None
+    results: pl.DataFrame,
+    events: pl.DataFrame,
+    profs: ProfileSet | None = None,
+    lists: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Step 1: the day's canonical result rows checked against the resolved ``events``:
-    ``(validated, rejected)`` (:func:`~pipelines.scoring.validate.validate_results`)."""
-    return validate_results(results, events, profs=profs)
+    ``(validated, rejected)`` (:func:`~pipelines.scoring.validate.validate_results`); with
+    the events' contestant ``lists``, a result naming a contestant its event's list does not
+    know is rejected too (:func:`~pipelines.scoring.completeness.unknown_contestants`)."""
+    validated, rejected = validate_results(results, events, profs=profs)
+    validated, unknown = unknown_contestants(validated, lists)
+    if unknown.height:
+        rejected = pl.concat([rejected, unknown])
+    return validated, rejected
 
 
 def validate_logs(
@@ -128,6 +138,7 @@ def score_day(
     now: datetime | None = None,
     *,
     contestants: pl.DataFrame | None = None,
+    lists: pl.DataFrame | None = None,
 ) -> DayResult:
     """Validate, check the rulings, score and rank one day's results (module docstring).
 
@@ -137,13 +148,15 @@ def score_day(
     the profiles they are scored with (default: those the events name, each loaded once,
     :meth:`~pipelines.profiles.ProfileSet.of_events`), passed down to every step; ``now``
     the time the standings are judged provisional or final at (Laws 79C, 92B; default:
-    every period over). ``contestants`` names the players.
+    every period over). ``contestants`` names the players; ``lists``, the contestants of the
+    events that list them all (``sql/read/contestant_lists.sql``), rejects a result naming
+    one its event does not know.
     """
     profs = ProfileSet.of_events(events) if profiles is None else profiles
     when = now or datetime.max
     seconds: dict[str, float] = {}
     with _timed(seconds, "validate"):
-        validated, rejected = validate_day(results, events, profs)
+        validated, rejected = validate_day(results, events, profs, lists)
     del results  # not needed again: a caller that kept no reference frees it now
     with _timed(seconds, "rulings"):
         checked = validate_logs(rulings, appeals, validated, events, profs)

@@ -143,6 +143,8 @@ def event_checks() -> list[Check]:
         _one_of("stage", STAGES),
         _whole_from_one("boards_per_match"),
         _whole_from_one("expected_results"),
+        _whole_from_one("boards"),
+        _whole_from_one("pairs"),
         *(
             too_large(c)
             for c in (
@@ -151,6 +153,8 @@ def event_checks() -> list[Check]:
                 "appeal_minutes",
                 "boards_per_match",
                 "expected_results",
+                "boards",
+                "pairs",
             )
         ),
     ]
@@ -180,6 +184,8 @@ def resolve_events(events: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         pl.col("correction_minutes").cast(pl.Int32, strict=False),
         pl.col("appeal_minutes").cast(pl.Int32, strict=False),
         pl.col("expected_results").cast(pl.Int32, strict=False),
+        pl.col("boards").cast(pl.Int32, strict=False),
+        pl.col("pairs").cast(pl.Int32, strict=False),
         pl.col("boards_per_match").cast(pl.Int32, strict=False),
     )
     first = ok.with_columns(

@@ -211,11 +211,20 @@ def matches(
         {"net": "home_net", "board_net": "home_board_net", "pen": "home_pen", "gross": "home_gross"}
     )
     m = _carry_over(m)
+    # the VP scale is the scheduled match length's (a match short of boards keeps it); but a
+    # length N with sqrt(N) above 24 x the boards the session's matches played — a 20-VP
+    # margin (15 sqrt(N)) fifteen times any margin they could make, 24 IMPs (Law 78B's most)
+    # on each board — is no match's: its event is held (pipelines.scoring.completeness) and
+    # its scale is never built (its size would be the claim's, not the data's)
+    m = m.with_columns(
+        ((24 * pl.col("boards").max().over("event_id", "session")) ** 2).alias("__cap")
+    )
     records = []
     for r in m.iter_rows(named=True):  # one per match: a few dozen a session
         prof = profs[r["profile"]]
         scale = r["vp_scale"] or "wbf2013"
-        boards = r["boards_per_match"] or r["boards"]
+        stated = r["boards_per_match"]
+        boards = stated if stated and stated <= r["__cap"] else r["boards"]
         h = Fraction(int(r["home_net"]), TEAMS_DEN)
         a = Fraction(int(r["away_net"] or 0), TEAMS_DEN)
         if r["stage"] == "knockout" or scale == "none":

@@ -90,11 +90,20 @@ from pipelines.laws.vocabulary import OUTCOMES, OVERTURNED
 
 # --------------------------------------------------------------------------- constants
 
-#: events.csv as generated: the event columns, less ``expected_results`` (full movements).
+#: events.csv as generated: the event columns, less ``expected_results``, ``boards`` and
+#: ``pairs`` (full movements: the results say them).
 EVENT_HEADER: tuple[str, ...] = tuple(
     c
     for c in EVENT_COLUMNS[2:]
-    if c not in ("expected_results", "appeal_minutes", "program", "source_event_id")
+    if c
+    not in (
+        "expected_results",
+        "boards",
+        "pairs",
+        "appeal_minutes",
+        "program",
+        "source_event_id",
+    )
 )
 RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
 CONTESTANT_HEADER: tuple[str, ...] = (

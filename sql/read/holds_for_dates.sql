@@ -5,8 +5,15 @@
 --   placed);
 -- * an event session whose details are not known (a rejected events.csv row, an unknown
 --   column: event_holds), held for that session (every session when the row named none);
--- * two different results for a pair on a board (both rejected), and a ruling or appeal
---   rejected while reading (an id already used, no date: event_holds), held for their event.
+-- * a result row rejected at validation (two different results for a pair on a board, a
+--   pair its event's list does not know, a value that is no result ...): the standings would
+--   miss that table's result, so its event is held — unless the same table's result stands
+--   (one result sent twice: the repeat is rejected, the first kept);
+-- * a session that misses part of its movement (incomplete_sessions: a contestant that is no
+--   part of it, a board mostly missing, a round missing tables, boards or contestants other
+--   than the event states; pipelines/scoring/completeness.py), held for its event;
+-- * a ruling or appeal rejected while reading (an id already used, no date: event_holds),
+--   held for its event.
 WITH days AS (
     SELECT UNNEST($dates::DATE[]) AS session_date
 ), day_sessions AS (
@@ -20,14 +27,35 @@ WITH days AS (
     JOIN day_sessions AS d
       ON d.event_id = h.event_id
      AND (h.session IS NULL OR CAST(d.session AS VARCHAR) = h.session)
-), conflicts AS (
-    -- two different results for a pair on a board: both rejected (field 'result')
-    SELECT DISTINCT r.session_date, w.event_id, r.file, r.location, r.field, r.reason
+), rejected_results AS (
+    -- a result row rejected at validation whose table has no result standing; two different
+    -- results for a pair on a board (field 'result') already say that the event is held
+    SELECT DISTINCT r.session_date, w.event_id, r.file, r.location, r.field,
+           CASE WHEN r.field = 'result' THEN r.reason
+                ELSE 'the standings would miss this result, rejected: ' || r.reason
+           END AS reason
     FROM rejected_inputs AS r
     JOIN raw_results AS w
       ON w.session_date = r.session_date AND w.file = r.file AND w.location = r.location
+    JOIN day_events AS d ON d.session_date = w.session_date AND d.event_id = w.event_id
     WHERE r.stage = 'validate' AND r.session_date IN (SELECT session_date FROM days)
-      AND r.field = 'result'
+      AND NOT EXISTS (
+          SELECT 1 FROM validated_results AS v
+          WHERE v.session_date = w.session_date
+            AND v.event_id = w.event_id
+            AND v.session = TRY_CAST(w.session AS BIGINT)
+            AND coalesce(v.section, '') = coalesce(w.section, '')
+            AND v.board = TRY_CAST(w.board AS BIGINT)
+            AND (w.ns_pair IS NULL OR v.ns_pair = w.ns_pair)
+            AND (w.ew_pair IS NULL OR v.ew_pair = w.ew_pair)
+            AND (w.north IS NULL OR v.north = w.north)
+            AND (w.south IS NULL OR v.south = w.south)
+            AND (w.east IS NULL OR v.east = w.east)
+            AND (w.west IS NULL OR v.west = w.west)
+      )
+), incomplete AS (
+    SELECT session_date, event_id, file, location, field, reason
+    FROM incomplete_sessions WHERE session_date IN (SELECT session_date FROM days)
 ), disagreements AS (
     SELECT session_date, event_id, file, location, 'score' AS field,
            'stated score ' || stated_score || ' but ' || contract || ' by '
@@ -62,6 +90,7 @@ SELECT * FROM (
     SELECT * FROM disagreements
     UNION ALL SELECT * FROM rulings_held
     UNION ALL SELECT * FROM details
-    UNION ALL SELECT * FROM conflicts
+    UNION ALL SELECT * FROM rejected_results
+    UNION ALL SELECT * FROM incomplete
 )
 ORDER BY session_date, event_id, file, location, field;

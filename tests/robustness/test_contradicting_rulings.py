@@ -112,3 +112,27 @@ def test_an_appeal_decided_before_it_was_lodged_is_rejected(tmp_path: Path):
         "decided at 2026-11-21 22:00:00, before the appeal was lodged at 2026-11-21 22:30:00"
     )
     _held_ev2_only(tmp_path, report)
+
+
+def test_a_ruling_that_can_be_placed_nowhere_holds_its_date(tmp_path: Path):
+    """A ruling naming an event session with no results that day (``EV9``, a typo for EV2)
+    cannot be placed: nothing says whose standings it changes, so every event of its date is
+    held (``docs/inputs.md``: a ruling that names no event session with results holds every
+    event of its date) — and the other ruling of the log, on EV2, is applied."""
+    inbox = _inbox(
+        tmp_path,
+        "R1,EV9,1,1,3,4,assigned,EW,4S N =,,2026-11-21 20:00,2026-11-21 20:10,\n"
+        "R2,EV2,1,2,1,4,assigned,NS,2H E =,,2026-11-21 20:20,2026-11-21 20:30,\n",
+    )
+    wh = tmp_path / "w.duckdb"
+    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    [(loc, fld, reason)] = rows(wh, "SELECT location, field, reason FROM rejected_inputs")
+    assert loc == "line 2" and "EV9" in reason
+    assert report.held_events == [("2026-11-21", "EV2"), ("2026-11-21", "OK1")]
+    holds = rows(wh, "SELECT event_id, file, location, field FROM holds ORDER BY ALL")
+    assert holds == [
+        ("EV2", "rulings-2026-11-21.csv", "line 2", fld),
+        ("OK1", "rulings-2026-11-21.csv", "line 2", fld),
+    ]
+    assert rows(wh, "SELECT ruling_id, applies FROM rulings") == [("R2", True)]
+    assert rows(wh, "SELECT DISTINCT status FROM standings") == [("held",)]

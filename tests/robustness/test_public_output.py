@@ -58,10 +58,12 @@ EVENTS = (
     f'"{CLUB.replace(chr(34), chr(34) * 2)}","{DIRECTOR.replace(chr(34), chr(34) * 2)}"\n'
     f"{CLIMBER},1,2026-11-21,Climbing Pairs,howell,,\n"
 )
+#: Every pair of both events (a list of contestants is the event's whole field).
 CONTESTANTS = (
     "event_id,contestant,direction,names,player_ids\n"
     f'EV1,1,,"{NAME.replace(chr(34), chr(34) * 2)}",{MEMBER};{OTHER_MEMBER}\n'
     f"{CLIMBER},1,,Cleo Climber,{OTHER_MEMBER}\n"
+    + "".join(f"{e},{p},,Pair {p},\n" for e in ("EV1", CLIMBER) for p in range(2, 7))
 )
 RULINGS = (
     "ruling_id,event_id,session,board,ns_pair,ew_pair,director,called_at,ruled_at,laws,kind,"
@@ -266,6 +268,72 @@ def test_a_slug_is_one_plain_name(text: str):
 def test_the_director_audit_report_is_not_published(published: Path):
     assert (published / "wh" / "reports" / "audit.html").is_file()
     assert not [p for p in (published / "out").rglob("audit*.html")]
+
+
+def test_no_director_of_the_audit_is_published(published: Path):
+    """The director who made the rulings (``TD Zed``: named in ``director_audit``,
+    ``ruling_discrepancies`` and the statistics by director) is in the audit report and in no
+    published file — the Parquet exports leave out the audit's marts, a ruling's director
+    and the statistics' slices by director; the transparency report pseudonymises him. (The
+    event's own director, shown on its pages, is the event's, not the audit's.)"""
+    wh = published / "wh" / "w.duckdb"
+    assert ("TD Zed",) in rows(wh, "SELECT DISTINCT director FROM director_audit")
+    assert ("TD Zed",) in rows(
+        wh, "SELECT DISTINCT value FROM penalty_stats WHERE dimension = 'director'"
+    )
+    assert "TD Zed" in (published / "wh" / "reports" / "audit.html").read_text(encoding="utf-8")
+    found = texts(published)
+    for path, text in found.items():
+        assert "TD Zed" not in text, path
+    parquet = published / "out" / "exports" / "parquet"
+    assert not (parquet / "director_audit").exists()
+    assert not (parquet / "ruling_discrepancies").exists()
+    rulings = pl.read_parquet(parquet / "rulings")
+    assert "director" not in rulings.columns and rulings.height == 3
+    stats = pl.read_parquet(parquet / "penalty_stats")
+    assert stats.height and "director" not in stats["dimension"].to_list()
+    assert "law" in stats["dimension"].to_list()  # the other slices are published
+
+
+@pytest.mark.parametrize("inside", ["site", "exports"])
+def test_a_warehouse_kept_where_the_public_reads_is_refused(
+    published: Path, tmp_path: Path, inside: str
+):
+    """A warehouse (and so its reports/ folder, where the director audit is written) kept in
+    the site or exports folder of its publication would be published with them: the run and
+    ``traveller publish`` refuse before writing anything (exit 2, one line); and
+    ``traveller report audit --out`` a published folder likewise."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+    from pipelines.publish.files import PublicationError
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-2026-11-21-a.csv").write_text(RESULTS.format(e="EV1"))
+    out = tmp_path / "out"
+    wh = out / inside / "private" / "w.duckdb"
+    with pytest.raises(PublicationError, match="would be published with the results"):
+        run_inbox(inbox, wh, publish_to=out)
+    assert not out.exists()
+    # `traveller publish` of a warehouse kept in the served folder of --out: refused
+    good = published / "wh" / "w.duckdb"
+    served = tmp_path / "served"
+    (served / inside).mkdir(parents=True)
+    kept = served / inside / "w.duckdb"
+    kept.write_bytes(good.read_bytes())
+    r = CliRunner().invoke(app, ["publish", "--out", str(served), "--warehouse", str(kept)])
+    assert r.exit_code == 2, r.output
+    assert "would be published with the results" in r.output
+    assert not (served / "site" / "index.html").exists()
+    # the audit report asked into the served folder of the warehouse's publication: refused
+    r = CliRunner().invoke(
+        app,
+        ["report", "audit", "--out", str(good.parent / inside), "--warehouse", str(good)],
+    )
+    assert r.exit_code == 2, r.output
+    assert "the director audit names directors and must not be published" in r.output
+    assert not (good.parent / inside / "audit.html").exists()
 
 
 def test_a_profile_name_is_never_a_path():
