@@ -198,20 +198,24 @@ class Table:
         :attr:`audit` ones)."""
         return [c for c in self.names if c not in self.private and c not in self.audit]
 
-    def export_sql(self, public: bool = False) -> str:
+    def export_sql(self, public: bool = False, but_dates: bool = False) -> str:
         """Every row of the table, in its export order, then by every other column: the
         order is total, so an export does not depend on the order rows were written in (an
         incremental run and a run from scratch write the same files). ``public``: only the
         columns and rows that may be published (the :attr:`private` and :attr:`audit` columns
-        and the :attr:`audit_rows` left out); an :attr:`audit_table` has none."""
+        and the :attr:`audit_rows` left out); an :attr:`audit_table` has none. ``but_dates``:
+        not the rows of the session dates bound as ``$dates``."""
         if public and self.audit_table:
             raise ValueError(f"table {self.name} is the director audit's: it is never exported")
         hidden = public and (self.private or self.audit)
         cols = ", ".join(map(_quoted, self.public_names)) if hidden else "*"
-        where = ""
+        terms = []
         if public and self.audit_rows:
             column, value = self.audit_rows
-            where = f" WHERE {_quoted(column)} IS DISTINCT FROM {_literal(value)}"
+            terms.append(f"{_quoted(column)} IS DISTINCT FROM {_literal(value)}")
+        if but_dates:
+            terms.append(f"{_quoted('session_date')} NOT IN (SELECT UNNEST($dates::DATE[]))")
+        where = f" WHERE {' AND '.join(terms)}" if terms else ""
         if not self.export:
             return f"SELECT {cols} FROM {_quoted(self.name)}{where};"
         rest = [c for c in self.names if c not in self.export]

@@ -224,13 +224,20 @@ def query(
     return conn.sql(text, params=_bound(text, params)).pl()
 
 
-def export(conn: duckdb.DuckDBPyConnection, table: str, public: bool = False) -> pl.DataFrame:
+def export(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    public: bool = False,
+    but_dates: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`);
-    ``public``: without its private columns (a director's note, membership numbers)."""
-    statement = registry.table(table).export_sql(public)
+    ``public``: without its private columns (a director's note, membership numbers);
+    ``but_dates``: not the rows of those session dates."""
+    statement = registry.table(table).export_sql(public, but_dates=but_dates is not None)
+    params = {"dates": list(but_dates)} if but_dates is not None else None
     if not isinstance(conn, duckdb.DuckDBPyConnection):
-        return conn.frame(statement)
-    return conn.sql(statement).pl()
+        return conn.frame(statement, params)
+    return conn.sql(statement, params=params).pl()
 
 
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:

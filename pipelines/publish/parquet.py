@@ -17,13 +17,15 @@ slices by director are left out (the registry's ``audit`` declarations).
 
 from __future__ import annotations
 
-import shutil
+import io
+import json
 from pathlib import Path
 
 import polars as pl
 
 from pipelines import tables as registry
 from pipelines.publish.data import has_table, refuse_private
+from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.warehouse import Warehouse, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
@@ -46,25 +48,68 @@ MARTS: tuple[str, ...] = tuple(
 )
 
 
-def _write(df: pl.DataFrame, path: Path, by: str) -> int:
-    if path.exists():
-        shutil.rmtree(path)
-    path.mkdir(parents=True)
+#: Tables each of whose date partitions is made from that date alone (its results, rulings
+#: and appeals, as the date was computed): a date whose inputs and outputs (``dates_done``)
+#: are those of the last publication keeps its files without its rows being read. The
+#: others (the standings hold an event's totals on its last date, the marts span periods)
+#: are read whole and each partition compared by its content.
+DATE_LOCAL: frozenset[str] = frozenset({"scored_results", "adjustments", "rulings", "appeals"})
+
+#: The file of each partition (Polars' name for a partition's first file).
+PART_FILE = "00000000.parquet"
+
+
+def _parts(df: pl.DataFrame, by: str) -> dict[str, pl.DataFrame]:
+    """``df`` split by ``by`` (text, ``unknown`` when empty), each part keeping the column."""
     if not df.height:
-        return 0
-    if by in df.columns:
-        df = df.with_columns(pl.col(by).cast(pl.Utf8).fill_null("unknown"))
-        df.write_parquet(path, partition_by=by)
-    else:
-        df.write_parquet(path / "data.parquet")
-    return df.height
+        return {}
+    df = df.with_columns(pl.col(by).cast(pl.Utf8).fill_null("unknown"))
+    return {k[0]: part for k, part in df.partition_by(by, as_dict=True).items()}
+
+
+class _Record:
+    """What each Parquet file was made from and how many rows it holds (``.manifests``), and
+    the date keys the date-local tables were made from."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = record_of(out)
+        try:
+            before = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            before = {}
+        before = before if isinstance(before, dict) else {}
+        self.files: dict[str, dict] = before.get("files") or {}
+        self.dates: dict[str, str] = before.get("dates") or {}
+        self.now_files: dict[str, dict] = {}
+
+    def save(self, dates: dict[str, str]) -> None:
+        text = json.dumps({"files": self.now_files, "dates": dates}, sort_keys=True, indent=0)
+        put(self.path, (text + "\n").encode())
 
 
 def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
-    """Write every export table under ``out``; rows written per table."""
+    """Write every export table under ``out`` (a Hive partition per date, month or period),
+    each partition file only when its rows changed and atomically (:func:`~pipelines.publish.
+    files.put`), the partitions no longer exported removed; rows exported per table."""
     counts: dict[str, int] = {}
+    record = _Record(out)
     with Warehouse(warehouse).connect(read_only=True) as conn:
-        frames = {t: export(conn, t, public=True) for t in TABLES}
+        keys = {d: f"{fp}:{o or ''}" for d, fp, o in query(conn, "read/results_state").rows()}
+        # the dates whose date-local files are kept: the same key, every file still there
+        same = sorted(
+            d
+            for d, k in keys.items()
+            if record.dates.get(d) == k
+            and all(
+                (out / rel).is_file()
+                for t in DATE_LOCAL
+                if (rel := f"{t}/session_date={d}/{PART_FILE}") in record.files
+            )
+        )
+        frames = {
+            t: export(conn, t, public=True, but_dates=same if t in DATE_LOCAL else None)
+            for t in TABLES
+        }
         frames["season_sessions"] = query(conn, "reports/season_sessions")
         for mart in MARTS:
             if has_table(conn, mart):
@@ -72,5 +117,23 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     refuse_private(frames)
     for name, df in frames.items():
         by = {"season_sessions": "month"}.get(name, "period" if name in MARTS else "session_date")
-        counts[name] = _write(df, out / name, by)
+        counts[name] = 0
+        if name in DATE_LOCAL:  # the dates not read keep their files
+            for day in same:
+                rel = f"{name}/{by}={day}/{PART_FILE}"
+                entry = record.files.get(rel)
+                if entry is not None:
+                    record.now_files[rel] = entry
+                    counts[name] += entry["rows"]
+        for value, part in sorted(_parts(df, by).items()):
+            rel = f"{name}/{by}={value}/{PART_FILE}"
+            made_from = digest(part)
+            if record.files.get(rel, {}).get("digest") != made_from or not (out / rel).is_file():
+                buf = io.BytesIO()
+                part.write_parquet(buf)
+                put(out / rel, buf.getvalue())
+            record.now_files[rel] = {"digest": made_from, "rows": part.height}
+            counts[name] += part.height
+    prune(out, {out / rel for rel in record.now_files})
+    record.save(keys)
     return counts
