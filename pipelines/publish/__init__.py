@@ -27,13 +27,14 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
-from pipelines.publish.data import event_keys, load
-from pipelines.publish.files import prune, refuse_exposed
+from pipelines.publish.data import event_keys, event_sizes, load, load_events
+from pipelines.publish.files import Manifest, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
+from pipelines.settings import range_results
 from pipelines.warehouse import Warehouse
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
@@ -72,9 +73,8 @@ class PublishSummary:
 
 def write_events_csv(sessions: pl.DataFrame, path: Path) -> Path:
     """The published event sessions as an ``events.csv`` Traveller's inbox reads."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     cols = [c for c in EVENT_CSV_COLUMNS if c in sessions.columns]
-    sessions.select(cols).write_csv(path)
+    put(path, sessions.select(cols).write_csv().encode("utf-8"))  # only when it changed
     return path
 
 
@@ -93,22 +93,53 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     folders = _folders(warehouse)
     keys = {e: f"{k}:{folders.get(e, '')}" for e, k in keys.items()}
     kept = Site.keepable(site_dir, keys)
-    data = load(warehouse, skip=kept)
+    todo = [e for e in folders if e not in kept]
+    batches = event_batches(todo, event_sizes(warehouse), range_results())
+    data = load(warehouse, batches[0] if batches else [])
     summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
     site = Site(data, site_dir, keys=keys, kept=kept)
-    summary.pages = len(site.render())
+    site.start()
+    exports = out / "exports"
+    folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}
+    made = {k: Manifest(f) for k, f in folders_out.items()}
+    of = pl.col("event_id")
+    # the events kept as they are keep their files; the others are made batch by batch (at
+    # most $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
+    old = data.sessions.filter(of.is_in(sorted(kept)))
+    written = {
+        "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
+                               kept, made["usebio"]),
+        "pbn": write_pbn(old, data.standings, data.results.clear(), folders_out["pbn"], kept,
+                         made["pbn"]),
+        "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
+                                     made["pbn-teams"]),
+    }  # fmt: skip
+    for i, events in enumerate(batches):
+        batch = data if i == 0 else load_events(warehouse, events)
+        site.render_events(events, batch)
+        these = data.sessions.filter(of.is_in(events))
+        written["usebio"] += write_usebio(
+            these, data.standings, batch.results, folders_out["usebio"], made=made["usebio"]
+        )
+        written["pbn"] += write_pbn(
+            these, data.standings, batch.results, folders_out["pbn"], made=made["pbn"]
+        )
+        written["pbn-teams"] += write_teams_pbn(
+            these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"]
+        )
+        del batch
+    summary.pages = len(site.finish())
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
-    exports = out / "exports"
-    summary.usebio = write_usebio(
-        data.sessions, data.standings, data.results, exports / "usebio", kept
+    for name, folder in folders_out.items():
+        made[name].save()
+        # each export file was written only if it changed; those of sessions withdrawn go
+        prune(folder, written[name])
+    summary.usebio, summary.pbn, summary.pbn_teams = (
+        sorted(written["usebio"]),
+        sorted(written["pbn"]),
+        sorted(written["pbn-teams"]),
     )
-    summary.pbn = write_pbn(data.sessions, data.standings, data.results, exports / "pbn", kept)
-    summary.pbn_teams = write_teams_pbn(data.sessions, data.results, exports / "pbn-teams", kept)
-    # each export file was written only if it changed; those of sessions withdrawn go
-    prune(exports / "usebio", summary.usebio)
-    prune(exports / "pbn", summary.pbn)
-    prune(exports / "pbn-teams", summary.pbn_teams)
     summary.parquet = write_parquet(warehouse, exports / "parquet")
     write_events_csv(data.sessions, exports / "events.csv")
     if dashboard:
@@ -116,6 +147,25 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
 
         summary.dashboard = render_season(warehouse, out / "season.html")
     return summary
+
+
+def event_batches(events: list[str], sizes: dict[str, int], budget: int) -> list[list[str]]:
+    """``events`` in batches of at most ``budget`` scored results (``sizes``; an event alone
+    may hold more), in their order.
+
+    >>> event_batches(["a", "b", "c"], {"a": 60, "b": 50, "c": 70}, 120)
+    [['a', 'b'], ['c']]
+    """
+    out: list[list[str]] = []
+    weight = 0
+    for event_id in events:
+        size = sizes.get(event_id, 0)
+        if not out or weight + size > budget:
+            out.append([])
+            weight = 0
+        out[-1].append(event_id)
+        weight += size
+    return out
 
 
 def _folders(warehouse: Path | str) -> dict[str, str]:

@@ -66,25 +66,50 @@ def has_table(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
 OPTIONAL_TABLES: tuple[str, ...] = ("matches", "reconciliation", "deals")
 
 
-def load(warehouse: Path | str, skip: Iterable[str] = ()) -> Published:
-    """Read what is published from the warehouse file (read-only). ``skip``: events whose
-    pages and files are kept as they are (:func:`event_keys`): their results, changes,
-    penalties, matches, deals and reconciliation are not read. The sessions (the index) and
-    the standings (the player pages, across the season) are read whole."""
+#: The frames of :class:`Published` read per event (the others are read whole).
+PER_EVENT: tuple[str, ...] = ("results", "changes", "penalties")
+
+
+def load(warehouse: Path | str, events: Iterable[str] | None = None) -> Published:
+    """Read what is published from the warehouse file (read-only): the sessions (the index)
+    and the standings (the player pages, across the season) whole; the results, changes,
+    penalties, matches, deals and reconciliation of ``events`` only (every event when
+    ``None``: :func:`load_events` reads another batch of them)."""
     wh = Warehouse(warehouse)
-    params = {"skip": sorted(skip)}
     with wh.connect(read_only=True) as conn:
-        frames = {
-            name: query(conn, f"publish/{name}", params)
-            for name in ("sessions", "standings", "results", "changes", "penalties")
-        }
+        if events is None:
+            events = query(conn, "publish/sessions")["event_id"].unique().to_list()
+        frames = {name: query(conn, f"publish/{name}") for name in ("sessions", "standings")}
+        # every player's lines, for the player pages (membership numbers never selected)
+        players = query(conn, "publish/players")
+    refuse_private({**frames, "players": players})
+    batch = load_events(warehouse, events)
+    return Published(
+        **frames,
+        **{name: getattr(batch, name) for name in PER_EVENT},
+        extra={**batch.extra, "players": players},
+    )
+
+
+def load_events(warehouse: Path | str, events: Iterable[str]) -> Published:
+    """The results, changes, penalties (and, where the warehouse has them, matches, deals and
+    reconciliation) of ``events``: one batch of the events a publication makes again. The
+    sessions and standings of the batch are left empty (:func:`load` reads them whole)."""
+    params = {"events": sorted(events)}
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        frames = {name: query(conn, f"publish/{name}", params) for name in PER_EVENT}
         extra = {
             t: query(conn, f"publish/{t}", params) for t in OPTIONAL_TABLES if has_table(conn, t)
         }
-        # every player's lines, for the player pages (membership numbers never selected)
-        extra["players"] = query(conn, "publish/players")
     refuse_private({**frames, **extra})
-    return Published(**frames, extra=extra)
+    return Published(sessions=pl.DataFrame(), standings=pl.DataFrame(), **frames, extra=extra)
+
+
+def event_sizes(warehouse: Path | str) -> dict[str, int]:
+    """How many scored results each event has (a batch of events to publish is bounded by
+    them)."""
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        return dict(query(conn, "publish/event_sizes").rows())
 
 
 def event_keys(warehouse: Path | str) -> dict[str, str]:

@@ -182,12 +182,16 @@ def write_pbn(
     results: pl.DataFrame,
     out: Path,
     kept: Collection[str] = (),
+    made: Manifest | None = None,
 ) -> list[Path]:
     """One ``<event>-s<session>.pbn`` per exportable event session in ``out`` (each written
-    only when it changed; those of a ``kept`` event kept as they were); the files."""
+    only when it changed; those of a ``kept`` event kept as they were); the files. ``made``:
+    the folder's record when the events come in batches (see :func:`~pipelines.publish.
+    usebio_writer.write_usebio`)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    made = Manifest(out)  # a session whose rows did not change is not exported again
+    own = made is None
+    made = Manifest(out) if made is None else made  # an unchanged session is not exported again
     of_session = standings.filter(pl.col("scope") == "session")
     st = of_session.partition_by(["event_id", "session"], as_dict=True) if of_session.height else {}
     keys = ["event_id", "session"]
@@ -202,5 +206,6 @@ def write_pbn(
         written.append(path)
         if not made.fresh(path, digest(s, s_st, s_res)):
             put(path, pbn_session(s, s_st, s_res).encode("utf-8"))
-    made.save()
+    if own:
+        made.save()
     return written

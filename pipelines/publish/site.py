@@ -40,6 +40,7 @@ import json
 import posixpath
 import re
 from collections.abc import Collection, Iterable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -367,10 +368,12 @@ class Site:
             "penalties": self._of("penalties", ("event_id", "session"), event_id, n),
             "reconciliation": self._of("reconciliation", ("event_id",), event_id),
         }
-        if self.matches is not None and self.matches.height:
+        # whether another event has matches or deals changes nothing of this one's pages:
+        # the frames are part of the digest whenever the warehouse has them (a publication in
+        # batches of events gives the digest of one batch)
+        if self.matches is not None:
             frames["matches"] = self._of("matches", ("event_id", "session"), event_id, n)
-        deals = self.data.extra.get("deals")
-        if deals is not None and deals.height:
+        if self.data.extra.get("deals") is not None:
             frames["deals"] = self._of("deals", ("event_id", "session"), event_id, n)
         named = [part for name, frame in frames.items() for part in (name, frame)]
         return digest(s, repr(Decimals.of(s.get("profile"))), *named)
@@ -496,23 +499,51 @@ class Site:
 
     def render(self) -> list[Path]:
         """Write every page and the style sheet (each only when its content changed), remove
-        the pages no longer published; return the pages."""
+        the pages no longer published; return the pages. (:meth:`start`, the events of
+        the snapshot in one batch, :meth:`finish`.)"""
+        self.start()
+        self.render_events([e for e in self.by_event if e not in self.kept_events], self.data)
+        return self.finish()
+
+    def start(self) -> None:
+        """The style sheet, the search script and the index; the events kept as they are
+        (:meth:`keepable`) keep their pages. Then :meth:`render_events` for each batch of the
+        others, and :meth:`finish`."""
         if self.out.exists() and not self.out.is_dir():
             self.out.unlink()
         self.out.mkdir(parents=True, exist_ok=True)
-        style = self._put(self.out / "style.css", (TEMPLATES / "style.css").read_text("utf-8"))
-        script = self._put(self.out / "search.js", (TEMPLATES / "search.js").read_text("utf-8"))
-        sessions = [readable(s) for s in self.data.sessions.to_dicts()]
-        self.folders = event_folders(sessions)
-        for s in sessions:
+        self._fixed = [
+            self._put(self.out / name, (TEMPLATES / name).read_text("utf-8"))
+            for name in ("style.css", "search.js")
+        ]
+        self.sessions = [readable(s) for s in self.data.sessions.to_dicts()]
+        self.folders = event_folders(self.sessions)
+        for s in self.sessions:
             s["folder"] = self.folders[s["event_id"]]
-        self._index(sessions)
-        by_event: dict[str, list[dict[str, Any]]] = {}
-        for s in sessions:
-            by_event.setdefault(s["event_id"], []).append(s)
-        for event_id, ev_sessions in by_event.items():
+        self._index(self.sessions)
+        self.by_event: dict[str, list[dict[str, Any]]] = {}
+        for s in self.sessions:
+            self.by_event.setdefault(s["event_id"], []).append(s)
+        for event_id in self.by_event:
             if event_id in self.kept_events:
                 self._keep_event(event_id)
+
+    def render_events(self, events: Iterable[str], batch: Published) -> None:
+        """The pages of ``events`` (a batch of the events made again), from ``batch``, their
+        rows (:func:`~pipelines.publish.data.load_events`: the sessions and standings are the
+        snapshot's, read whole)."""
+        self.data = replace(
+            self.data,
+            results=batch.results,
+            changes=batch.changes,
+            penalties=batch.penalties,
+            extra={"players": self.data.extra.get("players"), **batch.extra},
+        )
+        self.matches = self.data.extra.get("matches")
+        self._parts = {}  # split the batch's frames afresh
+        for event_id in events:
+            ev_sessions = self.by_event.get(event_id)
+            if not ev_sessions:
                 continue
             first = self.page_count()
             self._event(event_id, ev_sessions)
@@ -522,13 +553,17 @@ class Site:
             self.manifest[f"event\x1f{event_id}"]["sessions"] = [
                 f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
             ]
-        players = PlayerPages(self.data.standings, self.data.extra.get("players"), sessions)
+
+    def finish(self) -> list[Path]:
+        """The player pages, the record of the pages, and what is no longer published
+        removed; the pages."""
+        players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
         self.players_rendered, self.players_kept = players.render(self)
         put(
             record_of(self.out),
             (json.dumps(self.manifest, sort_keys=True, indent=0) + "\n").encode(),
         )
-        self._prune({style, script, *self.pages})
+        self._prune({*self._fixed, *self.pages})
         return self.pages
 
     def _event_dir(self, event_id: str) -> str:

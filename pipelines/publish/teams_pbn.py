@@ -94,14 +94,19 @@ def teams_pbn_session(session: dict[str, Any], results: pl.DataFrame) -> str:
 
 
 def write_teams_pbn(
-    sessions: pl.DataFrame, results: pl.DataFrame, out: Path, kept: Collection[str] = ()
+    sessions: pl.DataFrame,
+    results: pl.DataFrame,
+    out: Path,
+    kept: Collection[str] = (),
+    made: Manifest | None = None,
 ) -> list[Path]:
     """One ``<event>-s<session>.pbn`` per team event session in ``out`` (those of a ``kept``
-    event kept as they were)."""
+    event kept as they were; ``made``: the folder's record when the events come in batches)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     teams = sessions.filter(pl.col("form") == "teams")
-    made = Manifest(out)  # a session whose rows did not change is not exported again
+    own = made is None
+    made = Manifest(out) if made is None else made  # an unchanged session is not exported again
     res = results.partition_by(["event_id", "session"], as_dict=True) if results.height else {}
     for s in teams.to_dicts():
         of_session = res.get((s["event_id"], s["session"]), results.clear())
@@ -111,5 +116,6 @@ def write_teams_pbn(
             continue
         if not made.fresh(path, digest(s, of_session)):
             put(path, teams_pbn_session(s, of_session).encode("utf-8"))
-    made.save()
+    if own:
+        made.save()
     return written

@@ -175,13 +175,17 @@ def write_usebio(
     results: pl.DataFrame,
     out: Path,
     kept: Collection[str] = (),
+    made: Manifest | None = None,
 ) -> list[Path]:
     """One ``<event>.xml`` per exportable event in ``out`` (each written only when it changed,
     :func:`pipelines.publish.files.put`; the file of a ``kept`` event, whose rows were not
-    read, kept as the last publication made it); the files."""
+    read, kept as the last publication made it); the files. ``made``: the folder's record,
+    when a publication writes its events in several batches (it saves it once, after the
+    last); without one, this call's own, saved at its end."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    made = Manifest(out)  # an event whose rows did not change is not exported again
+    own = made is None
+    made = Manifest(out) if made is None else made  # an unchanged event is not exported again
     ok = exportable(sessions)
     st = standings.partition_by(["event_id"], as_dict=True) if standings.height else {}
     res = results.partition_by(["event_id"], as_dict=True) if results.height else {}
@@ -195,5 +199,6 @@ def write_usebio(
         written.append(path)
         if not made.fresh(path, digest(event_id, ev, ev_st, ev_res)):
             put(path, usebio_event(event_id, ev, ev_st, ev_res))
-    made.save()
+    if own:
+        made.save()
     return written

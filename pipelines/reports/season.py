@@ -33,6 +33,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from pipelines.publish.files import put
 from pipelines.reports.plots import PALETTE, plain, thin_ticks
 from pipelines.settings import now
 from pipelines.warehouse import Warehouse, query
@@ -236,6 +237,5 @@ def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboa
         totals=totals,
         generated=now().strftime("%Y-%m-%d %H:%M"),
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
+    put(out, html.encode("utf-8"))  # whole or not at all, and only when it changed
     return out

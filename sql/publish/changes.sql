@@ -14,5 +14,6 @@ FROM standings_changes AS c
 LEFT JOIN appeals AS a ON c.cause = 'appeal' AND a.appeal_id = c.cause_id
     AND a.event_id = c.event_id
 LEFT JOIN rulings AS ru ON ru.ruling_id = c.ruling_id AND ru.event_id = c.event_id
-WHERE c.event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- events whose pages are kept as they are
-ORDER BY c.event_id, c.scope, c.session, c.version, c.section, c.contestant;
+WHERE c.event_id IN (SELECT UNNEST($events::VARCHAR[]))  -- the events whose pages are made
+ORDER BY c.event_id, c.scope, c.session, c.version, c.section, c.contestant,
+         c.direction NULLS FIRST, c.cause_id;

@@ -6,5 +6,5 @@ SELECT
 FROM deals AS d
 LEFT JOIN deal_analysis AS a
     USING (north, east, south, west, dealer, vulnerability)
-WHERE d.event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- events whose pages are kept as they are
+WHERE d.event_id IN (SELECT UNNEST($events::VARCHAR[]))  -- the events whose pages are made
 ORDER BY d.event_id, d.session, d.section NULLS FIRST, d.board;

@@ -1,3 +1,3 @@
--- Team matches (IMP forms), when the warehouse has them: one row per match (of the events
--- whose pages are made again: not those kept as they are).
-SELECT * FROM matches WHERE event_id NOT IN (SELECT UNNEST($skip::VARCHAR[])) ORDER BY ALL;
+-- Team matches (IMP forms), when the warehouse has them: one row per match of the given
+-- events.
+SELECT * FROM matches WHERE event_id IN (SELECT UNNEST($events::VARCHAR[])) ORDER BY ALL;

@@ -4,5 +4,5 @@ SELECT event_id, session, section, ruling_id, kind, laws, penalized, penalized_d
        penalty, public_note, appeal_outcome
 FROM rulings
 WHERE kind IN ('procedural_penalty', 'disciplinary_penalty') AND applies
-  AND event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- events whose pages are kept as they are
+  AND event_id IN (SELECT UNNEST($events::VARCHAR[]))  -- the events whose pages are made
 ORDER BY event_id, session, ruling_id;

@@ -4,7 +4,7 @@
 WITH files AS (
     SELECT event_id, sum(compared) AS compared
     FROM reconciliation_files
-    WHERE compared > 0 AND event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- not the events whose pages are kept
+    WHERE compared > 0 AND event_id IN (SELECT UNNEST($events::VARCHAR[]))
     GROUP BY event_id
 ),
 diffs AS (
@@ -16,4 +16,4 @@ diffs AS (
 SELECT f.event_id, f.compared, d.session, d.code, d.explanation, coalesce(d.figures, 0) AS figures
 FROM files AS f
 LEFT JOIN diffs AS d USING (event_id)
-ORDER BY f.event_id, d.session, figures DESC, d.code;
+ORDER BY f.event_id, d.session, figures DESC, d.code, d.explanation;

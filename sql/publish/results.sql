@@ -18,6 +18,6 @@ LEFT JOIN rulings AS ru
     AND ru.event_id = r.event_id
     AND ru.session = r.session
     AND ru.ruling_id = r.ruling_id
-WHERE r.event_id NOT IN (SELECT UNNEST($skip::VARCHAR[]))  -- events whose pages are kept as they are
+WHERE r.event_id IN (SELECT UNNEST($events::VARCHAR[]))  -- the events whose pages are made
 ORDER BY r.event_id, r.session, r.section, r.deal_round, r.board, r."table" NULLS LAST,
          r.ns_pair, r.ew_pair;

@@ -60,3 +60,36 @@ def test_a_file_is_replaced_in_one_step_and_stale_files_are_removed(tmp_path):
     put(stale, b"x")
     assert prune(tmp_path / "a", [target]) == [stale]
     assert not stale.parent.exists() and target.exists()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.endswith("season.html")
+    }
+
+
+def test_publishing_in_batches_of_events_writes_what_one_batch_writes(
+    sample: Sample, tmp_path, monkeypatch
+):
+    """A publication reads and makes its events in batches of at most
+    $TRAVELLER_RANGE_RESULTS scored results (memory bounded on a first load of years): with
+    one event per batch, the site, the exports and their records are byte for byte those of
+    one batch; publishing again then keeps every event and writes nothing."""
+    from pipelines.publish import publish
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-03 22:55")  # the sample's clock
+    whole = publish(sample.warehouse, tmp_path / "whole", dashboard=False)
+    monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", "1")
+    batched = publish(sample.warehouse, tmp_path / "batched", dashboard=False)
+    assert whole.events_kept == batched.events_kept == 0
+    assert _tree(tmp_path / "batched") == _tree(tmp_path / "whole")
+    stamps = {p: p.stat().st_mtime_ns for p in (tmp_path / "batched").rglob("*") if p.is_file()}
+    again = publish(sample.warehouse, tmp_path / "batched", dashboard=False)
+    events = load(sample.warehouse).sessions["event_id"].n_unique()
+    assert again.pages_changed == 0 and again.sessions_rendered == 0
+    assert again.events_kept == events > 1
+    assert {
+        p: p.stat().st_mtime_ns for p in (tmp_path / "batched").rglob("*") if p.is_file()
+    } == stamps
