@@ -22,10 +22,16 @@ INBOX_SPECS = asset_specs(
 )
 
 
-@dg.multi_asset(specs=INBOX_SPECS)
+# Every run of dates reads the inbox first: with several at once (a PostgreSQL warehouse),
+# one at a time does (the pool `inbox`, limit 1): the first reads the new files into the read
+# cache and the others find them there, instead of all reading and analysing the same new
+# files and deals side by side
+@dg.multi_asset(specs=INBOX_SPECS, pool="inbox")
 def inbox_tables(warehouse: WarehouseResource, inbox: InboxResource):
     """Read the inbox's new or changed files (formats recognised by content; the others come
-    from the read cache), resolve every file's rows and rewrite the reference tables."""
+    from the read cache), resolve every file's rows and rewrite the reference tables (each
+    table whole, all of them in one transaction: a run reading them sees the inbox before
+    or after another run's reading, never half of it)."""
     s = stages.ingest(inbox.get(), warehouse.get())
     meta = {
         "files": s.figures["files"],

@@ -2,14 +2,17 @@
 
 import dagster as dg
 
-from assets.audit import audit_marts
+from assets.audit import audit_marts, audit_report, reconciliation, transparency_report
 from assets.standings import standings
+from pipelines import stages
 from pipelines.publish import publish
 from pipelines.resources import PublicationResource, WarehouseResource
 
 
+# the last step of the whole-warehouse job: after the reconciliation, which may mark a
+# file's sessions provisional or held, and after the audit and its reports
 @dg.asset(
-    deps=[standings, "events", audit_marts],
+    deps=[standings, "events", audit_marts, reconciliation, audit_report, transparency_report],
     group_name="publish",
     kinds={"html", "parquet", "xml"},
 )
@@ -18,9 +21,13 @@ def publication(
 ) -> dg.MaterializeResult:
     """Write the results site (rankings, travellers, scorecards; status and versions), the
     USEBIO 1.2 and PBN exports, the Parquet exports partitioned by date and the season
-    dashboard from the official standings of every date."""
+    dashboard from the official standings of every date. Records that the audit and the
+    publication are done for the results as they are (:func:`pipelines.stages.mark_step`):
+    the whole-warehouse sensor then waits for new results."""
     out = publication.get()
     s = publish(warehouse.get().path, out)
+    for step in stages.WHOLE_WAREHOUSE_STEPS:
+        stages.mark_step(warehouse.get(), step)
     return dg.MaterializeResult(
         metadata={
             "site": dg.MetadataValue.path(str(out / "site" / "index.html")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets import audit, inbox, publish, results, standings
-from assets.automation import inbox_sensor, nightly, nightly_job
+from assets.automation import after_dates, inbox_sensor, nightly, nightly_job, warehouse_job
 from assets.checks import ASSET_CHECKS
 from pipelines.resources import (
     InboxResource,
@@ -32,9 +32,9 @@ defs = dg.Definitions(
         publish.publication,
     ],
     asset_checks=ASSET_CHECKS,
-    jobs=[nightly_job],
+    jobs=[nightly_job, warehouse_job],
     schedules=[nightly],
-    sensors=[inbox_sensor],
+    sensors=[inbox_sensor, after_dates],
     resources={
         "warehouse": WarehouseResource(path=default_warehouse()),
         "inbox": InboxResource(path=default_inbox()),

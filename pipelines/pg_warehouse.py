@@ -377,6 +377,16 @@ def ensure_schema(conn: PgConnection) -> None:
         return
 
     def create(table: registry.Table) -> None:
+        # a table that exists with its rowid is left alone, without a statement that locks
+        # it: an ALTER TABLE, even one with nothing to do, waits for every reader of the
+        # table (a dashboard's long query) and makes every later reader wait behind it
+        exists = conn.raw.execute(
+            "SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass(%s) "
+            "AND attname = 'rowid' AND NOT attisdropped",
+            (f'"{table.name}"',),
+        ).fetchone()
+        if exists:
+            return
         conn.raw.execute(_ddl(table))
         conn.raw.execute(
             f'ALTER TABLE "{table.name}" ADD COLUMN IF NOT EXISTS '
@@ -486,3 +496,95 @@ def write(conn: PgConnection, writes: Sequence[Write], delete_text: Any) -> dict
                 _copy_in(conn, table, w.frame)
             counts[w.table] = counts.get(w.table, 0) + w.frame.height
     return counts
+
+
+# ------------------------------------------------------------------------------- run lock
+
+#: Advisory lock key of the run lock (:func:`hold_runs`).
+_PG_LOCK_RUNS = 7_450_002
+
+#: The run locks this process holds: URL -> (the connection holding them, modes taken,
+#: ``True`` for shared, in order).
+_RUN_LOCKS: dict[str, tuple[Any, list[bool]]] = {}
+
+
+def _lock_function(shared: bool, try_only: bool) -> str:
+    return ("pg_try_advisory_lock" if try_only else "pg_advisory_lock") + (
+        "_shared" if shared else ""
+    )
+
+
+def run_lock_holders(raw: Any) -> list[str]:
+    """Who holds the run lock, apart from ``raw``'s own session: each holder's name (its
+    ``application_name``) and whether it holds it alone."""
+    rows = raw.execute(
+        "SELECT a.application_name, a.pid, l.mode FROM pg_locks l "
+        "JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = %s "
+        "AND l.objsubid = 1 AND l.pid <> pg_backend_pid() "
+        "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        "ORDER BY a.pid",
+        (_PG_LOCK_RUNS,),
+    ).fetchall()
+    return [
+        f"{name or 'a session'} (server process {pid}"
+        + (", alone)" if mode == "ExclusiveLock" else ")")
+        for name, pid, mode in rows
+    ]
+
+
+def hold_runs(url: str, shared: bool, wait: float, holder: str) -> list[str] | None:
+    """Take the warehouse's **run lock**: ``shared`` for a run of session dates (any number
+    of them at once), exclusive for a run of the whole-warehouse steps (the audit, the
+    reconciliation and the publication read every date: no run of dates may write while
+    they run). A PostgreSQL session-level advisory lock, held by a connection of its own
+    named ``holder`` until :func:`release_runs` — or until the process dies, when the server
+    drops it. A waiting exclusive request goes before shared requests made after it, so a
+    stream of date runs never starves the audit. Waits up to ``wait`` seconds (0: not at
+    all); ``None`` once held, else who holds it (:func:`run_lock_holders`). Re-entrant
+    within a process (same connection: a session never conflicts with itself)."""
+    import os
+
+    import psycopg
+
+    url = normalise_url(url)
+    raw, modes = _RUN_LOCKS.get(url) or (None, [])
+    if raw is None:
+        raw = psycopg.connect(
+            url, autocommit=True, application_name=f"{holder} (process {os.getpid()})"[:63]
+        )
+    got = raw.execute(
+        f"SELECT {_lock_function(shared, try_only=True)}(%s)", (_PG_LOCK_RUNS,)
+    ).fetchone()[0]
+    if not got and wait > 0:
+        raw.execute("SELECT set_config('lock_timeout', %s, false)", (f"{int(wait * 1000)}ms",))
+        try:
+            raw.execute(f"SELECT {_lock_function(shared, try_only=False)}(%s)", (_PG_LOCK_RUNS,))
+            got = True
+        except psycopg.errors.LockNotAvailable:
+            got = False
+    if not got:
+        who = run_lock_holders(raw)
+        if not modes:
+            raw.close()
+        return who or ["another run"]
+    modes.append(shared)
+    _RUN_LOCKS[url] = (raw, modes)
+    return None
+
+
+def release_runs(url: str) -> None:
+    """Give back the last hold of the run lock taken by :func:`hold_runs`; the last one
+    closes its connection."""
+    url = normalise_url(url)
+    if url not in _RUN_LOCKS:
+        return
+    raw, modes = _RUN_LOCKS[url]
+    shared = modes.pop()
+    try:
+        unlock = "pg_advisory_unlock_shared" if shared else "pg_advisory_unlock"
+        raw.execute(f"SELECT {unlock}(%s)", (_PG_LOCK_RUNS,))
+    finally:
+        if not modes:
+            del _RUN_LOCKS[url]
+            raw.close()

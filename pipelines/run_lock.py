@@ -14,8 +14,11 @@ saying so once, then stops before it has written anything, with one line naming 
 that holds it. A DuckDB file held by another program (a ``duckdb`` shell, a dashboard) is
 found the same way before the run starts (:func:`check_free`): DuckDB names that process.
 
-A PostgreSQL warehouse needs no run lock: its writes are transactions of their own and the
-event standings are serialised by advisory locks (:mod:`pipelines.pg_warehouse`).
+A PostgreSQL warehouse has no lock file: its writes are transactions of their own, the
+event standings are serialised by advisory locks, and several runs write it at once. Its run
+lock (:func:`acquire_run`, :func:`pipelines.pg_warehouse.hold_runs`) is a readers-writer
+lock on the server: runs of session dates share it, a run of the whole-warehouse steps (the
+audit, the reconciliation, the publication: they read every date) holds it alone.
 """
 
 from __future__ import annotations
@@ -51,10 +54,16 @@ def lock_path(warehouse: Path | str) -> Path | None:
     return Path(text).with_name(Path(text).name + ".lock")
 
 
-def parse_wait(text: str | None) -> float:
-    """Seconds from ``30``, ``30s``, ``5m`` or ``1h`` (``None`` or empty: 0)."""
+#: How long a Dagster run waits for a PostgreSQL warehouse's run lock unless
+#: ``$TRAVELLER_WAIT`` says otherwise: there, runs queue behind each other by design (a run
+#: of dates behind the audit, the audit behind the runs of dates).
+PG_WAIT = 3600.0
+
+
+def parse_wait(text: str | None, default: float = 0.0) -> float:
+    """Seconds from ``30``, ``30s``, ``5m`` or ``1h`` (``None`` or empty: ``default``)."""
     if not text:
-        return 0.0
+        return default
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
     if not m:
         raise ValueError(f"--wait takes a duration such as 30s, 5m or 1h, not {text!r}")
@@ -180,3 +189,38 @@ def check_free(
         return None
 
     _waiting(attempt, wait, say)
+
+
+def acquire_run(
+    warehouse: Path | str,
+    wait: float = 0.0,
+    *,
+    shared: bool,
+    holder: str,
+    say: Callable[[str], None] | None = None,
+) -> None:
+    """Take the run lock of a run: a DuckDB file's (:func:`acquire`: every run holds it
+    alone) or a PostgreSQL warehouse's (``shared`` for a run of session dates, alone for a
+    run of the whole-warehouse steps; ``holder`` names the run to the others). Waits up to
+    ``wait`` seconds, then :class:`WarehouseBusy`. Pair with :func:`release_run`."""
+    if lock_path(warehouse) is not None:
+        acquire(warehouse, wait, say)
+        return
+    from pipelines import pg_warehouse
+
+    who = pg_warehouse.hold_runs(str(warehouse), shared, wait, holder)
+    if who is not None:
+        hint = f"waited {wait:g} s" if wait else "$TRAVELLER_WAIT sets how long to wait"
+        raise WarehouseBusy(
+            f"the warehouse is in use by {', '.join(who)}: {hint}; nothing was written"
+        )
+
+
+def release_run(warehouse: Path | str) -> None:
+    """Give back the run lock taken by :func:`acquire_run`."""
+    if lock_path(warehouse) is not None:
+        release(warehouse)
+        return
+    from pipelines import pg_warehouse
+
+    pg_warehouse.release_runs(str(warehouse))

@@ -2,9 +2,11 @@
 
 ``traveller run`` and the end-to-end tests use this: first the inbox assets
 (unpartitioned), then every session date due (:mod:`pipelines.incremental`: new, changed,
-withdrawn or awaiting a deadline; every date with ``recompute_all``), one partition at a time,
-with their asset checks, then the audit (unpartitioned, over the whole warehouse) and the
-publication, when something changed.
+withdrawn or awaiting a deadline; every date with ``recompute_all``), one range of dates at a
+time, with their asset checks — the ``nightly_results`` job — then the audit (unpartitioned,
+over the whole warehouse), the reconciliation and the publication, when something changed —
+the ``audit_and_publication`` job — one group after the other, as a Dagster deployment's
+sensor runs the second job once the runs of the first have finished.
 A blocking check that fails (rows not accounted for, matchpoints not conserved) stops that
 date before its standings; the other dates go on. A score that disagrees with its contract
 (Law 77) or a ruling that cannot be applied holds back only its own event's standings (the
@@ -27,10 +29,13 @@ from pipelines import stages
 from pipelines.check_specs import FAILED_DATES, HOLDING_CHECKS
 from pipelines.definitions import defs
 from pipelines.incremental import Plan
-from pipelines.partition_tags import range_tags
+from pipelines.partition_tags import range_tags, whole_warehouse_tags
 from pipelines.publish.files import refuse_exposed
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.warehouse import Warehouse
+
+#: The asset groups of the whole-warehouse job (``audit_and_publication``), run after the dates.
+WHOLE_WAREHOUSE_GROUPS = ("audit", "publish")
 
 # Failed checks are an expected outcome (they hold standings back), so the console logger is
 # kept quiet; an unexpected step failure is reported by RunFailed with Dagster's own message.
@@ -180,8 +185,13 @@ def run_inbox(
     def run(group: str, days: tuple[str, str] | None = None) -> dg.ExecuteInProcessResult:
         """Materialise one asset group in-process (failed checks are reported, not raised),
         for a range of session dates (``(first, last)``: one run, one pass); its wall time
-        and its steps' times are added to the report's timings."""
+        and its steps' times are added to the report's timings. The audit and the
+        publication are tagged as the whole-warehouse job's runs are (a PostgreSQL
+        warehouse's run lock is then held alone, :mod:`pipelines.run_lock`)."""
         t = time.perf_counter()
+        tags = range_tags(*days) if days else None
+        if group in WHOLE_WAREHOUSE_GROUPS:
+            tags = whole_warehouse_tags()
         result = dg.materialize(
             everything,
             selection=dg.AssetSelection.groups(group),
@@ -189,7 +199,7 @@ def run_inbox(
             instance=instance,
             raise_on_error=False,
             run_config=_QUIET,
-            tags=range_tags(*days) if days else None,
+            tags=tags,
         )
         seconds[group] = seconds.get(group, 0.0) + time.perf_counter() - t
         for st in instance.get_run_step_stats(result.run_id):

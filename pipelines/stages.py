@@ -187,15 +187,24 @@ def files_registered(wh: Warehouse) -> pl.DataFrame:
         return query(conn, "read/source_file_hashes")
 
 
+def _results_fingerprint(conn) -> str | None:
+    state = dict(query(conn, "read/pipeline_state").rows())
+    done = query(conn, "read/results_state").rows()
+    if "content" not in state:
+        return None
+    return incremental.results_fingerprint(state["content"], done)
+
+
 def results_fingerprint(wh: Warehouse) -> str | None:
     """What the audit and the publication would be computed from now
     (:func:`pipelines.incremental.results_fingerprint`); ``None`` before the inbox is read."""
     with wh.connect() as conn:
-        state = dict(query(conn, "read/pipeline_state").rows())
-        done = query(conn, "read/results_state").rows()
-    if "content" not in state:
-        return None
-    return incremental.results_fingerprint(state["content"], done)
+        return _results_fingerprint(conn)
+
+
+#: The steps computed from every session date (the audit marts, the reconciliation and
+#: the reports: ``audit``; the site and the exports: ``publish``), in the order they run.
+WHOLE_WAREHOUSE_STEPS = ("audit", "publish")
 
 
 def step_due(wh: Warehouse, step: str) -> bool:
@@ -205,6 +214,31 @@ def step_due(wh: Warehouse, step: str) -> bool:
         state = dict(query(conn, "read/pipeline_state").rows())
     current = results_fingerprint(wh)
     return current is None or state.get(step) != current
+
+
+def whole_warehouse_due(wh: Warehouse) -> tuple[str | None, list[str]]:
+    """``(fingerprint, steps)``: what the whole-warehouse steps would be computed from now
+    (:func:`results_fingerprint`) and which of :data:`WHOLE_WAREHOUSE_STEPS` it differs from
+    the last completed run of; read only (the sensor's question), and ``(None, [])`` for a
+    warehouse not filled yet, or one another process holds (a DuckDB file being written:
+    the question is asked again later)."""
+    import duckdb
+
+    if wh.url is None and not wh.path.is_file():
+        return None, []
+    try:
+        with wh.connect(read_only=True) as conn:
+            state = dict(query(conn, "read/pipeline_state").rows())
+            current = _results_fingerprint(conn)
+    except duckdb.Error:
+        return None, []
+    except Exception as e:  # a PostgreSQL warehouse whose tables do not exist yet
+        if type(e).__name__ != "UndefinedTable":
+            raise
+        return None, []
+    if current is None:
+        return None, []
+    return current, [s for s in WHOLE_WAREHOUSE_STEPS if state.get(s) != current]
 
 
 def mark_step(wh: Warehouse, step: str) -> None:

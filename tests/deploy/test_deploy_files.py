@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pipelines.partition_tags import DATES, WAREHOUSE, WHOLE
 from tests.conftest import ROOT
 
 DEPLOY = ROOT / "docs" / "deploy"
@@ -292,10 +293,17 @@ def test_values_queue_runs_with_tag_limits_and_the_standings_pool(values: dict):
     concurrency = values["concurrency"]
     assert concurrency["enabled"] is True
     limits = {t["key"]: t for t in concurrency["runs"]["tagConcurrencyLimits"]}
-    assert limits["dagster/partition"]["limit"] == 1
-    assert limits["dagster/partition"]["value"] == {"applyLimitPerUniqueValue": True}
+    # one run of the same dates at a time (the tag of pipelines.partition_tags.range_tags),
+    # one run of the whole-warehouse job at a time (its tag)
+    assert limits[DATES]["limit"] == 1
+    assert limits[DATES]["value"] == {"applyLimitPerUniqueValue": True}
+    assert limits[WAREHOUSE] == {"key": WAREHOUSE, "value": WHOLE, "limit": 1}
     assert concurrency["pools"]["defaultLimit"] == 1
     assert concurrency["pools"]["granularity"] == "op"
+    # runs waiting for the inbox slot (their first step) are launched all the same
+    assert (
+        concurrency["pools"]["opGranularityRunBuffer"] >= concurrency["runs"]["maxConcurrentRuns"]
+    )
 
 
 def _instance_yaml_as_the_chart_renders_it(values: dict) -> dict:
@@ -318,6 +326,7 @@ def _instance_yaml_as_the_chart_renders_it(values: dict) -> dict:
             "pools": {
                 "default_limit": concurrency["pools"]["defaultLimit"],
                 "granularity": concurrency["pools"]["granularity"],
+                "op_granularity_run_buffer": concurrency["pools"]["opGranularityRunBuffer"],
             },
             "runs": {
                 "max_concurrent_runs": runs["maxConcurrentRuns"],
