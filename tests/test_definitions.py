@@ -10,7 +10,7 @@ import sys
 
 import dagster as dg
 
-from assets.automation import inbox_sensor, nightly
+from assets.automation import after_dates, inbox_sensor, nightly
 from pipelines.definitions import defs
 from pipelines.resources import InboxResource
 from pipelines.runner import HOLDING_CHECKS
@@ -45,6 +45,38 @@ def test_definitions_load():
     job = defs.resolve_job_def("nightly_results")
     assert job.partitions_def is not None
     assert job.executor_def.name == "in_process"
+
+
+def test_the_dates_and_the_whole_warehouse_are_two_jobs():
+    """``nightly_results`` computes session dates (the inbox read first); everything made
+    from every date — the audit, the reconciliation, the reports, the publication — is
+    ``audit_and_publication``, run once the dates are done, one run at a time (its tag),
+    the publication last; both jobs together are every asset."""
+    from pipelines.partition_tags import WAREHOUSE, WHOLE
+
+    graph = defs.resolve_asset_graph()
+
+    def keys(job: str) -> set[str]:
+        return {
+            k.to_user_string() for k in defs.resolve_job_def(job).asset_layer.executable_asset_keys
+        }
+
+    dates, whole = keys("nightly_results"), keys("audit_and_publication")
+    groups = {k.to_user_string(): graph.get(k).group_name for k in graph.get_all_asset_keys()}
+    assert {groups[k] for k in dates} == {"inbox", "results"}
+    assert {groups[k] for k in whole} == {"audit", "publish"}
+    assert dates.isdisjoint(whole) and dates | whole == set(groups)
+    assert defs.resolve_job_def("audit_and_publication").tags == {WAREHOUSE: WHOLE}
+    assert defs.resolve_job_def("audit_and_publication").partitions_def is None
+    # the publication comes after the reconciliation (which may hold a file's sessions back)
+    # and after the audit and its reports
+    parents = {p.to_user_string() for p in graph.get(dg.AssetKey("publication")).parent_keys}
+    assert whole - {"publication"} <= parents | {
+        "penalty_stats", "appeal_stats", "ruling_discrepancies",
+    }  # fmt: skip
+    # every run reads the inbox one at a time; event standings are ranked one at a time
+    pools = {k.to_user_string(): graph.get(k).pools for k in graph.get_all_asset_keys()}
+    assert pools["source_files"] == {"inbox"} and pools["standings"] == {"event_standings"}
 
 
 def test_blocking_checks_gate_standings_holding_checks_hold_events():
@@ -92,9 +124,12 @@ def test_every_check_spec_is_an_asset_check_of_the_definitions():
         assert (ROOT / "sql" / f"{c.sql}.sql").is_file(), c.name
 
 
-def test_schedule_and_sensor_on_by_default():
+def test_schedule_and_sensors_on_by_default():
     assert nightly.default_status == dg.DefaultScheduleStatus.RUNNING
     assert inbox_sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    assert after_dates.default_status == dg.DefaultSensorStatus.RUNNING
+    assert after_dates.job_name == "audit_and_publication"
+    assert nightly.job_name == inbox_sensor.job_name == "nightly_results"
     assert nightly.cron_schedule == "0 2 * * *"
 
 
@@ -126,6 +161,22 @@ def test_sensor_requests_the_dates_a_changed_file_touches(tmp_path):
     before, after = json.loads(again.cursor), json.loads(third.cursor)
     assert sorted(after) == ["2026-11-02", "2026-11-03"]
     assert before["2026-11-02"] == after["2026-11-02"] != before["2026-11-03"]
+
+
+def test_sensor_asks_one_run_per_date_when_a_range_holds_one(tmp_path, monkeypatch):
+    """``$TRAVELLER_RANGE_RESULTS`` bounds a range by its table results, for the sensor as
+    for the schedule: smaller than a date, each date is a run of its own (which an instance
+    with a PostgreSQL warehouse runs side by side), each tagged with its dates."""
+    from pipelines.partition_tags import DATES
+
+    inbox = tmp_path / "inbox"
+    generate_inbox(inbox, sessions=3, clubs=1, seed=3)
+    monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", "1")
+    with dg.build_sensor_context(resources={"inbox": InboxResource(path=str(inbox))}) as ctx:
+        got = inbox_sensor(ctx)
+    days = ["2026-11-02", "2026-11-03", "2026-11-04"]
+    assert sorted(_span(r) for r in got.run_requests) == [(d, d) for d in days]
+    assert sorted(r.tags[DATES] for r in got.run_requests) == [f"{d}..{d}" for d in days]
 
 
 def test_sensor_run_key_is_the_same_in_every_process(tmp_path):

@@ -23,9 +23,9 @@ import duckdb
 import polars as pl
 import pytest
 
-from assets.automation import nightly
+from assets.automation import after_dates, nightly
 from pipelines import incremental, tables
-from pipelines.resources import InboxResource, WarehouseResource
+from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.runner import run_inbox
 from pipelines.settings import SAMPLE_INBOX
 
@@ -262,3 +262,78 @@ def test_nothing_new_reads_nothing_and_writes_nothing(base, tmp_path, monkeypatc
     # a changed byte in one file, and the check says there is work again
     (inbox / "events.csv").write_text((inbox / "events.csv").read_text() + "\n")
     assert incremental.up_to_date(inbox, db, None, date.today()) is None
+
+
+def _after_dates(folder: Path, instance: dg.DagsterInstance, cursor: str | None) -> dg.SensorResult:
+    res = {"warehouse": WarehouseResource(path=str(folder / "w.duckdb"))}
+    with dg.build_sensor_context(resources=res, instance=instance, cursor=cursor) as ctx:
+        return after_dates(ctx)
+
+
+def test_the_audit_and_the_site_follow_the_runs_of_dates_once(base, tmp_path, monkeypatch):
+    """The sensor of the whole-warehouse job (``audit_and_publication``): nothing to do after
+    a whole run; a run of the date job alone (its two groups, as a Dagster deployment runs
+    it) changes the results, and the sensor asks for one run — not while a run is still
+    running, not twice for the same results."""
+    from dagster._core.test_utils import create_run_for_test
+
+    from assets.automation import nightly_job
+    from pipelines import stages
+    from pipelines.definitions import defs
+    from pipelines.partition_tags import range_tags
+
+    inbox = tmp_path / "inbox"
+    shutil.copytree(base, inbox)
+    monkeypatch.setenv("TRAVELLER_NOW", LATE)
+    folder = tmp_path / "w"
+    instance = dg.DagsterInstance.ephemeral()
+    assert _after_dates(folder, instance, None).run_requests == []  # no warehouse yet
+    _run(inbox, folder)
+    done = _after_dates(folder, instance, None)
+    assert done.run_requests == [] and "up to date" in done.skip_reason.skip_message
+
+    # new rulings of 3 November, run as the date job runs them (no audit, no publication)
+    later = LATER_RULINGS
+    _append(inbox / "rulings.csv", SAMPLE_INBOX / "rulings.csv", lambda r: r["ruling_id"] in later)
+    day = "2026-11-03"
+    resources = {
+        "warehouse": WarehouseResource(path=str(folder / "w.duckdb")),
+        "inbox": InboxResource(path=str(inbox)),
+        "publication": PublicationResource(path=str(folder)),
+    }
+    ran = dg.materialize(
+        [*defs.assets, *defs.asset_checks],
+        selection=dg.AssetSelection.groups("inbox", "results"),
+        resources=resources,
+        instance=instance,
+        tags=range_tags(day, day),
+    )
+    assert ran.success
+    fingerprint, steps = stages.whole_warehouse_due(stages.Warehouse(folder / "w.duckdb"))
+    assert steps == ["audit", "publish"]
+
+    # a run of dates not finished: wait for it
+    running = create_run_for_test(
+        instance, job_name=nightly_job.name, status=dg.DagsterRunStatus.STARTED
+    )
+    waiting = _after_dates(folder, instance, None)
+    assert waiting.run_requests == [] and waiting.cursor is None
+    instance.delete_run(running.run_id)
+
+    asked = _after_dates(folder, instance, None)
+    assert [r.run_key for r in asked.run_requests] == [f"warehouse-1-{fingerprint[:16]}"]
+    # the same results again (the run failed, say): not asked for twice
+    assert _after_dates(folder, instance, asked.cursor).run_requests == []
+    # the run: its last step records the audit and the publication as done
+    whole = dg.materialize(
+        [*defs.assets, *defs.asset_checks],
+        selection=dg.AssetSelection.groups("audit", "publish"),
+        resources=resources,
+        instance=instance,
+    )
+    assert whole.success
+    assert stages.whole_warehouse_due(stages.Warehouse(folder / "w.duckdb")) == (fingerprint, [])
+    # and the whole-warehouse run left what traveller run leaves
+    fresh = tmp_path / "fresh"
+    _run(inbox, fresh)
+    _same(folder, fresh)

@@ -1,7 +1,9 @@
 """A throw-away PostgreSQL cluster for the tests of the PostgreSQL deployment.
 
 One cluster per test session (:mod:`pipelines.pg_local`, in a temporary folder, on a free
-port, stopped at the end); each test that asks for ``pg_url`` gets a database of its own.
+port, stopped at the end) — or the one ``.ci/run`` started for the whole suite
+(``TRAVELLER_TEST_PG_DIR``, ``TRAVELLER_TEST_PG_PORT``; left running, CI stops it); each test
+that asks for ``pg_url`` gets a database of its own.
 Where the server binaries are absent the tests skip, unless ``TRAVELLER_REQUIRE_POSTGRES=1``
 (set by ``.ci/run``), where they fail.
 """
@@ -35,6 +37,11 @@ def pg_cluster() -> Iterator[Cluster]:
         if os.environ.get("TRAVELLER_REQUIRE_POSTGRES") == "1":
             pytest.fail("PostgreSQL is not installed (TRAVELLER_REQUIRE_POSTGRES=1)")
         pytest.skip("PostgreSQL is not installed")
+    if os.environ.get("TRAVELLER_TEST_PG_DIR") and os.environ.get("TRAVELLER_TEST_PG_PORT"):
+        yield Cluster(
+            Path(os.environ["TRAVELLER_TEST_PG_DIR"]), int(os.environ["TRAVELLER_TEST_PG_PORT"])
+        ).start()  # already running: start() only checks the database is there
+        return
     base = Path(tempfile.mkdtemp(prefix="traveller-pg-", dir="/tmp"))
     cluster = Cluster(base, _free_port())
     try:
