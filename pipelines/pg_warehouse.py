@@ -395,8 +395,79 @@ def ensure_schema(conn: PgConnection) -> None:
 
     with conn.raw.transaction():
         conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_LOCK_SCHEMA,))
+        row = conn.raw.execute(
+            "SELECT schema_version FROM warehouse_meta"
+            if conn.raw.execute("SELECT to_regclass('warehouse_meta')").fetchone()[0]
+            else "SELECT NULL"
+        ).fetchone()
+        if row and row[0] is not None and row[0] != schema_version():
+            _drop_views(conn, keep=())  # the tables they read are about to be dropped
         registry.sync_schema(conn, create)
+        ensure_views(conn)
     _schema_ok.add(dsn)
+
+
+# ------------------------------------------------------------------------------ dashboards
+
+#: The schemas of the dashboards' views: ``dashboards`` for the federation's public
+#: dashboards, ``dashboards_audit`` for the audit (directors named) — one view per model
+#: ``sql/<schema>/<view>.sql``. A role reading a schema's views reads nothing else: a view
+#: reads its tables with its owner's rights (the writer's), so no table is granted to it.
+VIEW_SCHEMAS = ("dashboards", "dashboards_audit")
+
+#: How a view made by Traveller is marked (its comment, followed by a digest of its text).
+_VIEW_MARK = "traveller view "
+
+
+def views() -> list[tuple[str, str, str]]:
+    """``(schema, view, PostgreSQL SELECT)`` of every dashboards' view, from its model in
+    ``sql/`` (DuckDB's dialect, translated as every model is)."""
+    from pipelines.warehouse import _sql_dir, sql
+
+    root = _sql_dir()
+    return [
+        (schema, p.stem, translate(sql(f"{schema}/{p.stem}")).replace("%%", "%"))
+        for schema in VIEW_SCHEMAS
+        for p in sorted((root / schema).glob("*.sql"))
+    ]
+
+
+def _drop_views(conn: PgConnection, keep: Sequence[tuple[str, str]]) -> None:
+    """Drop the views Traveller made in :data:`VIEW_SCHEMAS`, except ``keep``."""
+    made = conn.raw.execute(
+        "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind = 'v' AND n.nspname = ANY(%s) "
+        "AND coalesce(obj_description(c.oid, 'pg_class'), '') LIKE %s",
+        (list(VIEW_SCHEMAS), _VIEW_MARK + "%"),
+    ).fetchall()
+    for schema, name in made:
+        if (schema, name) not in keep:
+            conn.raw.execute(f'DROP VIEW IF EXISTS "{schema}"."{name}"')
+
+
+def ensure_views(conn: PgConnection) -> None:
+    """Create the dashboards' views that are missing or whose text changed (the schemas
+    too, when the writer may: a database administrator may have made them, owned by the
+    writer, as ``docs/deploy.md`` shows), and drop those no model makes any more. A view
+    that is as it should be is not touched (replacing it would wait for its readers). Its
+    readers' grants come from the schema's default privileges (``docs/deploy.md``)."""
+    import hashlib
+
+    wanted = views()
+    _drop_views(conn, keep=[(s, v) for s, v, _ in wanted])
+    for schema in VIEW_SCHEMAS:
+        if conn.raw.execute("SELECT to_regnamespace(%s)", (schema,)).fetchone()[0] is None:
+            conn.raw.execute(f'CREATE SCHEMA "{schema}"')
+    for schema, name, body in wanted:
+        mark = _VIEW_MARK + hashlib.sha256(body.encode()).hexdigest()[:16]
+        have = conn.raw.execute(
+            "SELECT obj_description(to_regclass(%s), 'pg_class')", (f'"{schema}"."{name}"',)
+        ).fetchone()[0]
+        if have == mark:
+            continue
+        conn.raw.execute(f'DROP VIEW IF EXISTS "{schema}"."{name}"')
+        conn.raw.execute(f'CREATE VIEW "{schema}"."{name}" AS {body}')
+        conn.raw.execute(f"COMMENT ON VIEW \"{schema}\".\"{name}\" IS '{mark}'")
 
 
 # ---------------------------------------------------------------------------- reads, writes

@@ -9,7 +9,7 @@ block no check claims fails (so a new example cannot go untested):
   CLI's own options; ``python -c`` runs against the published sample's warehouse; the
   reconciliation example runs as written; ``dagster…`` commands and options exist in the
   installed Dagster; ``docker``/``kubectl``/``helm`` (not on this machine) name files that
-  exist;
+  exist; ``psql`` queries of the dashboards' views are run by tests/postgres/test_dashboards.py;
 * ``sql`` — runs in a real PostgreSQL (skipped when PostgreSQL is absent, unless
   ``TRAVELLER_REQUIRE_POSTGRES=1``, which ``.ci/run`` sets);
 * ``text`` — a run summary: the lines appear in the output of a real run of the case it
@@ -237,6 +237,10 @@ def check_shell(block: Block, tmp_path: Path, sample: Sample) -> None:
             check_external(words)
         elif tool in {"mkdir", "cp"}:
             continue  # run by run_shell_example
+        elif tool == "psql":
+            # a dashboard's query of the PostgreSQL warehouse: tests/postgres/test_dashboards.py
+            # runs it as written, as the dashboards' role, on a warehouse
+            assert "dashboards." in block.text, f"{block.id}: a psql example not run anywhere"
         else:
             pytest.fail(f"{block.id}: no check knows the command {words[0]!r}")
 

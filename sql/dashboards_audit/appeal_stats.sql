@@ -1,0 +1,3 @@
+-- View dashboards_audit.appeal_stats (the audit role only): the appeal statistics, by
+-- director too.
+SELECT * FROM appeal_stats
