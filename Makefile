@@ -120,11 +120,16 @@ pg-stop:  ## stop the local PostgreSQL under .pg/
 	$(BIN)/python -m pipelines.pg_local stop .pg
 
 # The Dagster UI with Dagster's state and the warehouse on the local PostgreSQL
-# (docs/deploy/dagster.postgres.yaml in .dagster_home_pg/): runs queued, several at once.
+# (docs/deploy/dagster.postgres.yaml in .dagster_home_pg/): runs queued, several at once. The
+# pools' limits are set first (docs/deploy.md: left to the default, runs starting together
+# fail on PostgreSQL).
+PG_DAGSTER := env DAGSTER_HOME=$(CURDIR)/.dagster_home_pg $(PG_ENV) $(BIN)/dagster
 dev-postgres: pg-start  ## the Dagster UI on PostgreSQL (instance and warehouse), port 3000
 	mkdir -p .dagster_home_pg
 	cp docs/deploy/dagster.postgres.yaml .dagster_home_pg/dagster.yaml
-	env DAGSTER_HOME=$(CURDIR)/.dagster_home_pg $(PG_ENV) $(BIN)/dagster dev -m pipelines.definitions
+	$(PG_DAGSTER) instance concurrency set event_standings 1
+	$(PG_DAGSTER) instance concurrency set inbox 1
+	$(PG_DAGSTER) dev -m pipelines.definitions
 
 sample: install  ## regenerate the bundled sample inbox (seeded: same files every time)
 	rm -rf pipelines/sample/inbox
