@@ -422,9 +422,9 @@ _VIEW_MARK = "traveller view "
 def views() -> list[tuple[str, str, str]]:
     """``(schema, view, PostgreSQL SELECT)`` of every dashboards' view, from its model in
     ``sql/`` (DuckDB's dialect, translated as every model is)."""
-    from pipelines.warehouse import _sql_dir, sql
+    from pipelines.sql_files import sql, sql_dir
 
-    root = _sql_dir()
+    root = sql_dir()
     return [
         (schema, p.stem, translate(sql(f"{schema}/{p.stem}")).replace("%%", "%"))
         for schema in VIEW_SCHEMAS
@@ -467,7 +467,7 @@ def ensure_views(conn: PgConnection) -> None:
             continue
         conn.raw.execute(f'DROP VIEW IF EXISTS "{schema}"."{name}"')
         conn.raw.execute(f'CREATE VIEW "{schema}"."{name}" AS {body}')
-        conn.raw.execute(f"COMMENT ON VIEW \"{schema}\".\"{name}\" IS '{mark}'")
+        conn.raw.execute(f'COMMENT ON VIEW "{schema}"."{name}" IS \'{mark}\'')
 
 
 # ---------------------------------------------------------------------------- reads, writes

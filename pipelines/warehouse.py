@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +31,12 @@ import duckdb
 import polars as pl
 
 from pipelines import tables as registry
+from pipelines.sql_files import sql
+from pipelines.sql_files import sql_dir as _sql_dir
 from pipelines.writes import Write
 from pipelines.writes import bound as _bound
 
-__all__ = ["Write"]
+__all__ = ["Write", "_sql_dir", "sql"]
 
 #: Table names in dependency order (declared in :mod:`pipelines.tables`).
 TABLES: tuple[str, ...] = tuple(t.name for t in registry.TABLES)
@@ -46,23 +47,6 @@ DEFAULT_PATH = Path("data/warehouse.duckdb")
 #: DuckDB files this process keeps open for a run (:meth:`Warehouse.kept_open`): resolved
 #: path -> (the keeping connection, how many holds).
 _KEPT: dict[str, tuple[duckdb.DuckDBPyConnection, int]] = {}
-
-
-def _sql_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "sql", here / "_sql"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("the sql/ folder was not found beside the pipelines package")
-
-
-@cache
-def sql(name: str) -> str:
-    """The text of ``sql/<name>.sql`` (e.g. ``"read/events"``)."""
-    path = _sql_dir() / f"{name}.sql"
-    if not path.is_file():
-        raise FileNotFoundError(f"no SQL model {name!r} at {path}")
-    return path.read_text(encoding="utf-8")
 
 
 #: A value with a URL scheme (``postgresql://…``, and what ``Path`` makes of it,
