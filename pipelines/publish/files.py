@@ -61,6 +61,18 @@ def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
     return sorted(removed, reverse=True)
 
 
+def listing(folder: Path) -> set[str]:
+    """Every file under ``folder``, as paths relative to it with ``/`` (one ``os.walk``):
+    whether a publication's thousands of pages are there, without a test of each."""
+    root = os.fspath(folder)
+    out: set[str] = set()
+    for here, _dirs, files in os.walk(root):
+        rel = os.path.relpath(here, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        out.update(prefix + name for name in files)
+    return out
+
+
 def record_of(folder: Path) -> Path:
     """Where the record of what ``folder``'s files were made from is kept: beside the
     folder, in a hidden ``.manifests`` folder (``site`` -> ``.manifests/site.json``), never

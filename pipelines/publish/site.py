@@ -37,6 +37,7 @@ is never read (:mod:`pipelines.publish.data`).
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Collection, Iterable
@@ -75,7 +76,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
-from pipelines.publish.files import digest, prune, put, record_of
+from pipelines.publish.files import digest, listing, prune, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.players import PlayerPages
@@ -291,7 +292,11 @@ class Site:
         self.keys = keys or {}
         self.kept_events = set(kept)
         self.env = environment()
-        self.pages: list[Path] = []
+        #: the pages written (paths) and kept (their paths as text: a site of many thousand
+        #: kept pages makes no path object of each)
+        self.pages: list[Path | str] = []
+        self._root = os.fspath(self.out)
+        self._there: set[str] | None = None
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
         self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
@@ -310,6 +315,14 @@ class Site:
         #: each event's folder (``events/<folder>``, :func:`event_folders`)
         self.folders: dict[str, str] = {}
 
+    @property
+    def there(self) -> set[str]:
+        """The files the output folder held when this publication began (relative paths,
+        :func:`~pipelines.publish.files.listing`): one listing, read when first needed."""
+        if self._there is None:
+            self._there = listing(self.out)
+        return self._there
+
     def _read_manifest(self) -> dict[str, dict[str, Any]]:
         return self.recorded(self.out)
 
@@ -325,8 +338,10 @@ class Site:
     @staticmethod
     def keepable(out: Path, keys: dict[str, str]) -> set[str]:
         """The events whose pages the last publication into ``out`` made from what they are
-        made from now (``keys``) and which are all still there: kept as they are."""
+        made from now (``keys``) and which are all still there: kept as they are. (Whether
+        they are there is looked up in one listing of ``out``, not a file test per page.)"""
         before = Site.recorded(out)
+        there = listing(out) if before else set()
         kept = set()
         for event_id, made_from in keys.items():
             entry = before.get(f"event\x1f{event_id}") or {}
@@ -334,7 +349,7 @@ class Site:
             if (
                 entry.get("digest") == made_from
                 and pages
-                and all((out / p).is_file() for p in pages)
+                and all(p in there for p in pages)
                 and all(k in before for k in entry.get("sessions") or [])
             ):
                 kept.add(event_id)
@@ -349,7 +364,7 @@ class Site:
         if clash:
             raise ValueError(f"two pages would be written to {clash[0]}")
         self._paths.update(pages)
-        self.pages.extend(self.out / p for p in pages)
+        self.pages.extend(os.path.join(self._root, p) for p in pages)
         self.manifest[f"event\x1f{event_id}"] = entry
         for key in entry.get("sessions") or []:
             self.manifest[key] = self._before[key]
@@ -402,18 +417,18 @@ class Site:
             (made_from is not None and before.get("digest") != made_from)
             or not pages
             or any(p in self._paths for p in pages)
-            or not all((self.out / p).is_file() for p in pages)
+            or not all(p in self.there for p in pages)
         ):
             return False
         self._paths.update(pages)
-        self.pages.extend(self.out / p for p in pages)
+        self.pages.extend(os.path.join(self._root, p) for p in pages)
         self.manifest[key] = before
         return True
 
     def record(self, key: str, made_from: str, first: int) -> None:
         """Record the pages written since there were ``first`` (:meth:`page_count`) under
         ``key``, made from ``made_from``."""
-        made = [p.relative_to(self.out).as_posix() for p in self.pages[first:]]
+        made = [Path(p).relative_to(self.out).as_posix() for p in self.pages[first:]]
         self.manifest[key] = {"digest": made_from, "pages": made}
 
     def page_count(self) -> int:
@@ -497,7 +512,7 @@ class Site:
         session's pages), then the folders left empty."""
         self.removed.extend(prune(self.out, keep))
 
-    def render(self) -> list[Path]:
+    def render(self) -> list[Path | str]:
         """Write every page and the style sheet (each only when its content changed), remove
         the pages no longer published; return the pages. (:meth:`start`, the events of
         the snapshot in one batch, :meth:`finish`.)"""
@@ -554,9 +569,9 @@ class Site:
                 f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
             ]
 
-    def finish(self) -> list[Path]:
+    def finish(self) -> list[Path | str]:
         """The player pages, the record of the pages, and what is no longer published
-        removed; the pages."""
+        removed; the pages (those kept as they were given as text)."""
         players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
         self.players_rendered, self.players_kept = players.render(self)
         put(
@@ -980,7 +995,7 @@ def cause_text(change: dict[str, Any]) -> str:
     return text + (f" ({note})" if note else "")
 
 
-def write_site(data: Published, out: Path) -> list[Path]:
+def write_site(data: Published, out: Path) -> list[Path | str]:
     """Write the results site for ``data`` into ``out``; the pages written."""
     return Site(data, out).render()
 

@@ -128,10 +128,20 @@ class Chart:
     unlabelled: list[str] = field(default_factory=list)
 
 
-def _svg(fig) -> str:
+def _svg(fig, drawn: bool = False) -> str:
+    """``fig`` as SVG text, cut to its drawn extent. A ``drawn`` figure (laid out and drawn on
+    its Agg canvas) is cut to the extent measured on that drawing: ``bbox_inches="tight"``
+    would draw the whole SVG once more only to measure it."""
     buf = io.StringIO()
     with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+        bbox = (
+            fig.get_tightbbox(fig.canvas.get_renderer()).padded(
+                matplotlib.rcParams["savefig.pad_inches"]
+            )
+            if drawn
+            else "tight"
+        )
+        fig.savefig(buf, format="svg", bbox_inches=bbox, metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
@@ -217,6 +227,9 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
         )
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
+        # laid out once: no layout engine left to lay it out again (and to draw it once more
+        # for that) when it is saved
+        fig.set_layout_engine(None)
         fig.canvas.draw()  # the layout is final: labels are placed where they are drawn
         renderer = fig.canvas.get_renderer()
         taken = [
@@ -240,7 +253,7 @@ def funnel_chart(rows: pl.DataFrame, title: str, labels: dict[str, str] | None =
     """:func:`funnel_figure` as inline SVG text, with the names it could not label."""
     fig = funnel_figure(rows, title, labels)
     left_out = list(fig.unlabelled)
-    return Chart(_svg(fig), left_out)
+    return Chart(_svg(fig, drawn=True), left_out)
 
 
 def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:

@@ -16,8 +16,9 @@ Charts are drawn with matplotlib (its object API, no GUI backend) and embedded a
 URIs; every chart has a text alternative and a sentence under it saying what to read from it,
 and the figures are also given as tables, so the page is readable with a screen reader or
 without images. Counts (sessions, results, rejected inputs) are on integer axes; up to 12
-clubs are drawn in 12 distinct colours (:data:`pipelines.reports.plots.PALETTE`); the dates or
-months under a chart are thinned and slanted so that no two overlap.
+clubs are drawn in 12 distinct colours (:data:`pipelines.reports.plots.PALETTE`) — with more,
+the eleven with the most results and the others together as one series, every club still in
+the tables; the dates or months under a chart are thinned and slanted so that no two overlap.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ import io
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 from jinja2 import Environment, FileSystemLoader
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -86,27 +89,93 @@ def _png(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _bars(df: pl.DataFrame, value: str, title: str, ylabel: str, counts: bool = True) -> str:
+def _bars(
+    df: pl.DataFrame,
+    value: str,
+    title: str,
+    ylabel: str,
+    counts: bool = True,
+    other: str | None = None,
+) -> str:
     """:func:`bars_figure` as a PNG data URI."""
-    return _png(bars_figure(df, value, title, ylabel, counts))
+    return _png(bars_figure(df, value, title, ylabel, counts, other))
+
+
+#: The most series a chart draws: :data:`~pipelines.reports.plots.PALETTE`'s twelve colours.
+MOST_SERIES = len(PALETTE)
+
+
+def charted_clubs(
+    sessions: pl.DataFrame, most: int = MOST_SERIES
+) -> tuple[pl.DataFrame, str | None]:
+    """``sessions`` with the clubs a chart can tell apart: when there are more than ``most``,
+    the ``most - 1`` clubs with the most table results (then by name) keep their name and the
+    others are drawn together as one series, ``"N other clubs"`` (their sessions and results
+    added, their field sizes averaged over their sessions). Twelve colours are the most that
+    stay distinct; the tables under the charts still list every club. Returns the frame and
+    the name of the series of the other clubs (``None`` when every club is named)."""
+    totals = (
+        sessions.group_by("club")
+        .agg(pl.col("results").sum())
+        .sort(["results", "club"], descending=[True, False])
+    )
+    if totals.height <= most:
+        return sessions, None
+    named = totals["club"].head(most - 1)
+    other = f"{totals.height - named.len()} other clubs"
+    return sessions.with_columns(
+        pl.when(pl.col("club").is_in(named.implode()))
+        .then(pl.col("club"))
+        .otherwise(pl.lit(other))
+        .alias("club")
+    ), other
 
 
 def bars_figure(
-    df: pl.DataFrame, value: str, title: str, ylabel: str, counts: bool = True
+    df: pl.DataFrame,
+    value: str,
+    title: str,
+    ylabel: str,
+    counts: bool = True,
+    other: str | None = None,
 ) -> Figure:
-    """Grouped bars: one group per month, one bar per club, each club its colour of
-    :data:`~pipelines.reports.plots.PALETTE` (``counts``: an integer axis)."""
+    """Grouped bars: one group per period, one bar per club, each club its colour of
+    :data:`~pipelines.reports.plots.PALETTE` (``counts``: an integer axis). ``df`` holds at
+    most :data:`MOST_SERIES` clubs (:func:`charted_clubs`); the series ``other`` (the other
+    clubs together) is drawn last, the named clubs before it in alphabetical order.
+
+    Each club's bars are one :class:`~matplotlib.collections.PolyCollection` (one artist per
+    club, not one per bar), so a season of many dates draws in a fraction of a second."""
     months = sorted(df["period"].unique().to_list())
-    clubs = sorted(df["club"].unique().to_list())
+    clubs = sorted(df["club"].unique().to_list(), key=lambda c: (c == other, c))
     fig = Figure(figsize=(7, 3.2))
     FigureCanvasAgg(fig)  # drawn as it is saved: the labels are measured on it
     ax = fig.subplots()
     width = 0.8 / max(len(clubs), 1)
+    position = {m: i for i, m in enumerate(months)}
+    top = 0.0
     for i, club in enumerate(clubs):
-        sub = dict(df.filter(pl.col("club") == club).select("period", value).iter_rows())
-        xs = [m + (i - (len(clubs) - 1) / 2) * width for m in range(len(months))]
-        heights = [sub.get(m, 0) or 0 for m in months]
-        ax.bar(xs, heights, width, label=plain(club), color=PALETTE[i % len(PALETTE)])
+        sub = df.filter(pl.col("club") == club).select("period", value).drop_nulls()
+        x = np.array([position[m] for m in sub["period"].to_list()], dtype=float)
+        h = sub[value].cast(pl.Float64).to_numpy()
+        left = x + (i - (len(clubs) - 1) / 2) * width - width / 2
+        verts = np.stack(
+            [
+                np.column_stack([left, np.zeros_like(h)]),
+                np.column_stack([left, h]),
+                np.column_stack([left + width, h]),
+                np.column_stack([left + width, np.zeros_like(h)]),
+            ],
+            axis=1,
+        )
+        colour = PALETTE[i % len(PALETTE)]
+        ax.add_collection(
+            PolyCollection(verts, facecolors=colour, edgecolors="none", label=plain(club)),
+            autolim=False,
+        )
+        top = max(top, float(h.max()) if h.size else 0.0)
+    ax.set_xlim(-0.5, len(months) - 0.5)
+    ax.set_ylim(0, top * 1.05 if top > 0 else 1)
     thin_ticks(ax, months)
     if counts:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -169,24 +238,30 @@ def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboa
         sessions, unit = with_period(sessions)
         per = "month" if unit == "month" else "session date"
         per_club = monthly(sessions, by_club=True)
+        few, other = charted_clubs(sessions)
+        charted = monthly(few, by_club=True)
         overall = monthly(sessions, by_club=False)
         charts += [
             {
-                "src": _bars(per_club, "sessions", f"Sessions per {per} and club", "sessions"),
+                "src": _bars(
+                    charted, "sessions", f"Sessions per {per} and club", "sessions", other=other
+                ),
                 "alt": f"Bar chart of sessions per {per} for each club; figures in the table "
                 "below.",
                 "reading": f"Read: how many sessions each club ran each {per}; a club missing "
                 f"from a {per} sent no results for it.",
             },
             {
-                "src": _bars(per_club, "results", f"Table results per {per} and club", "results"),
+                "src": _bars(
+                    charted, "results", f"Table results per {per} and club", "results", other=other
+                ),
                 "alt": f"Bar chart of table results per {per} for each club.",
                 "reading": "Read: how much bridge each club played (one result per table and "
                 "board); the rates below are per result, so a small club's rate rests on few.",
             },
             {
                 "src": _bars(
-                    per_club, "avg_field", "Average field size", "contestants", counts=False
+                    charted, "avg_field", "Average field size", "contestants", False, other
                 ),
                 "alt": "Bar chart of the average number of contestants per session.",
                 "reading": "Read: the average number of pairs, teams or players ranked in a "

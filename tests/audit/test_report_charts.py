@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from pipelines.audit.funnel import exact_limit, funnel
 from pipelines.reports.audit import tail_note
 from pipelines.reports.plots import PALETTE, funnel_figure
-from pipelines.reports.season import bars_figure
+from pipelines.reports.season import bars_figure, charted_clubs, monthly
 
 
 def _crowded_rows() -> pl.DataFrame:
@@ -70,11 +70,47 @@ def test_twelve_clubs_get_twelve_distinct_colours_and_counts_whole_numbers():
     )
     fig = bars_figure(df, "sessions", "Sessions per month and club", "sessions")
     ax = fig.axes[0]
-    colours = {mcolors.to_hex(container.patches[0].get_facecolor()) for container in ax.containers}
-    assert len(ax.containers) == 12 and len(colours) == 12
+    colours = {mcolors.to_hex(c.get_facecolor()[0]) for c in ax.collections}
+    assert len(ax.collections) == 12 and len(colours) == 12
+    # each club's two bars as tall as its sessions in November and December
+    for club, c in zip(clubs, ax.collections, strict=True):
+        stated = df.filter(pl.col("club") == club).sort("period")["sessions"].to_list()
+        assert [float(path.vertices[:, 1].max()) for path in c.get_paths()] == stated
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == clubs
     FigureCanvasAgg(fig).draw()
     ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks)
+
+
+def test_more_than_twelve_clubs_are_eleven_named_and_the_others_together():
+    """Fifteen clubs, club k with k results in one session each: the eleven with the most
+    results (clubs 5 to 15) keep their names; clubs 1 to 4 are one series, '4 other clubs',
+    drawn last, with their 4 sessions and 1 + 2 + 3 + 4 = 10 results."""
+    sessions = pl.DataFrame(
+        {
+            "period": ["2026-11"] * 15,
+            "club": [f"Club {k:02d}" for k in range(1, 16)],
+            "results": list(range(1, 16)),
+            "tables": [1] * 15,
+            "contestants": [4] * 15,
+            "adjusted_results": [0] * 15,
+            "penalties": [0] * 15,
+            "appeals": [0] * 15,
+        }
+    )
+    few, other = charted_clubs(sessions)
+    assert other == "4 other clubs"
+    per = monthly(few, by_club=True)
+    row = per.filter(pl.col("club") == other).row(0, named=True)
+    assert (row["sessions"], row["results"], row["avg_field"]) == (4, 10, 4.0)
+    fig = bars_figure(per, "results", "Table results", "results", other=other)
+    ax = fig.axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [f"Club {k:02d}" for k in range(5, 16)] + ["4 other clubs"]
+    assert len({mcolors.to_hex(c.get_facecolor()[0]) for c in ax.collections}) == 12
+    # twelve clubs or fewer: all named, nothing grouped
+    same, none = charted_clubs(sessions.head(12))
+    assert same.equals(sessions.head(12)) and none is None
 
 
 def test_many_dates_under_a_chart_do_not_overlap():
