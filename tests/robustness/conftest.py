@@ -10,6 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import Result
+from typer.testing import CliRunner
 
 HEADER = "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score"
 #: One Howell session of six pairs, two boards; every stated score agrees with Law 77.
@@ -49,3 +51,21 @@ def status(site: Path, event: str, session: int = 1) -> str:
 
     page = (site / session_dir(event, session) / "index.html").read_text(encoding="utf-8")
     return page.split('id="status"><strong>', 1)[1].split("<", 1)[0]
+
+
+def traveller_run(inbox: Path, warehouse: Path, *more: str) -> Result:
+    """``traveller run --inbox INBOX --warehouse WAREHOUSE`` as a scorer types it (the command
+    line, in-process): its ``exit_code`` and its ``output`` (stderr included). It publishes
+    beside the warehouse: the site in ``warehouse.parent / "site"``."""
+    from pipelines.cli import app
+
+    return CliRunner().invoke(
+        app, ["run", "--inbox", str(inbox), "--warehouse", str(warehouse), *more]
+    )
+
+
+def published(site: Path, event: str) -> bool:
+    """Whether the site has any page of ``event`` (a held event has none)."""
+    from pipelines.publish.site import event_dir
+
+    return (site / event_dir(event)).exists()
