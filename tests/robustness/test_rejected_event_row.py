@@ -2,21 +2,30 @@
 
 Planted: in an ``events.csv`` describing two events of the same evening, one row with a
 movement typo, a profile that does not exist, an impossible date, ``expected_results`` 0, or
-(another file) a renamed column. Expected: that row rejected with its reason (exit 3), that
-event's standings held with the reason (exit 4), never published; the other event published
-Final; the held event's rulings still dated by the row's valid date and checked (one kept,
-one rejected for its own reason, none for "no date")."""
+(another file) a renamed column; run by ``traveller run``. Expected: that row rejected with
+its reason, that event's standings held with the reason, never published (exit 4, the
+rejection and the hold one line each); the other event published Final; the held event's
+rulings still dated by the row's valid date and checked (one kept, one rejected for its own
+reason, none for "no date")."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pipelines.cli import EXIT_BLOCKED, app
-from pipelines.runner import run_inbox
-from tests.robustness.conftest import EVENTS_HEADER, RESULTS, RULINGS_HEADER, rows, status
+from pipelines.cli import EXIT_BLOCKED
+from tests.robustness.conftest import (
+    EVENTS_HEADER,
+    RESULTS,
+    RULINGS_HEADER,
+    published,
+    rows,
+    status,
+    traveller_run,
+)
+
+HELD_EV2 = "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]"
 
 GOOD_ROW = "OK1,1,2026-11-21,Monday pairs,howell,wbf,"
 BAD_ROWS = {
@@ -64,39 +73,53 @@ def test_a_rejected_event_row_holds_that_event(tmp_path: Path, field: str):
     bad_row, why = BAD_ROWS[field]
     inbox = _inbox(tmp_path, bad_row, dated_names=True)
     wh = tmp_path / "w.duckdb"
-    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    ran = traveller_run(inbox, wh)
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
     rejected = rows(
         wh, "SELECT field, reason FROM rejected_inputs WHERE file = 'events.csv' ORDER BY ALL"
     )
     assert [f for f, _ in rejected] == [field]
     assert why in rejected[0][1]
-    assert report.held_events == [("2026-11-21", "EV2")]
     holds = rows(wh, "SELECT event_id, file, location, field, reason FROM holds ORDER BY ALL")
     assert ("EV2", "events.csv", "line 3", field) in [h[:4] for h in holds]
     [reason] = [h[4] for h in holds if h[1] == "events.csv"]
     assert why in reason and "correct the row" in reason
-    site = tmp_path / "out" / "site"
+    lines = ran.output.splitlines()
+    assert any(x.startswith(f"events.csv:line 3: {field}: ") and why in x for x in lines), lines
+    assert f"held EV2: events.csv:line 3: {field}: {reason}" in lines
+    assert HELD_EV2 in lines
+    site = tmp_path / "site"
     assert status(site, "OK1") == "Final"
-    assert not (site / "EV2").exists()
+    assert not published(site, "EV2")
     assert rows(wh, "SELECT DISTINCT event_id, status FROM standings ORDER BY ALL") == [
         ("EV2", "held"),
         ("OK1", "final"),
+    ]
+    # OK1's six results scored, and EV2's too (kept, not published)
+    assert rows(wh, "SELECT event_id, count(*) FROM scored_results GROUP BY ALL ORDER BY 1") == [
+        ("EV2", 6),
+        ("OK1", 6),
     ]
 
 
 def test_the_held_events_rulings_are_dated_by_its_row_and_checked(tmp_path: Path):
     inbox = _inbox(tmp_path, BAD_ROWS["movement"][0], dated_names=False)
     wh = tmp_path / "w.duckdb"
-    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
-    assert report.dates == ["2026-11-21"]
+    ran = traveller_run(inbox, wh)
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
+    assert "read       4 files, 16 rows, 1 session dates" in ran.output.splitlines()
     assert rows(wh, "SELECT ruling_id, applies FROM rulings") == [("R1", True)]
     [(loc, fld, reason)] = rows(
         wh, "SELECT location, field, reason FROM rejected_inputs WHERE file = 'rulings-b.csv'"
     )
     assert (loc, fld) == ("line 3", "board")
     assert "unknown table or board" in reason
-    assert report.held_events == [("2026-11-21", "EV2")]
-    assert status(tmp_path / "out" / "site", "OK1") == "Final"
+    assert f"rulings-b.csv:line 3: board: {reason}" in ran.output.splitlines()
+    assert "no date" not in ran.output
+    assert HELD_EV2 in ran.output.splitlines()
+    site = tmp_path / "site"
+    assert status(site, "OK1") == "Final"
+    assert not published(site, "EV2")
 
 
 def test_a_renamed_events_column_holds_the_files_events(tmp_path: Path):
@@ -108,16 +131,14 @@ def test_a_renamed_events_column_holds_the_files_events(tmp_path: Path):
     )
     (inbox / "results-2026-11-21-a.csv").write_text(RESULTS.format(e="OK1"))
     (inbox / "results-2026-11-21-b.csv").write_text(RESULTS.format(e="EV2"))
-    r = CliRunner().invoke(
-        app,
-        ["run", "--inbox", str(inbox), "--warehouse", str(tmp_path / "w.duckdb")],
-    )
+    r = traveller_run(inbox, tmp_path / "w.duckdb")
     assert r.exit_code == EXIT_BLOCKED, r.output
-    assert "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]" in (
-        r.output
-    )
+    assert HELD_EV2 in r.output.splitlines()
     assert (
         "held EV2: events-b.csv:line 2: movment: the file has a column 'movment' that is not "
         "an events.csv column (a renamed header?)"
     ) in r.output
     assert "status     1 sessions final, 0 provisional, 1 held" in r.output
+    site = tmp_path / "site"
+    assert status(site, "OK1") == "Final"
+    assert not published(site, "EV2")
