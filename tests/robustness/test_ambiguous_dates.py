@@ -7,17 +7,29 @@ both readings, its event held (placed on the earlier reading, never published) a
 event Final; with the order stated by the profile (``date_order = "mdy"``, ACBL) or by an
 unambiguous date of the same file (``11/17/2026``, ``27/03/2026``), read in that order; a
 file contradicting itself rejected; unambiguous dates (``27/07/2022``, ``03/03/2026``, ISO)
-read as before."""
+read as before. The cases that publish are run by ``traveller run`` (exit 4 where an event is
+held, 0 where nothing is); the readings are checked on the inbox's scan, and the scanned
+cases run together once more (:func:`stated_orders`), where every event whose date is read
+is published Final."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import polars as pl
+import pytest
 
+from pipelines.cli import EXIT_BLOCKED
 from pipelines.inbox import scan
-from pipelines.runner import run_inbox
-from tests.robustness.conftest import EVENTS_HEADER, RESULTS, rows, status
+from tests.robustness.conftest import (
+    EVENTS_HEADER,
+    NOW,
+    RESULTS,
+    published,
+    rows,
+    status,
+    traveller_run,
+)
 
 AMBIGUOUS = "11/03/2026"
 DAY_FIRST, MONTH_FIRST = "2026-03-11", "2026-11-03"
@@ -74,20 +86,26 @@ def _inbox(tmp: Path, xml: str, events_rows: str = "") -> Path:
 def test_an_ambiguous_usebio_date_is_rejected_and_holds_its_event(tmp_path: Path):
     inbox = _inbox(tmp_path, usebio([AMBIGUOUS]))
     wh = tmp_path / "w.duckdb"
-    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    ran = traveller_run(inbox, wh)
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
     assert rows(wh, "SELECT file, location, field, reason, raw FROM rejected_inputs") == [
         ("club-b.xml", "EVENT", "date", REASON, AMBIGUOUS)
     ]
     # held, placed on the earlier reading; the other event of that date published Final
-    assert report.held_events == [(DAY_FIRST, "77-502")]
     [(file, location, field, reason)] = rows(
         wh, "SELECT file, location, field, reason FROM holds WHERE event_id = '77-502'"
     )
     assert (file, location, field) == ("club-b.xml", "EVENT", "date")
     assert reason == f"the event's date is not known: {REASON}"
-    site = tmp_path / "out" / "site"
+    lines = ran.output.splitlines()
+    assert f"club-b.xml:EVENT: date: {REASON}" in lines
+    assert f"held 77-502: club-b.xml:EVENT: date: {reason}" in lines
+    assert (
+        f"held       1 event(s) not published, the rest of their date is: 77-502 [{DAY_FIRST}]"
+    ) in lines
+    site = tmp_path / "site"
     assert status(site, "OK1") == "Final"
-    assert not (site / "77-502").exists()
+    assert not published(site, "77-502")
     assert rows(wh, "SELECT DISTINCT event_id, status FROM standings ORDER BY ALL") == [
         ("77-502", "held"),
         ("OK1", "final"),
@@ -98,14 +116,16 @@ def test_a_profile_stating_month_first_reads_it_month_first(tmp_path: Path):
     # events.csv gives club-b.xml's events the ACBL profile, whose date_order is "mdy"
     inbox = _inbox(tmp_path, usebio([AMBIGUOUS]), "club-b.xml,,,,,acbl,\n")
     wh = tmp_path / "w.duckdb"
-    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    ran = traveller_run(inbox, wh)
+    assert ran.exit_code == 0, ran.output
+    assert "rejected   0 rows or files" in ran.output.splitlines()
     assert rows(wh, "SELECT * FROM rejected_inputs") == []
-    assert report.held_events == []
     assert rows(wh, "SELECT event_id, CAST(date AS VARCHAR), profile FROM events ORDER BY 1") == [
         ("77-502", MONTH_FIRST, "acbl"),
         ("OK1", DAY_FIRST, "wbf"),
     ]
-    assert status(tmp_path / "out" / "site", "77-502") == "Final"
+    site = tmp_path / "site"
+    assert status(site, "77-502") == status(site, "OK1") == "Final"
 
 
 def test_the_usebio_file_states_its_order_by_another_date(tmp_path: Path):
@@ -121,13 +141,19 @@ def test_an_ambiguous_events_csv_date_is_rejected_and_holds_its_event(tmp_path: 
     inbox = _inbox(tmp_path, usebio(["27/07/2022"], ident="503"), "EV2,1,11/03/2026,B,howell,,\n")
     (inbox / "club-c.csv").write_text(RESULTS.format(e="EV2"))
     wh = tmp_path / "w.duckdb"
-    report = run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    ran = traveller_run(inbox, wh)
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
     assert rows(wh, "SELECT file, location, field, reason FROM rejected_inputs") == [
         ("events.csv", "line 3", "date", REASON)
     ]
-    assert report.held_events == [(DAY_FIRST, "EV2")]
-    site = tmp_path / "out" / "site"
+    lines = ran.output.splitlines()
+    assert f"events.csv:line 3: date: {REASON}" in lines
+    assert (
+        f"held       1 event(s) not published, the rest of their date is: EV2 [{DAY_FIRST}]"
+    ) in lines
+    site = tmp_path / "site"
     assert status(site, "OK1") == "Final"
+    assert not published(site, "EV2")
     # 27/07/2022 has no month 27: read day first, as before, and published
     assert rows(wh, "SELECT CAST(date AS VARCHAR) FROM events WHERE event_id = '77-503'") == [
         ("2022-07-27",)
@@ -179,3 +205,71 @@ def test_a_date_given_by_events_csv_leaves_the_files_header_date_unused(tmp_path
     snap = scan(inbox)
     assert snap.rejected.height == 0 and snap.event_holds.height == 0
     assert snap.events.filter(pl.col("event_id") == "77-502")["date"].to_list() == [MONTH_FIRST]
+
+
+@pytest.fixture(scope="module")
+def stated_orders(tmp_path_factory):
+    """The scanned cases above in one inbox, run once by ``traveller run``: ``events.csv``
+    stating day first by ``27/03/2026`` (EV2's ``11/03/2026`` is 11 March) and dating 77-504,
+    whose USEBIO header is ambiguous, in ISO; ``events-both.csv`` writing both orders (EV3,
+    EV4); the USEBIO file of 77-502 stating month first by ``11/17/2026``; 77-505 dated
+    ``03/03/2026``. ``(warehouse, site, exit code, output)``."""
+    base = tmp_path_factory.mktemp("stated")
+    inbox = base / "inbox"
+    inbox.mkdir()
+    (inbox / "events.csv").write_text(
+        f"{EVENTS_HEADER}\nOK1,1,27/03/2026,A,howell,wbf,\nEV2,1,11/03/2026,B,howell,,\n"
+        "77-504,1,2026-11-03,,howell,,\n"
+    )
+    (inbox / "events-both.csv").write_text(
+        f"{EVENTS_HEADER}\nEV3,1,27/03/2026,C,howell,acbl,\nEV4,1,03/28/2026,D,howell,ebu,\n"
+    )
+    for event in ("OK1", "EV2", "EV3", "EV4"):
+        (inbox / f"club-{event.lower()}.csv").write_text(RESULTS.format(e=event))
+    (inbox / "club-b.xml").write_text(usebio([AMBIGUOUS, "11/17/2026"]))
+    (inbox / "club-e.xml").write_text(usebio(["03/03/2026"], ident="505"))
+    (inbox / "club-f.xml").write_text(usebio([AMBIGUOUS], ident="504"))
+    wh = base / "w.duckdb"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TRAVELLER_NOW", NOW)
+        ran = traveller_run(inbox, wh)
+    return wh, base / "site", ran.exit_code, ran.output
+
+
+def test_stated_orders_are_published_and_a_file_writing_both_holds_only_its_events(
+    stated_orders,
+):
+    wh, site, code, output = stated_orders
+    assert code == EXIT_BLOCKED, output
+    why = (
+        "cannot be read: this file writes dates both day first (27/03/2026) and month first "
+        "(03/28/2026); write its dates YYYY-MM-DD"
+    )
+    assert rows(wh, "SELECT file, location, field, reason FROM rejected_inputs ORDER BY 2") == [
+        ("events-both.csv", "line 2", "date", f"date 27/03/2026 {why}"),
+        ("events-both.csv", "line 3", "date", f"date 03/28/2026 {why}"),
+    ]
+    lines = output.splitlines()
+    assert f"events-both.csv:line 2: date: date 27/03/2026 {why}" in lines
+    assert f"events-both.csv:line 3: date: date 03/28/2026 {why}" in lines
+    assert (
+        "held       2 event(s) not published, the rest of their date is: EV3 [2026-03-27], "
+        "EV4 [2026-03-28]"
+    ) in lines
+    assert rows(
+        wh, "SELECT event_id, session, CAST(date AS VARCHAR) FROM events ORDER BY 1, 2"
+    ) == [
+        ("77-502", 1, MONTH_FIRST),
+        ("77-502", 2, "2026-11-17"),
+        ("77-504", 1, MONTH_FIRST),  # events.csv's ISO date, not the header's
+        ("77-505", 1, "2026-03-03"),
+        ("EV2", 1, DAY_FIRST),
+        # held, placed on the one reading each has (no month 27, no month 28)
+        ("EV3", 1, "2026-03-27"),
+        ("EV4", 1, "2026-03-28"),
+        ("OK1", 1, "2026-03-27"),
+    ]
+    for event, session in (("77-502", 1), ("77-502", 2), ("77-504", 1), ("77-505", 1)):
+        assert status(site, event, session) == "Final", (event, session)
+    assert status(site, "EV2") == status(site, "OK1") == "Final"
+    assert not published(site, "EV3") and not published(site, "EV4")
