@@ -29,7 +29,14 @@ import polars as pl
 from pipelines import profiles
 from pipelines.formats.model import EVENT_COLUMNS, REJECT_COLUMNS
 from pipelines.scoring import dates
-from pipelines.scoring.checks import Check, apply_checks, quote, rejections, too_large
+from pipelines.scoring.checks import (
+    INT32_MAX,
+    Check,
+    apply_checks,
+    quote,
+    rejections,
+    too_large,
+)
 from pipelines.tables import polars_schema
 
 FORMS = ("pairs", "teams", "individual")
@@ -256,17 +263,20 @@ def event_holds(
     defaults (a Mitchell as a Howell, the wrong profile or Laws, an unknown date) would
     publish wrong standings, so its standings are held until the row is corrected.
 
-    ``session`` is null when the row's session is not a whole number (every session of the
-    event is held); a row without an ``event_id`` names no event and holds nothing (it is
-    rejected). Columns :data:`EVENT_HOLD_COLUMNS`, all text."""
+    ``session`` is null when the row's session names no session (not a whole number from 1
+    to 2147483647: ``x``, ``0``, ``3000000000``): which session the row describes is not
+    known, so every session of the event is held; a row without an ``event_id`` names no
+    event and holds nothing (it is rejected). Columns :data:`EVENT_HOLD_COLUMNS`, all
+    text."""
     empty = pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
     if events.height == 0:
         return empty
-    session = (
+    number = (
         pl.when(pl.col("session").fill_null("").str.contains(_INT))
-        .then(pl.col("session").cast(pl.Int64, strict=False).cast(pl.Utf8))
+        .then(pl.col("session").cast(pl.Int64, strict=False))
         .otherwise(None)
     )
+    session = pl.when(number.is_between(1, INT32_MAX)).then(number.cast(pl.Utf8)).otherwise(None)
     where = ("event_id", session.alias("session"), "file", "location")
     parts = [empty]
     for c in event_checks():
