@@ -102,12 +102,20 @@ def max_file_bytes() -> int:
     return int(mb * 1024 * 1024)
 
 
+def _sizes(size: int, limit: int) -> tuple[str, str]:
+    """``size`` and ``limit`` written so that they read apart: whole megabytes when those
+    differ, else (a limit set below a megabyte, or a file a fraction over it) bytes."""
+    mb = f"{size / 1048576:,.0f} MB", f"{limit / 1048576:,.0f} MB"
+    return mb if mb[0] != mb[1] else (f"{size:,} bytes", f"{limit:,} bytes")
+
+
 def _too_big(path: Path) -> str | None:
     """Why a file larger than :func:`max_file_bytes` is not read."""
     size, limit = path.stat().st_size, max_file_bytes()
     if size > limit:
+        size_text, limit_text = _sizes(size, limit)
         return (
-            f"the file is {size / 1048576:,.0f} MB, more than the {limit / 1048576:,.0f} MB "
+            f"the file is {size_text}, more than the {limit_text} "
             "a results file can be: it is not read (check it is the file meant; raise "
             "$TRAVELLER_MAX_FILE_MB if it is)"
         )
