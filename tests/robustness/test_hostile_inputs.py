@@ -51,9 +51,7 @@ def test_a_bomb_a_false_bws_and_a_huge_file_are_refused_and_the_night_goes_on(tm
     assert got["huge-2026-11-21.csv"][1].startswith("the file is 1,024 MB, more than the 256 MB")
     for file, (field, reason) in got.items():
         assert f"{file}:file: {field}: {reason}" in ran.output.splitlines(), ran.output
-    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL") == [
-        ("OK1", 6)
-    ]
+    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL") == [("OK1", 6)]
     assert status(tmp_path / "site", "OK1") == "Final"
 
 
@@ -64,8 +62,10 @@ def test_the_file_size_limit_is_a_setting(tmp_path: Path, monkeypatch):
     p.write_text(RESULTS.format(e="OK1"))
     monkeypatch.setenv("TRAVELLER_MAX_FILE_MB", "0.0001")  # 104 bytes
     size = p.stat().st_size
-    assert read_file(p, tmp_path).rejected["reason"][0].startswith(
-        f"the file is {size:,} bytes, more than the 104 bytes a results file can be"
+    assert (
+        read_file(p, tmp_path)
+        .rejected["reason"][0]
+        .startswith(f"the file is {size:,} bytes, more than the 104 bytes a results file can be")
     )
     monkeypatch.delenv("TRAVELLER_MAX_FILE_MB")
     assert read_file(p, tmp_path).results.height == 6
@@ -96,7 +96,5 @@ def test_a_file_over_the_limit_set_is_refused_by_the_run(tmp_path: Path, monkeyp
     )
     assert f"{file}:file: {field}: {reason}" in ran.output.splitlines()
     assert "Traceback" not in ran.output
-    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL") == [
-        ("OK1", 6)
-    ]
+    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL") == [("OK1", 6)]
     assert status(tmp_path / "site", "OK1") == "Final"

@@ -19,7 +19,14 @@ problem (it would be published Final), the whole in well under a minute and with
 times the garbage's size of the memory the same command takes on OK1 alone. (The
 ``.bws`` claims — a ``RoundData`` seat of two billion boards, an ``mdb-export`` that prints
 without end — are tested on the reader: ``::test_a_bws_movement_claiming_two_billion_boards``
-and ``::test_an_export_printing_without_end_is_cut_off``.)"""
+and ``::test_an_export_printing_without_end_is_cut_off``.)
+
+Each fault kind, the ``.bws`` ones too (mdbtools stood in for on ``PATH``), is also run by
+``traveller run`` beside OK1, at a size a test affords: the garbage and the endless export
+refused whole, one located line each, exit 3
+(``::test_garbage_and_an_endless_export_are_refused_by_the_run``); the claims held with their
+reasons on the command line, every result of them scored, exit 4
+(``::test_each_claim_is_held_by_the_run``); OK1 Final in both."""
 
 from __future__ import annotations
 
@@ -35,6 +42,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines.cli import EXIT_BLOCKED, EXIT_REJECTED
 from pipelines.formats import bws
 from pipelines.scoring.completeness import shortfalls
 from pipelines.scoring.events import resolve_events, with_defaults
@@ -42,7 +50,15 @@ from pipelines.scoring.validate import validate_results
 from pipelines.synth.pairs import howell_schedule
 from tests.conftest import ROOT
 from tests.formats.test_bws import entry, tables
-from tests.robustness.conftest import HEADER, NOW, RESULTS
+from tests.robustness.conftest import (
+    HEADER,
+    NOW,
+    RESULTS,
+    published,
+    rows,
+    status,
+    traveller_run,
+)
 
 MB = 1 << 20
 GARBAGE = 16 * MB
@@ -267,3 +283,188 @@ def test_an_export_printing_without_end_is_cut_off(tmp_path: Path):
         "yes printed more than 4 MB for table ReceivedData of a database this size: its pages "
         "claim more than the file can hold (damaged); copy it again from the scoring computer"
     )
+
+
+# --------------------------------------------------------------------------- through a run
+#
+# The same faults run by ``traveller run`` as a scorer runs it, at a size a test can afford
+# (1 MB of garbage: each is refused by its kind, not its size). A ``.bws`` is read by
+# mdbtools; stand-ins on ``PATH`` print what a damaged database would: for ever, or the
+# tables of a movement claiming two billion boards.
+
+JET = b"\x00\x01\x00\x00Standard Jet DB\x00" + bytes(4096)
+
+
+def _tools(folder: Path, export: str) -> Path:
+    """``mdb-tables`` listing the ``*.csv`` of ``folder`` and ``mdb-export`` running
+    ``export`` (a shell line; ``$table`` is the table asked for), first on ``PATH``."""
+    folder.mkdir(exist_ok=True)
+    for name, body in (
+        ("mdb-tables", f'for f in "{folder}"/*.csv; do basename "$f" .csv; done'),
+        ("mdb-export", f'for table; do :; done; cd "{folder}"; {export}'),
+    ):
+        (folder / name).write_text(f"#!/bin/sh\n{body}\n")
+        (folder / name).chmod(0o755)
+    return folder
+
+
+def _ok1(tmp: Path) -> Path:
+    inbox = tmp / "inbox"
+    inbox.mkdir()
+    (inbox / f"results-{DAY}-ok1.csv").write_text(RESULTS.format(e="OK1"))
+    return inbox
+
+
+def _rejected(wh: Path) -> dict[str, tuple[str, str, str]]:
+    return {
+        file: (loc, field, reason)
+        for file, loc, field, reason in rows(
+            wh, "SELECT file, location, field, reason FROM rejected_inputs"
+        )
+    }
+
+
+def test_garbage_and_an_endless_export_are_refused_by_the_run(tmp_path: Path, monkeypatch):
+    inbox = _ok1(tmp_path)
+    rng = random.Random(13)
+    (inbox / "random.csv").write_bytes(rng.randbytes(MB))
+    text = _lines_of_text(rng, MB)
+    (inbox / f"results-{DAY}-lines.csv").write_bytes(HEADER.encode() + b"\n" + text)
+    shaped = b"E9,x,A,y,z,q,a,b,c,d,e,f\n"
+    (inbox / f"results-{DAY}-shaped.csv").write_bytes(HEADER.encode() + b"\n" + shaped * 20000)
+    (inbox / "lines.pbn").write_bytes(b'% PBN 2.0\n[Event "x"]\n[Board "1"]\n' + text)
+    (inbox / "text.xml").write_bytes(b'<?xml version="1.0"?>\n<USEBIO Version="1.2">\n' + text)
+    (inbox / "elements.xml").write_bytes(
+        b'<?xml version="1.0"?>\n<USEBIO Version="1.2">' + b"<x/>" * (MB // 4) + b"</USEBIO>\n"
+    )
+    (inbox / f"club-{DAY}.bws").write_bytes(JET)
+    (tmp_path / "tools" / "ReceivedData.csv").parent.mkdir()
+    (tmp_path / "tools" / "ReceivedData.csv").write_text("")
+    tools = _tools(tmp_path / "tools", "exec yes ReceivedData,1,2,3")
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    wh = tmp_path / "w.duckdb"
+    t = time.monotonic()
+    ran = traveller_run(inbox, wh)
+    assert time.monotonic() - t < 120
+    assert ran.exit_code == EXIT_REJECTED, ran.output  # files refused, the rest published
+    assert "Traceback" not in ran.output
+    got = _rejected(wh)
+    assert rows(wh, "SELECT count(*) FROM rejected_inputs") == [(len(got),)]  # one each
+    assert sorted(got) == sorted(
+        [
+            "random.csv",
+            f"results-{DAY}-lines.csv",
+            f"results-{DAY}-shaped.csv",
+            "lines.pbn",
+            "text.xml",
+            "elements.xml",
+            f"club-{DAY}.bws",
+        ]
+    )
+    for file, (loc, field, reason) in got.items():
+        assert loc == "file", file
+        assert f"{file}:file: {field}: {reason}" in ran.output.splitlines(), (file, ran.output)
+    lines = text.count(b"\n")
+    assert got["random.csv"][2].startswith("the file's format was not recognised")
+    assert got[f"results-{DAY}-lines.csv"][1] == "file"
+    assert got[f"results-{DAY}-lines.csv"][2].startswith(
+        f"{lines} of its {lines} lines (the first at line 2) do not have the header's 12 "
+        "fields: this is no table of that header"
+    )
+    assert got[f"results-{DAY}-shaped.csv"][1] == "board"
+    assert got[f"results-{DAY}-shaped.csv"][2].startswith(
+        "10000 of the first 10000 rows (the first at line 2) have no board number: this is "
+        "no results file"
+    )
+    assert "hold no result (ScoreTable or result tags)" in got["lines.pbn"][2]
+    assert got["text.xml"][2].startswith("the XML is malformed")
+    assert got["elements.xml"][2].startswith("the USEBIO file has no EVENT element")
+    assert got[f"club-{DAY}.bws"][2] == (
+        "mdb-export printed more than 16 MB for table ReceivedData of a database this size: "
+        "its pages claim more than the file can hold (damaged); copy it again from the "
+        "scoring computer"
+    )
+    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL") == [("OK1", 6)]
+    assert status(tmp_path / "site", "OK1") == "Final"
+
+
+def test_each_claim_is_held_by_the_run(tmp_path: Path, monkeypatch):
+    inbox = _ok1(tmp_path)
+    (inbox / "claim1.pbn").write_text(_pbn(17, 999_999_999))
+    (inbox / f"results-{DAY}-claim2.csv").write_text(_teams())
+    (inbox / f"results-{DAY}-claim3.csv").write_text(RESULTS.format(e="CLAIM3"))
+    (inbox / "events.csv").write_text(
+        "event_id,session,date,form,scoring,movement,boards_per_match,stage,boards\n"
+        f"CLAIM2,1,{DAY},teams,imps,,100000000,round_robin,\n"
+        f"CLAIM3,1,{DAY},pairs,matchpoints,howell,,,2000000000\n"
+    )
+    # the four-pair Howell of test_a_bws_movement_claiming_two_billion_boards, dated DAY
+    movement, received, ident = [], [], 100
+    for rnd, table, ns, ew in howell_schedule(4, 3):
+        low, high = 2 * rnd - 1, 2 * rnd
+        movement.append(
+            {"Table": str(table), "Round": str(rnd), "NSPair": str(ns), "EWPair": str(ew)}
+            | {"LowBoard": str(low), "HighBoard": str(high)}
+        )
+        for board in (low, high):
+            received.append(entry(ident, table, rnd, board, ns, ew, DateLog=f"{DAY} 00:00:00"))
+            ident += 1
+    movement[0]["HighBoard"] = "2000000000"
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    for name, frame in tables(received, movement=movement).items():
+        if name == "Session":
+            frame = frame.with_columns(pl.lit(f"{DAY} 00:00:00").alias("Date"))
+        frame.write_csv(folder / f"{name}.csv")
+    tools = _tools(folder, 'cat "$table.csv"')
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    (inbox / f"club-{DAY}.bws").write_bytes(JET)
+    wh = tmp_path / "w.duckdb"
+    t = time.monotonic()
+    ran = traveller_run(inbox, wh)
+    assert time.monotonic() - t < 120
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
+    assert "Traceback" not in ran.output
+    assert rows(wh, "SELECT count(*) FROM rejected_inputs") == [(0,)]
+    holds = rows(wh, "SELECT event_id, file, location, field, reason FROM holds ORDER BY ALL")
+    for event, file, loc, field, reason in holds:
+        assert f"held {event}: {file}:{loc}: {field}: {reason}" in ran.output.splitlines()
+    bws_event = rows(
+        wh, f"SELECT DISTINCT event_id FROM validated_results WHERE file = 'club-{DAY}.bws'"
+    )[0][0]
+    got = {event: (file, loc, field, reason) for event, file, loc, field, reason in holds}
+    assert sorted(got) == sorted(["CLAIM1", "CLAIM2", "CLAIM3", bws_event])
+    assert got["CLAIM1"][:3] == ("claim1.pbn", "header", "boards")
+    assert got["CLAIM1"][3].startswith(
+        "the session has results on 17 board(s) (1-17) where the event states 999999999: "
+        "boards 18-999999999 have no result"
+    )
+    assert got["CLAIM2"] == (
+        "events.csv",
+        "line 2",
+        "boards_per_match",
+        "boards_per_match states 100000000 boards a match where no match of the session "
+        "played more than 4: correct boards_per_match",
+    )
+    assert got["CLAIM3"][:3] == ("events.csv", "line 3", "boards")
+    assert got["CLAIM3"][3].startswith(
+        "section A has results on 2 board(s) (1-2) where the event states 2000000000: boards "
+        "3-2000000000 have no result"
+    )
+    assert got[bws_event][:3] == (f"club-{DAY}.bws", "Session", "boards")
+    assert got[bws_event][3].startswith(
+        "section A has results on 6 board(s) (1-6) where the event states 2000000000: boards "
+        "7-2000000000 have no result"
+    )
+    assert (
+        f"warning: club-{DAY}.bws:RoundData section A table 1: table: table 1 of section A has "
+        "6 results where its 3 rounds require 2000000004: missing round 1 board(s) 3-2000000000"
+    ) in ran.output.splitlines()
+    # every result of them read and scored, the events held, OK1 Final
+    assert rows(
+        wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL ORDER BY 1"
+    ) == sorted([("OK1", 6), ("CLAIM1", 34), ("CLAIM2", 48), ("CLAIM3", 6), (bws_event, 12)])
+    site = tmp_path / "site"
+    assert status(site, "OK1") == "Final"
+    for event in got:
+        assert not published(site, event), event
