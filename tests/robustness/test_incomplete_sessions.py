@@ -22,8 +22,9 @@ for Law 77 to compute. Planted:
   meet sits out); ``TWO``: a Howell in two sections, each complete. None of these is held.
 
 Expected: the run exits 4 (standings held back); each planted event held with its reason
-located (file, line or round or board, field, what to do); every other row of it validated;
-OK1, SITOUT7, SITOUT9 and TWO published Final."""
+located (file, line or round or board, field, what to do), in the warehouse's ``holds`` and
+as one line ``held EVENT: file:location: field: reason`` on the command line; every other row
+of it validated; OK1, SITOUT7, SITOUT9 and TWO scored whole and published Final."""
 
 from __future__ import annotations
 
@@ -126,6 +127,12 @@ def _holds(wh: Path, event: str) -> list[tuple]:
     )
 
 
+def _said(output: str, event: str, holds: list[tuple]) -> None:
+    """Each of ``event``'s holds is one located line on the command line."""
+    for file, loc, field, reason in holds:
+        assert f"held {event}: {file}:{loc}: {field}: {reason}" in output.splitlines(), output
+
+
 def _validated(wh: Path, event: str) -> int:
     return rows(wh, f"SELECT count(*) FROM validated_results WHERE event_id = '{event}'")[0][0]
 
@@ -133,6 +140,7 @@ def _validated(wh: Path, event: str) -> int:
 def test_the_run_holds_the_short_sessions_and_publishes_the_rest(night):
     _, wh, site, code, output, _, _ = night
     assert code == EXIT_BLOCKED, output
+    assert "Traceback" not in output
     assert (
         "held       5 event(s) not published, the rest of their date is: CUT [2026-11-21], "
         "GAP [2026-11-21], LIST [2026-11-21], MIDBOARD [2026-11-21], PHANTOM [2026-11-21]"
@@ -140,6 +148,13 @@ def test_the_run_holds_the_short_sessions_and_publishes_the_rest(night):
     assert "check sessions_complete failed on validated_results [2026-11-21] (its events held)" in (
         output
     )
+    # every result of the good events scored: OK1's 6, the Howells' 7 rounds of 4 tables
+    # (TWO: two sections), SITOUT7's 3 tables a round but one result never entered
+    assert rows(
+        wh,
+        "SELECT event_id, count(*) FROM validated_results WHERE event_id IN "
+        "('OK1', 'SITOUT7', 'SITOUT9', 'TWO') GROUP BY ALL ORDER BY 1",
+    ) == [("OK1", 6), ("SITOUT7", 7 * 3 * 3 - 1), ("SITOUT9", 4 * 5 * 3), ("TWO", 2 * 7 * 4 * 3)]
     for event in ("OK1", "SITOUT7", "SITOUT9", "TWO"):
         assert status(site, event) == "Final", event
         assert _holds(wh, event) == [], event
@@ -151,8 +166,9 @@ def test_the_run_holds_the_short_sessions_and_publishes_the_rest(night):
 
 
 def test_a_file_cut_at_a_line_end_misses_tables_of_its_last_round(night):
-    _, wh, _, _, _, _, files = night
+    _, wh, _, _, output, _, files = night
     [(file, loc, field, reason)] = _holds(wh, "CUT")
+    _said(output, "CUT", [(file, loc, field, reason)])
     assert (file, loc, field) == (f"results-{DAY}-cut.csv", "section A round 6", "round")
     assert reason.startswith(
         "round 6 of section A: pair 1, pair 2, pair 3, pair 4 have no result, where the "
@@ -163,8 +179,9 @@ def test_a_file_cut_at_a_line_end_misses_tables_of_its_last_round(night):
 
 
 def test_boards_18_to_30_missing_against_the_events_boards(night):
-    _, wh, _, _, _, _, files = night
+    _, wh, _, _, output, _, files = night
     [(file, loc, field, reason)] = _holds(wh, "GAP")
+    _said(output, "GAP", [(file, loc, field, reason)])
     assert (file, loc, field) == ("events.csv", "line 2", "boards")
     assert reason.startswith(
         "section A has results on 17 board(s) (1-17) where the event states 30: boards 18-30 "
@@ -174,11 +191,14 @@ def test_boards_18_to_30_missing_against_the_events_boards(night):
 
 
 def test_a_pair_the_list_does_not_know_is_rejected_not_a_new_contestant(night):
-    _, wh, _, _, _, lines, files = night
+    _, wh, _, _, output, lines, files = night
     where = f"line {lines['LIST']}"
-    assert rows(
+    rejected = rows(
         wh, "SELECT file, location, field, reason FROM rejected_inputs WHERE file LIKE '%list%'"
-    ) == [
+    )
+    for file, loc, field, reason in rejected:  # the rejection on the command line too
+        assert f"{file}:{loc}: {field}: {reason}" in output.splitlines(), output
+    assert rejected == [
         (
             f"results-{DAY}-list.csv",
             where,
@@ -189,6 +209,7 @@ def test_a_pair_the_list_does_not_know_is_rejected_not_a_new_contestant(night):
         )
     ]
     [(file, loc, field, reason)] = _holds(wh, "LIST")
+    _said(output, "LIST", [(file, loc, field, reason)])
     assert (file, loc, field) == (f"results-{DAY}-list.csv", where, "ns_pair")
     assert reason.startswith("the standings would miss this result, rejected: pair 70 is not")
     assert _validated(wh, "LIST") == len(files["LIST"]) - 1 == 83
@@ -198,8 +219,9 @@ def test_a_pair_the_list_does_not_know_is_rejected_not_a_new_contestant(night):
 
 
 def test_a_mistyped_pair_without_a_list_is_no_contestant_of_the_movement(night):
-    _, wh, _, _, _, lines, files = night
+    _, wh, _, _, output, lines, files = night
     got = _holds(wh, "PHANTOM")
+    _said(output, "PHANTOM", got)
     assert [g[:3] for g in got] == [
         ("events.csv", "line 3", "pairs"),
         (f"results-{DAY}-phantom.csv", f"line {lines['PHANTOM']}", "ns_pair"),
@@ -217,8 +239,9 @@ def test_a_mistyped_pair_without_a_list_is_no_contestant_of_the_movement(night):
 
 
 def test_a_board_cut_after_its_first_result_is_mostly_missing(night):
-    _, wh, _, _, _, _, files = night
+    _, wh, _, _, output, _, files = night
     [(file, loc, field, reason)] = _holds(wh, "MIDBOARD")
+    _said(output, "MIDBOARD", [(file, loc, field, reason)])
     assert (file, loc, field) == (f"results-{DAY}-midboard.csv", "board 12", "board")
     assert reason.startswith(
         "board 12 (1 result) of section A: under 50 % of the results expected on a board (5, "
