@@ -9,6 +9,10 @@
 --   pair its event's list does not know, a value that is no result ...): the standings would
 --   miss that table's result, so its event is held — unless the same table's result stands
 --   (one result sent twice: the repeat is rejected, the first kept);
+-- * a row of a results file rejected while the file was read (a row with more or fewer
+--   values than its header, a PBN table row after a blank line: it names no event, being
+--   no row at all): the file's standings would miss what the row held, so every event the
+--   file gives results to on the date is held;
 -- * a session that misses part of its movement (incomplete_sessions: a contestant that is no
 --   part of it, a board mostly missing, a round missing tables, boards or contestants other
 --   than the event states; pipelines/scoring/completeness.py), held for its event;
@@ -53,6 +57,16 @@ WITH days AS (
             AND (w.east IS NULL OR v.east = w.east)
             AND (w.west IS NULL OR v.west = w.west)
       )
+), unread_rows AS (
+    SELECT DISTINCT f.session_date, f.event_id, r.file, r.location, r.field,
+           'the standings may miss a result of this file, a row of it not read: ' || r.reason
+           AS reason
+    FROM rejected_inputs AS r
+    JOIN (SELECT DISTINCT session_date, event_id, file FROM raw_results
+          WHERE session_date IN (SELECT session_date FROM days)) AS f
+      ON f.file = r.file
+    JOIN day_events AS d ON d.session_date = f.session_date AND d.event_id = f.event_id
+    WHERE r.stage = 'read' AND r.location <> 'file'
 ), incomplete AS (
     SELECT session_date, event_id, file, location, field, reason
     FROM incomplete_sessions WHERE session_date IN (SELECT session_date FROM days)
@@ -91,6 +105,7 @@ SELECT * FROM (
     UNION ALL SELECT * FROM rulings_held
     UNION ALL SELECT * FROM details
     UNION ALL SELECT * FROM rejected_results
+    UNION ALL SELECT * FROM unread_rows
     UNION ALL SELECT * FROM incomplete
 )
 ORDER BY session_date, event_id, file, location, field;
