@@ -7,6 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pipelines.cli import EXIT_REJECTED, app
+from tests.robustness.conftest import rows
 
 
 def _run(inbox: Path, tmp_path: Path):
@@ -22,6 +23,7 @@ def test_an_empty_inbox_is_a_usage_error_and_touches_nothing(tmp_path: Path):
     r = _run(inbox, tmp_path)
     assert r.exit_code == 2
     assert f"the inbox {inbox} holds no files: nothing to read" in r.output
+    assert "Traceback" not in r.output
     assert not (tmp_path / "w.duckdb").exists()
 
 
@@ -32,4 +34,7 @@ def test_an_inbox_whose_every_file_is_rejected_says_nothing_was_scored(tmp_path:
     r = _run(inbox, tmp_path)
     assert r.exit_code == EXIT_REJECTED, r.output
     assert "nothing    scored: every result of the inbox was rejected" in r.output
-    assert "notes.txt:file:" in r.output
+    assert "Traceback" not in r.output
+    [(field, reason)] = rows(tmp_path / "w.duckdb", "SELECT field, reason FROM rejected_inputs")
+    assert reason.startswith("the file's format was not recognised")
+    assert f"notes.txt:file: {field}: {reason}" in r.output.splitlines()

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from tests.robustness.conftest import RESULTS, rows
+from pipelines.cli import EXIT_BLOCKED, app
+from tests.robustness.conftest import RESULTS, published, rows, status
 
 runner = CliRunner()
 HEADER = (
@@ -36,7 +36,8 @@ def test_report_rulings_lists_each_ruling_not_applied_with_its_reason(tmp_path: 
     (inbox / "rulings-2026-11-21.csv").write_text(f"{HEADER}\n{LOG}")
     wh = tmp_path / "w.duckdb"
     ran = runner.invoke(app, ["run", "--inbox", str(inbox), "--warehouse", str(wh)])
-    assert ran.exit_code == 4, ran.output  # the rejected rulings hold EV2
+    assert ran.exit_code == EXIT_BLOCKED, ran.output  # the rejected rulings hold EV2
+    assert "Traceback" not in ran.output
     assert "not applied: ruling R1 (rulings-2026-11-21.csv:line 2): superseded by ruling R2" in (
         ran.output
     )
@@ -44,6 +45,19 @@ def test_report_rulings_lists_each_ruling_not_applied_with_its_reason(tmp_path: 
         wh, "SELECT location, reason FROM rejected_inputs WHERE stage = 'rulings' ORDER BY 1"
     )
     assert [loc for loc, _ in rejected] == ["line 4", "line 5"]
+    for loc, reason in rejected:  # each rejection located on the command line
+        assert any(
+            x.startswith(f"rulings-2026-11-21.csv:{loc}: ") and x.endswith(reason)
+            for x in ran.output.splitlines()
+        ), (loc, ran.output)
+    # every result of both events scored (R2 applied on EV2); EV2 held, OK1 Final
+    assert rows(wh, "SELECT event_id, count(*) FROM validated_results GROUP BY ALL ORDER BY 1") == [
+        ("EV2", 6),
+        ("OK1", 6),
+    ]
+    assert rows(wh, "SELECT DISTINCT event_id FROM holds") == [("EV2",)]
+    assert status(tmp_path / "site", "OK1") == "Final"
+    assert not published(tmp_path / "site", "EV2")
 
     r = runner.invoke(app, ["report", "rulings", "--warehouse", str(wh)])
     assert r.exit_code == 0, r.output
