@@ -9,10 +9,11 @@
 --   pair its event's list does not know, a value that is no result ...): the standings would
 --   miss that table's result, so its event is held — unless the same table's result stands
 --   (one result sent twice: the repeat is rejected, the first kept);
--- * a row of a results file rejected while the file was read (a row with more or fewer
---   values than its header, a PBN table row after a blank line: it names no event, being
---   no row at all): the file's standings would miss what the row held, so every event the
---   file gives results to on the date is held;
+-- * a line of a results file that could not be read as a row (field 'row': more or fewer
+--   values than its header, a PBN table row after a blank line; it names no event, being no
+--   row at all): the file's standings would miss what the line held, so every event the
+--   file gives results to on the date is held (a value rejected while reading, such as an
+--   ambiguous date, holds its event through event_holds);
 -- * a session that misses part of its movement (incomplete_sessions: a contestant that is no
 --   part of it, a board mostly missing, a round missing tables, boards or contestants other
 --   than the event states; pipelines/scoring/completeness.py), held for its event;
@@ -66,7 +67,7 @@ WITH days AS (
           WHERE session_date IN (SELECT session_date FROM days)) AS f
       ON f.file = r.file
     JOIN day_events AS d ON d.session_date = f.session_date AND d.event_id = f.event_id
-    WHERE r.stage = 'read' AND r.location <> 'file'
+    WHERE r.stage = 'read' AND r.location <> 'file' AND r.field = 'row'
 ), incomplete AS (
     SELECT session_date, event_id, file, location, field, reason
     FROM incomplete_sessions WHERE session_date IN (SELECT session_date FROM days)
