@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, ScalarFormatter
+from matplotlib.transforms import Bbox
 
 from pipelines.audit.funnel import funnel_curve
 
@@ -98,26 +99,54 @@ def place_labels(
     left_out = []
     for (x, y), texts in merged.items():
         text = ", ".join(texts)
-        for dx, dy, ha, va in _SPOTS:
-            ann = ax.annotate(
-                text,
-                (x, y),
-                xytext=(dx, dy),
-                textcoords="offset points",
-                fontsize=fontsize,
-                ha=ha,
-                va=va,
-                annotation_clip=False,
-            )
-            box = ann.get_window_extent(renderer)
-            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0
-            if inside and box.y1 <= frame.y1 and not any(_overlaps(box, b) for b in placed):
+        # the label's size, measured once: at each spot its box is that size moved by the
+        # spot's offset and alignment; a label is made only where its box is free
+        probe = _label(ax, text, x, y, (0, 0, "left", "bottom"), fontsize)
+        size = probe.get_window_extent(renderer)
+        probe.remove()
+        for spot in _SPOTS:
+            if not _free(_box_at(spot, size, fig.dpi / 72), frame, placed):
+                continue
+            ann = _label(ax, text, x, y, spot, fontsize)
+            box = ann.get_window_extent(renderer)  # as drawn: what later labels must avoid
+            if _free(box, frame, placed):
                 placed.append(box)
                 break
             ann.remove()
         else:
             left_out.extend(texts)
     return left_out
+
+
+def _label(ax, text: str, x: float, y: float, spot: tuple, fontsize: float):
+    dx, dy, ha, va = spot
+    return ax.annotate(
+        text,
+        (x, y),
+        xytext=(dx, dy),
+        textcoords="offset points",
+        fontsize=fontsize,
+        ha=ha,
+        va=va,
+        annotation_clip=False,
+    )
+
+
+def _box_at(spot: tuple, size, per_point: float) -> Bbox:
+    """The display box of a label whose box is ``size`` when written left and bottom at its
+    dot, written at ``spot`` instead: moved by the spot's offset (points) and aligned as the
+    spot says."""
+    dx, dy, ha, va = spot
+    w, h = size.width, size.height
+    x = size.x0 + dx * per_point - {"left": 0.0, "center": w / 2, "right": w}[ha]
+    y = size.y0 + dy * per_point - (h if va == "top" else 0.0)
+    return Bbox.from_bounds(x, y, w, h)
+
+
+def _free(box, frame, placed: list) -> bool:
+    """Whether ``box`` lies inside the figure's ``frame`` and overlaps nothing ``placed``."""
+    inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0
+    return inside and box.y1 <= frame.y1 and not any(_overlaps(box, b) for b in placed)
 
 
 @dataclass
@@ -128,19 +157,13 @@ class Chart:
     unlabelled: list[str] = field(default_factory=list)
 
 
-def _svg(fig, drawn: bool = False) -> str:
-    """``fig`` as SVG text, cut to its drawn extent. A ``drawn`` figure (laid out and drawn on
-    its Agg canvas) is cut to the extent measured on that drawing: ``bbox_inches="tight"``
-    would draw the whole SVG once more only to measure it."""
+def _svg(fig, whole: bool = False) -> str:
+    """``fig`` as SVG text, cut to what is drawn on it; a ``whole`` figure (laid out with its
+    margins, :func:`_funnel_layout`) as it is: cutting would draw the whole SVG once more
+    only to measure it."""
     buf = io.StringIO()
     with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
-        bbox = (
-            fig.get_tightbbox(fig.canvas.get_renderer()).padded(
-                matplotlib.rcParams["savefig.pad_inches"]
-            )
-            if drawn
-            else "tight"
-        )
+        bbox = None if whole else "tight"
         fig.savefig(buf, format="svg", bbox_inches=bbox, metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
@@ -154,6 +177,35 @@ def _png(fig) -> bytes:
     return buf.getvalue()
 
 
+#: The funnel plot's panel and margins, in inches: each panel is _PANEL, with room left of
+#: it for the rates' ticks and label, under it for the cases' ticks and label, above it for
+#: its stratum; the figure's title above them all and the legend in a band under them all.
+_PANEL = (4.4, 2.9)
+_MARGIN = {"left": 0.62, "right": 0.18, "below": 0.58, "above": 0.34}
+_TITLE, _LEGEND = 0.42, 0.36
+
+
+def _funnel_layout(cols: int, lines: int) -> dict:
+    """The figure size and grid of a funnel plot of ``cols`` × ``lines`` panels: fixed
+    margins (:data:`_MARGIN`) that fit the ticks, axis labels and titles the plot writes, so
+    it is laid out without measuring (a layout engine would draw it once more to measure)."""
+    w_gap = _MARGIN["left"] + _MARGIN["right"]
+    h_gap = _MARGIN["below"] + _MARGIN["above"]
+    width = cols * (_PANEL[0] + w_gap)
+    height = _TITLE + _LEGEND + lines * (_PANEL[1] + h_gap)
+    return {
+        "figsize": (width, height),
+        "gridspec_kw": {
+            "left": _MARGIN["left"] / width,
+            "right": 1 - _MARGIN["right"] / width,
+            "bottom": (_LEGEND + _MARGIN["below"]) / height,
+            "top": 1 - (_TITLE + _MARGIN["above"]) / height,
+            "wspace": w_gap / _PANEL[0],
+            "hspace": h_gap / _PANEL[1],
+        },
+    }
+
+
 def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None):
     """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
     ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
@@ -164,7 +216,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
     cols = min(3, k)
     lines = math.ceil(k / cols)
     with plt.rc_context(_RC):
-        fig, grid = plt.subplots(lines, cols, figsize=(5.2 * cols, 3.8 * lines), squeeze=False)
+        fig, grid = plt.subplots(lines, cols, squeeze=False, **_funnel_layout(cols, lines))
         axes = grid.ravel()
         dots: list[tuple] = []
         for ax in axes[len(strata) :]:
@@ -216,28 +268,30 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
         for ax in axes[: len(strata)]:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
                 handles.setdefault(lab, (h, lab))
-        fig.legend(
+        legend = fig.legend(
             [h for h, _ in handles.values()],
             [lab for _, lab in handles.values()],
             loc="lower center",
             ncol=len(handles),
             fontsize=7,
-            bbox_to_anchor=(0.5, -0.06 / lines),
+            bbox_to_anchor=(0.5, 0.0),
             frameon=False,
         )
         fig.suptitle(title, fontsize=10)
-        fig.tight_layout()
-        # laid out once: no layout engine left to lay it out again (and to draw it once more
-        # for that) when it is saved
-        fig.set_layout_engine(None)
         fig.canvas.draw()  # the layout is final: labels are placed where they are drawn
         renderer = fig.canvas.get_renderer()
         taken = [
             t.get_window_extent(renderer)
             for a in axes[: len(strata)]
-            for t in (a.title, *a.get_xticklabels(), *a.get_yticklabels())
+            for t in (
+                a.title,
+                a.xaxis.label,
+                a.yaxis.label,
+                *a.get_xticklabels(),
+                *a.get_yticklabels(),
+            )
             if t.get_text()
-        ]
+        ] + [fig._suptitle.get_window_extent(renderer), legend.get_window_extent(renderer)]
         fig.unlabelled = []
         for ax, points in dots:
             fig.unlabelled += place_labels(ax, points, taken)
@@ -253,7 +307,7 @@ def funnel_chart(rows: pl.DataFrame, title: str, labels: dict[str, str] | None =
     """:func:`funnel_figure` as inline SVG text, with the names it could not label."""
     fig = funnel_figure(rows, title, labels)
     left_out = list(fig.unlabelled)
-    return Chart(_svg(fig, drawn=True), left_out)
+    return Chart(_svg(fig, whole=True), left_out)
 
 
 def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:

@@ -62,6 +62,67 @@ def test_director_names_never_overlap_and_cases_are_whole_numbers():
     assert labels and all(re.fullmatch(r"\d+", s.replace("\u2212", "-")) for s in labels)
 
 
+def _drawn(labels, limits, i):
+    """The tick labels matplotlib draws: those of ticks within the axis' view."""
+    lo, hi = sorted(limits)
+    return [t for t in labels if lo <= t.get_position()[i] <= hi]
+
+
+def test_every_text_of_a_funnel_plot_of_many_panels_is_inside_it_and_apart():
+    """Four strata, one of them on a log axis of cases (n up to 600) and one with rates near
+    0.01: every title, tick, axis label, name and the legend lie inside the figure as saved
+    (laid out with fixed margins, never cut) and no two panels' texts cover each other."""
+    base = _crowded_rows()
+    parts = [
+        base.with_columns(pl.lit(f"stratum {s} · pairs · matchpoints").alias("stratum"))
+        for s in "ABC"
+    ]
+    wide = base.with_columns(
+        pl.lit("congress · teams · imps").alias("stratum"),
+        (pl.col("n") * 50).alias("n"),
+        (pl.col("rate") / 40).alias("rate"),
+    )
+    fig = funnel_figure(pl.concat([*parts, wide]), "Rulings changed on appeal per appeal decided")
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    texts = [
+        t
+        for ax in shown
+        for t in (
+            ax.title,
+            ax.xaxis.label,
+            ax.yaxis.label,
+            *_drawn(ax.get_xticklabels(), ax.get_xlim(), 0),
+            *_drawn(ax.get_yticklabels(), ax.get_ylim(), 1),
+            *ax.texts,
+        )
+        if t.get_text()
+    ]
+    texts += [fig._suptitle, *fig.legends[0].get_texts()]
+    boxes = {id(t): t.get_window_extent(renderer) for t in texts}
+    assert len(texts) > 40
+    for t in texts:
+        b = boxes[id(t)]
+        assert frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1, (
+            t.get_text()
+        )
+    # no two texts cover each other: the panels' titles, ticks and axis labels, the names
+    # placed beside the dots, the figure's title and legend
+    legend_texts = {id(t) for t in fig.legends[0].get_texts()}
+    apart = [
+        boxes[id(t)] for t in texts if t is not fig._suptitle and id(t) not in legend_texts
+    ] + [
+        fig.legends[0].get_window_extent(renderer),
+        fig._suptitle.get_window_extent(renderer),
+    ]
+    assert not [
+        (a, b)
+        for a, b in combinations(apart, 2)
+        if a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+    ]
+
+
 def test_twelve_clubs_get_twelve_distinct_colours_and_counts_whole_numbers():
     assert len(PALETTE) == 12 and len({mcolors.to_hex(c) for c in PALETTE}) == 12
     clubs = [f"Club {i:02d}" for i in range(12)]
