@@ -73,6 +73,25 @@ def listing(folder: Path) -> set[str]:
     return out
 
 
+def split_by(sessions: pl.DataFrame, keys: list[str]):
+    """A lookup of a frame's rows by ``keys`` (a tuple of their values), for the events of
+    ``sessions`` only: each frame is split once, when first asked — an export whose events
+    are all kept as they were splits nothing, and a night of few events does not split the
+    season's rows."""
+    events = sessions["event_id"].unique().implode()
+    parts: dict[int, tuple[pl.DataFrame, dict]] = {}
+
+    def rows(frame: pl.DataFrame, key: tuple) -> pl.DataFrame:
+        if id(frame) not in parts:
+            mine = frame.filter(pl.col("event_id").is_in(events)) if frame.height else frame
+            split = mine.partition_by(keys, as_dict=True) if mine.height else {}
+            parts[id(frame)] = (frame, split)  # the frame held: its id stays its own
+        found = parts[id(frame)][1].get(key)
+        return found if found is not None else frame.clear()
+
+    return rows
+
+
 def record_of(folder: Path) -> Path:
     """Where the record of what ``folder``'s files were made from is kept: beside the
     folder, in a hidden ``.manifests`` folder (``site`` -> ``.manifests/site.json``), never

@@ -25,7 +25,7 @@ import polars as pl
 
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.explain import place_text
-from pipelines.publish.files import Manifest, digest, put
+from pipelines.publish.files import Manifest, digest, put, split_by
 from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
 from pipelines.publish.usebio_writer import exportable
@@ -192,17 +192,16 @@ def write_pbn(
     written = []
     own = made is None
     made = Manifest(out) if made is None else made  # an unchanged session is not exported again
+    ok = exportable(sessions)
     of_session = standings.filter(pl.col("scope") == "session")
-    st = of_session.partition_by(["event_id", "session"], as_dict=True) if of_session.height else {}
-    keys = ["event_id", "session"]
-    res = results.partition_by(keys, as_dict=True) if results.height else {}
-    for s in exportable(sessions).to_dicts():
+    rows = split_by(ok, ["event_id", "session"])
+    for s in ok.to_dicts():
         key = (s["event_id"], s["session"])
         path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
         if s["event_id"] in kept and made.keep(path):
             written.append(path)
             continue
-        s_st, s_res = st.get(key, standings.clear()), res.get(key, results.clear())
+        s_st, s_res = rows(of_session, key), rows(results, key)
         written.append(path)
         if not made.fresh(path, digest(s, s_st, s_res)):
             put(path, pbn_session(s, s_st, s_res).encode("utf-8"))

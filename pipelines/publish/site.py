@@ -299,6 +299,9 @@ class Site:
         self._there: set[str] | None = None
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
         self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
+        #: the events of the batch being rendered (:meth:`render_events`): frames are split
+        #: for them only
+        self._batch: pl.Series | None = None
         #: files written because their content changed, and files removed, by :meth:`render`
         self.changed: list[Path] = []
         self.removed: list[Path] = []
@@ -446,6 +449,9 @@ class Site:
         if frame is None:
             return pl.DataFrame()
         if part is None:
+            if self._batch is not None and keys[0] == "event_id" and frame.height:
+                # the batch's events only: a night of few events does not split the season
+                frame = frame.filter(pl.col("event_id").is_in(self._batch))
             part = frame.partition_by(list(keys), as_dict=True) if frame.height else {}
             self._parts[(name, keys)] = part
         found = part.get(tuple(values))
@@ -556,6 +562,8 @@ class Site:
         )
         self.matches = self.data.extra.get("matches")
         self._parts = {}  # split the batch's frames afresh
+        events = list(events)
+        self._batch = pl.Series(events, dtype=pl.Utf8).implode()
         for event_id in events:
             ev_sessions = self.by_event.get(event_id)
             if not ev_sessions:
@@ -568,6 +576,7 @@ class Site:
             self.manifest[f"event\x1f{event_id}"]["sessions"] = [
                 f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
             ]
+        self._batch, self._parts = None, {}  # what follows reads whole frames again
 
     def finish(self) -> list[Path | str]:
         """The player pages, the record of the pages, and what is no longer published

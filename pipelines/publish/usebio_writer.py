@@ -31,7 +31,7 @@ import polars as pl
 
 from pipelines.profiles import load as load_profile
 from pipelines.publish.explain import place_text
-from pipelines.publish.files import Manifest, digest, put
+from pipelines.publish.files import Manifest, digest, put, split_by
 from pipelines.publish.lines import export_line
 from pipelines.publish.site import Decimals, slug
 
@@ -187,15 +187,14 @@ def write_usebio(
     own = made is None
     made = Manifest(out) if made is None else made  # an unchanged event is not exported again
     ok = exportable(sessions)
-    st = standings.partition_by(["event_id"], as_dict=True) if standings.height else {}
-    res = results.partition_by(["event_id"], as_dict=True) if results.height else {}
+    rows = split_by(ok, ["event_id"])
     for (event_id,), ev in sorted(ok.partition_by(["event_id"], as_dict=True).items()):
         path = out / f"{slug(event_id)}.xml"
         if event_id in kept and made.keep(path):
             written.append(path)
             continue
-        ev_st = st.get((event_id,), standings.clear())
-        ev_res = res.get((event_id,), results.clear())
+        ev_st = rows(standings, (event_id,))
+        ev_res = rows(results, (event_id,))
         written.append(path)
         if not made.fresh(path, digest(event_id, ev, ev_st, ev_res)):
             put(path, usebio_event(event_id, ev, ev_st, ev_res))
