@@ -11,7 +11,13 @@ from datetime import date
 
 import pytest
 
-from pipelines.bench_e2e import EndToEndReport, PhaseReport, add_evening, plan
+from pipelines.bench_e2e import (
+    RESULTS_PER_SESSION,
+    EndToEndReport,
+    PhaseReport,
+    add_evening,
+    plan,
+)
 from pipelines.inbox import scan
 from pipelines.synth.inbox import generate_inbox
 
@@ -24,7 +30,7 @@ def rows(path):
 def test_plan_spreads_the_results_over_the_dates():
     sessions, clubs = plan(100_000, 20)
     assert sessions == clubs * 20
-    assert 95_000 <= sessions * 190 <= 105_000 + 190 * 20
+    assert 95_000 <= sessions * RESULTS_PER_SESSION <= 105_000 + RESULTS_PER_SESSION * 20
     assert plan(1, 1) == (1, 1)
     with pytest.raises(ValueError):
         plan(0, 5)
