@@ -135,3 +135,37 @@ def test_suspension_in_a_two_session_event_carries_to_the_event():
     ev = event_standings(day.standings, day.scored)
     assert contestant(ev, "3")["sanction"] == "suspended in session 2"
     assert contestant(ev, "3")["rank"] is None
+
+
+def test_a_contestant_suspended_from_round_1_keeps_its_row_and_touches_no_other_event():
+    """Pair 3 of event E suspended from round 1 (Law 91A): none of its results count for it
+    — no board, no place, its sanction shown — under its own event, pair and name. Scored
+    beside event F (the same boards, no ruling), F's standings are exactly what F alone
+    gives: a penalty never touches another contestant, in another event neither. (All of a
+    contestant's results out once labelled its row from the frame's first row: another
+    event's pair 1, with 0 boards, in place of pair 3.)"""
+    from pipelines.scoring.standings import session_standings
+    from pipelines.scoring.versions import latest_in_effect, penalties_frame
+    from tests.laws_engine import session_events, validated
+
+    sus = ruling(
+        "D1", "disciplinary_penalty", penalized="3", penalty="suspended", round="1", laws="91A"
+    )
+    events = session_events()
+    res = checked(validated(rows(), events), events, [sus])
+    e = run(rows(), [sus]).scored
+    pen = penalties_frame(latest_in_effect(res.rulings, res.appeals), e)
+    f = run(rows(), []).scored.with_columns(pl.lit("F").alias("event_id"))
+    alone = session_standings(f, None, pen)
+    both = session_standings(pl.concat([f, e], how="diagonal_relaxed"), None, pen)
+    keys = ["event_id", "session", "section", "contestant", "direction"]
+    assert both.group_by(keys).len()["len"].max() == 1
+    assert both.filter(pl.col("event_id") == "F").equals(alone)
+    e_rows = both.filter(pl.col("event_id") == "E")
+    assert sorted(e_rows["contestant"].to_list()) == [str(i) for i in range(1, 9)]
+    three = contestant(e_rows, "3")
+    # suspended from the first round: from the whole session
+    assert (three["boards"], three["rank"], three["sanction"]) == (0, None, "suspended")
+    # its opponents keep their results; the seven others are ranked 1 to 7
+    assert sorted(r for r in e_rows["rank"].to_list() if r is not None)[0] == 1
+    assert e_rows.filter(pl.col("rank").is_not_null()).height == 7

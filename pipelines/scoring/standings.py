@@ -326,6 +326,10 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
     # Contestant ids 0..n_cont-1 (rank of the key among the keys met); rows not played
     # get n_cont, a bin that is dropped.
     ids = []
+    # the contestant each row names, even where its result does not count for it (a side
+    # suspended from that round, Law 91A): its row of the standings is labelled from its own
+    # rows, never from another contestant's
+    named: list[np.ndarray] = []
     table = None
     if seen is not None:
         table = np.full(space, n_cont, dtype=np.int32)
@@ -339,7 +343,9 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         if not every:
             cid[~keep] = n_cont
         out = ("__ns_out", "__ew_out")[side]
+        named.append(cid)
         if out in scored.columns:  # a suspended contestant's later results (Law 91A)
+            named[side] = cid.copy()
             cid[scored[out].fill_null(False).to_numpy()] = n_cont
         ids.append(cid)
     del keys
@@ -379,8 +385,8 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         boards += np.bincount(cid, minlength=n_cont + 1)
         if side:
             order += n
-        np.minimum.at(first, cid, order)
-    del order, top, ids
+        np.minimum.at(first, named[side], order)
+    del order, top, ids, named
     top_num, boards, first = top_num[:n_cont], boards[:n_cont], first[:n_cont]
     rg = rg[:n_cont]
     top_den = np.full(n_cont, prof.unit_den, dtype=np.int64)
