@@ -46,3 +46,32 @@ def test_a_declared_check_with_an_unknown_rule_or_key_is_an_error(tmp_path):
     (tmp_path / "b.toml").write_text(head + "colour = 1\n")
     with pytest.raises(ValueError, match="check x"):
         load(tmp_path / "b.toml")
+
+
+def test_a_contestant_twice_in_one_version_of_a_standings_fails_the_check(tmp_path):
+    """Pair 1 NS twice in version 2 of event E's session on 2 November (as a contestant
+    labelled from another's rows once made it): the check names it, and only it; the same
+    pair in version 1 and pair 1 EW are no duplicates."""
+    wh = Warehouse(tmp_path / "w.duckdb")
+    rows = [
+        ("session", 1, "2026-11-02", "1", "NS", 2),
+        ("session", 1, "2026-11-02", "1", "NS", 2),
+        ("session", 1, "2026-11-02", "1", "NS", 1),
+        ("session", 1, "2026-11-02", "1", "EW", 2),
+        ("event", None, "2026-11-02", "2", "NS", 2),
+    ]
+    with wh.connect() as conn:
+        for scope, session, day, contestant, direction, version in rows:
+            conn.execute(
+                "INSERT INTO standings (event_id, scope, session, session_date, section, "
+                "contestant, direction, boards, score, score_num, score_den, penalties, "
+                "penalty_num, penalty_den, tied, version) "
+                "VALUES ('E', ?, ?, ?, 'A', ?, ?, 18, 40, 40, 1, 0, 0, 1, false, ?)",
+                [scope, session, day, contestant, direction, version],
+            )
+    ok, bad = stages.check(wh, "standings_unique", "2026-11-02")
+    assert not ok
+    assert bad.select("session_date", "scope", "contestant", "direction", "version").rows() == [
+        ("2026-11-02", "session", "1", "NS", 2)
+    ]
+    assert stages.check(wh, "standings_unique", "2026-11-03")[0]  # another date: not its rows

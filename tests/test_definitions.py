@@ -89,6 +89,8 @@ def test_blocking_checks_gate_standings_holding_checks_hold_events():
         "rulings_applicable",
         "ruling_rows_accounted",
         "victory_points_balanced",
+        "event_standings_consistent",
+        "standings_unique",
         "audit_rates_in_range",
         "audit_counts_reconcile",
     } <= names
