@@ -198,15 +198,24 @@ def add_evening(inbox: Path, day: date, clubs: int, seed: int, work: Path) -> tu
 
 
 def _run_phase(
-    name: str, inbox: Path, warehouse: Path, publish_to: Path, results: int, dates: int
+    name: str,
+    inbox: Path,
+    warehouse: Path,
+    publish_to: Path,
+    results: int,
+    dates: int,
+    now: str | None = None,
 ) -> PhaseReport:
-    """Run ``python -m pipelines.cli bench-run`` (:func:`child`) and read its report."""
+    """Run ``python -m pipelines.cli bench-run`` (:func:`child`) and read its report; ``now``:
+    the run's clock (``$TRAVELLER_NOW``)."""
     cmd = [
         sys.executable, "-m", "pipelines.cli", "bench-run",
         "--inbox", str(inbox), "--warehouse", str(warehouse), "--publish", str(publish_to),
     ]  # fmt: skip
     env = {**os.environ}
     env.pop("DAGSTER_HOME", None)  # an ephemeral instance: nothing left behind
+    if now is not None:
+        env["TRAVELLER_NOW"] = now
     t = time.perf_counter()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t
@@ -231,6 +240,7 @@ def run_end_to_end(
     work: Path | None = None,
     kernel: bool = True,
     progress: Callable[[str], None] = print,
+    start: date | None = None,
 ) -> EndToEndReport:
     """Generate about ``n`` results over ``dates`` dates and time the real run: the first
     load, one new date on top of it, that date alone, and a re-run with nothing new."""
@@ -240,27 +250,34 @@ def run_end_to_end(
     work = Path(tempfile.mkdtemp(prefix="traveller-e2e-")) if work is None else Path(work)
     try:
         sessions, clubs = plan(n, dates)
-        start = date(2026, 1, 5)
         inbox = work / "inbox"
         progress(f"[1/5] generating {sessions:,} club sessions over {dates} dates")
+        # the season ends the day before yesterday and the new date is the next: a run
+        # rejects a session dated after tomorrow, so a season in the future would not be scored
+        start = start or date.today() - timedelta(days=dates + 3)
         summary = generate_inbox(inbox, sessions=sessions, clubs=clubs, seed=seed, start_date=start)
         report = EndToEndReport(requested=n, generated=summary.results, dates=dates)
         wh = work / "warehouse.duckdb"
         pub = work / "published"
-        progress(f"[2/5] first load: {summary.results:,} results")
-        report.phases.append(_run_phase("first load", inbox, wh, pub, summary.results, dates))
         # the generator's last evening: a two-session event may run one day past ``dates``
         last = max(_dates(inbox))
         day = last + timedelta(days=1)
+        # every run judged at noon two days after the new date (unless $TRAVELLER_NOW says
+        # when): every correction period is over, as for a season scored the morning after
+        now = os.environ.get("TRAVELLER_NOW") or f"{day + timedelta(days=2)} 12:00"
+        progress(f"[2/5] first load: {summary.results:,} results")
+        report.phases.append(_run_phase("first load", inbox, wh, pub, summary.results, dates, now))
         alone, added = add_evening(inbox, day, clubs, seed + 1, work)
         progress(f"[3/5] one new date ({day}): {added:,} results")
-        report.phases.append(_run_phase("one new date", inbox, wh, pub, added, 1))
+        report.phases.append(_run_phase("one new date", inbox, wh, pub, added, 1, now))
         progress("[4/5] the same date alone into an empty warehouse")
         report.phases.append(
-            _run_phase("that date alone", alone, work / "alone.duckdb", work / "alone", added, 1)
+            _run_phase(
+                "that date alone", alone, work / "alone.duckdb", work / "alone", added, 1, now
+            )
         )
         progress("[5/5] again, nothing new")
-        report.phases.append(_run_phase("nothing new", inbox, wh, pub, 0, 0))
+        report.phases.append(_run_phase("nothing new", inbox, wh, pub, 0, 0, now))
         if kernel:
             from pipelines.bench import run_bench
 

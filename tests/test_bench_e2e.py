@@ -103,3 +103,25 @@ def test_report_times_each_stage_and_the_run_without_the_site():
     assert "  without the site         11.00 s         1,091 results/s" in text
     assert "  score                     2.50 s         4,800 results/s" in text
     assert "  start-up and the rest     2.50 s" in text
+
+
+def test_every_generated_date_is_scored(tmp_path, monkeypatch):
+    """The generated season lies in the past (it ends the day before yesterday, the new date
+    is yesterday): no row is rejected as dated after tomorrow, every generated result of the
+    first load and of the new date is scored. (A season starting on a fixed date once ran
+    into the future and a month of it was rejected unseen.)"""
+    from datetime import date
+
+    import duckdb
+
+    from pipelines.bench_e2e import _dates, run_end_to_end
+
+    monkeypatch.delenv("TRAVELLER_NOW", raising=False)
+    report = run_end_to_end(300, 2, work=tmp_path, kernel=False, progress=lambda _m: None)
+    first, new = report.phases[0], report.phases[1]
+    assert max(_dates(tmp_path / "inbox")) < date.today()
+    with duckdb.connect(str(tmp_path / "warehouse.duckdb"), read_only=True) as c:
+        [(rejected,)] = c.sql("SELECT count(*) FROM rejected_inputs").fetchall()
+        [(scored,)] = c.sql("SELECT count(*) FROM validated_results").fetchall()
+    assert rejected == 0
+    assert scored == first.results + new.results
