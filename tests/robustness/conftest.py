@@ -53,6 +53,10 @@ def status(site: Path, event: str, session: int = 1) -> str:
     return page.split('id="status"><strong>', 1)[1].split("<", 1)[0]
 
 
+#: The run summary's line when EV2, the second event of the evening, is held and OK1 is not.
+HELD_EV2 = "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]"
+
+
 def traveller_run(inbox: Path, warehouse: Path, *more: str) -> Result:
     """``traveller run --inbox INBOX --warehouse WAREHOUSE`` as a scorer types it (the command
     line, in-process): its ``exit_code`` and its ``output`` (stderr included). It publishes

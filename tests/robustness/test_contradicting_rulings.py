@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipelines.cli import EXIT_BLOCKED
-from tests.robustness.conftest import RESULTS, published, rows, status, traveller_run
+from tests.robustness.conftest import HELD_EV2, RESULTS, published, rows, status, traveller_run
 
 HEADER = (
     "ruling_id,event_id,session,board,ns_pair,ew_pair,kind,offending,ns_result,ew_result,"
@@ -24,7 +24,6 @@ HEADER = (
 )
 APPEALS = "appeal_id,ruling_id,lodged_at,heard_by,decided_at,outcome,ns_result,ew_result"
 #: What ``traveller run`` says when EV2 alone is held.
-HELD_EV2 = "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]"
 
 
 def _inbox(tmp: Path, rulings: str, appeals: str | None = None) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipelines.cli import EXIT_BLOCKED, EXIT_REJECTED
 from tests.robustness.conftest import (
+    HELD_EV2,
     RESULTS,
     RULINGS_HEADER,
     published,
@@ -24,8 +25,6 @@ from tests.robustness.conftest import (
     status,
     traveller_run,
 )
-
-HELD_EV2 = "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]"
 
 
 def _two_events(tmp: Path, ev2: str) -> Path:

@@ -17,6 +17,7 @@ import pytest
 from pipelines.cli import EXIT_BLOCKED
 from tests.robustness.conftest import (
     EVENTS_HEADER,
+    HELD_EV2,
     RESULTS,
     RULINGS_HEADER,
     published,
@@ -24,8 +25,6 @@ from tests.robustness.conftest import (
     status,
     traveller_run,
 )
-
-HELD_EV2 = "held       1 event(s) not published, the rest of their date is: EV2 [2026-11-21]"
 
 GOOD_ROW = "OK1,1,2026-11-21,Monday pairs,howell,wbf,"
 BAD_ROWS = {
