@@ -812,6 +812,14 @@ def build_marts(
     )
 
 
+def appeal_stats(inputs: AuditInputs, window: str | None = None) -> pl.DataFrame:
+    """The ``appeal_stats`` mart of ``inputs`` alone (as :func:`build_marts` makes it), for a
+    report that needs the appeals by month but not the other marts again."""
+    sessions = _with_controls(_sessions(inputs), ())
+    rul = _rulings(inputs)
+    return _appeal_stats(_appeals(inputs, rul), rul, sessions, window)
+
+
 def key_figures(marts: Marts) -> dict[str, object]:
     """Key figures of the marts (over their seasons, or their window), for the Dagster UI and
     the command line: directors, rulings, appeals, Board-Appeal Ratio, penalties, directors

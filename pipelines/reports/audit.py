@@ -31,6 +31,7 @@ from pipelines.audit.marts import (
     MEASURES,
     AuditInputs,
     Marts,
+    appeal_stats,
     build_marts,
     key_figures,
 )
@@ -245,7 +246,7 @@ def render_audit(inputs: AuditInputs, window: str) -> Report:
 def render_transparency(inputs: AuditInputs, window: str) -> Report:
     """The public transparency report of ``inputs`` (see the module docstring)."""
     marts = build_marts(inputs, window=window)
-    monthly = build_marts(inputs).appeal_stats.filter(
+    monthly = appeal_stats(inputs).filter(
         (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
     )
     return _render(

@@ -278,7 +278,9 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             frameon=False,
         )
         fig.suptitle(title, fontsize=10)
-        fig.canvas.draw()  # the layout is final: labels are placed where they are drawn
+        # the layout is final: labels are placed where they will be drawn; laying it out is
+        # enough to measure them (no pixels are rendered)
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         taken = [
             t.get_window_extent(renderer)
