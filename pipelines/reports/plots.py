@@ -14,6 +14,7 @@ under the chart), and up to 12 series in 12 distinct colours (:data:`PALETTE`).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import math
@@ -157,7 +158,7 @@ class Chart:
     unlabelled: list[str] = field(default_factory=list)
 
 
-def _svg(fig, whole: bool = False) -> str:
+def _svg(fig, whole: bool = False, close: bool = True) -> str:
     """``fig`` as SVG text, cut to what is drawn on it; a ``whole`` figure (laid out with its
     margins, :func:`_funnel_layout`) as it is: cutting would draw the whole SVG once more
     only to measure it."""
@@ -165,7 +166,8 @@ def _svg(fig, whole: bool = False) -> str:
     with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
         bbox = None if whole else "tight"
         fig.savefig(buf, format="svg", bbox_inches=bbox, metadata={"Date": None})
-    plt.close(fig)
+    if close:
+        plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
 
@@ -206,11 +208,35 @@ def _funnel_layout(cols: int, lines: int) -> dict:
     }
 
 
-def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None):
-    """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
-    ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
-    names shown (pseudonyms in the public report). The names that found no free place beside
-    their dot are in ``fig.unlabelled`` (:func:`place_labels`)."""
+@dataclass
+class _LaidOut:
+    """A funnel figure drawn and laid out without its names: each panel's dots (``x``,
+    ``y``, director, in labelling order) and the display boxes labels must avoid."""
+
+    fig: object
+    dots: list[tuple[object, list[tuple[float, float, str]]]]
+    taken: list
+
+
+#: The funnel figures laid out last, by what they were drawn from (:func:`_funnel_key`):
+#: the audit and the transparency reports of a night draw the same plots with other names
+#: (directors, pseudonyms), so the second only writes its names and saves. At most
+#: :data:`_KEEP` are kept; the oldest is closed.
+_LAID_OUT: dict[str, _LaidOut] = {}
+_KEEP = 8
+
+
+def _funnel_key(rows: pl.DataFrame, title: str) -> str:
+    """What a funnel figure is drawn from: its rows (every value, in order; as CSV text,
+    which equal frames write alike whatever their memory layout) and its title."""
+    digest = hashlib.sha256(rows.write_csv().encode())
+    digest.update(title.encode())
+    return digest.hexdigest()
+
+
+def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
+    """The funnel plot of one rate without its names: one panel per comparison stratum,
+    laid out (:func:`funnel_figure`)."""
     strata = sorted(rows["stratum"].unique().to_list())
     k = max(1, len(strata))
     cols = min(3, k)
@@ -247,7 +273,7 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             x, y = g["n"].to_numpy().astype(float), g["rate"].to_numpy().astype(float)
             ax.scatter(x[~flagged], y[~flagged], s=22, color="tab:gray", zorder=3)
             ax.scatter(x[flagged], y[flagged], s=30, color="tab:red", zorder=4, label="flagged")
-            names = [plain((labels or {}).get(n, n)) for n in g["director"].to_list()]
+            names = g["director"].to_list()
             order = np.lexsort((x, ~flagged))  # the flagged labelled first, then left to right
             dots.append((ax, [(float(x[i]), float(y[i]), names[i]) for i in order]))
             if n_max > 50:
@@ -294,10 +320,31 @@ def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None 
             )
             if t.get_text()
         ] + [fig._suptitle.get_window_extent(renderer), legend.get_window_extent(renderer)]
-        fig.unlabelled = []
-        for ax, points in dots:
-            fig.unlabelled += place_labels(ax, points, taken)
-        return fig
+        return _LaidOut(fig, dots, taken)
+
+
+def _write_names(laid: _LaidOut, labels: dict[str, str] | None) -> tuple[list, list[str]]:
+    """Write each dot's name (``labels`` maps directors to the names shown) where it is free
+    (:func:`place_labels`); returns the annotations made and the names left unlabelled."""
+    made: list = []
+    left_out: list[str] = []
+    with plt.rc_context(_RC):
+        for ax, points in laid.dots:
+            before = len(ax.texts)
+            named = [(x, y, plain((labels or {}).get(d, d))) for x, y, d in points]
+            left_out += place_labels(ax, named, laid.taken)
+            made += list(ax.texts[before:])
+    return made, left_out
+
+
+def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None):
+    """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
+    ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
+    names shown (pseudonyms in the public report). The names that found no free place beside
+    their dot are in ``fig.unlabelled`` (:func:`place_labels`)."""
+    laid = _lay_out(rows, title)
+    _, laid.fig.unlabelled = _write_names(laid, labels)
+    return laid.fig
 
 
 def funnel_svg(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> str:
@@ -306,10 +353,19 @@ def funnel_svg(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = N
 
 
 def funnel_chart(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> Chart:
-    """:func:`funnel_figure` as inline SVG text, with the names it could not label."""
-    fig = funnel_figure(rows, title, labels)
-    left_out = list(fig.unlabelled)
-    return Chart(_svg(fig, whole=True), left_out)
+    """:func:`funnel_figure` as inline SVG text, with the names it could not label. The
+    figure laid out is kept (:data:`_LAID_OUT`): the same plot with other names is then only
+    labelled and saved — the SVG is the same as a figure drawn afresh."""
+    key = _funnel_key(rows, title)
+    laid = _LAID_OUT.pop(key, None) or _lay_out(rows, title)
+    made, left_out = _write_names(laid, labels)
+    svg = _svg(laid.fig, whole=True, close=False)
+    for annotation in made:
+        annotation.remove()
+    _LAID_OUT[key] = laid
+    while len(_LAID_OUT) > _KEEP:
+        plt.close(_LAID_OUT.pop(next(iter(_LAID_OUT))).fig)
+    return Chart(svg, left_out)
 
 
 def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:

@@ -13,8 +13,9 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from pipelines.audit.funnel import exact_limit, funnel
+from pipelines.reports import plots
 from pipelines.reports.audit import tail_note
-from pipelines.reports.plots import PALETTE, funnel_figure
+from pipelines.reports.plots import PALETTE, funnel_chart, funnel_figure
 from pipelines.reports.season import bars_figure, charted_clubs, monthly
 
 
@@ -60,6 +61,27 @@ def test_director_names_never_overlap_and_cases_are_whole_numbers():
     # cases are counted: every tick of the cases axis is a whole number
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert labels and all(re.fullmatch(r"\d+", s.replace("\u2212", "-")) for s in labels)
+
+
+def test_a_funnel_plot_drawn_again_with_other_names_is_the_plot_drawn_afresh():
+    """The audit and the transparency reports draw the same plot with other names: the
+    second is labelled on the figure the first laid out, and must be byte for byte the SVG
+    of a figure drawn afresh with those names (and the first's names must not remain)."""
+    rows, title = _crowded_rows(), "Rulings changed on appeal per appeal decided"
+    pseudonyms = {f"TD Director Number {i + 1}": f"Director {chr(65 + i)}" for i in range(12)}
+    plots._LAID_OUT.clear()
+    fresh = funnel_chart(rows, title, pseudonyms)
+    plots._LAID_OUT.clear()
+    named = funnel_chart(rows, title)
+    assert len(plots._LAID_OUT) == 1  # laid out once, kept
+    # equal rows built otherwise (two chunks in memory) are the same plot
+    again = funnel_chart(pl.concat([rows.head(5), rows.tail(7)], rechunk=False), title, pseudonyms)
+    assert len(plots._LAID_OUT) == 1  # the same figure, labelled again
+    assert again.svg == fresh.svg and again.unlabelled == fresh.unlabelled
+    assert "TD Director" in named.svg and "TD Director" not in again.svg
+    # other rows are another plot
+    funnel_chart(rows.with_columns(pl.col("n") + 1), title)
+    assert len(plots._LAID_OUT) == 2
 
 
 def _drawn(labels, limits, i):
