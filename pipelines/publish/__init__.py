@@ -28,7 +28,7 @@ import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import event_keys, event_sizes, load, load_events
-from pipelines.publish.files import Manifest, prune, put, refuse_exposed
+from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
@@ -92,12 +92,16 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     site_dir = out / "site"
     folders = _folders(warehouse)
     keys = {e: f"{k}:{folders.get(e, '')}" for e, k in keys.items()}
-    kept = Site.keepable(site_dir, keys)
+    # the record of the last publication and the site's files, each read once: what is kept
+    # is judged on them, and what is no longer published is pruned from the same listing
+    before = Site.recorded(site_dir)
+    there = listing(site_dir) if site_dir.is_dir() else set()
+    kept = Site.keepable(site_dir, keys, before, there)
     todo = [e for e in folders if e not in kept]
     batches = event_batches(todo, event_sizes(warehouse), range_results())
     data = load(warehouse, batches[0] if batches else [])
     summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
-    site = Site(data, site_dir, keys=keys, kept=kept)
+    site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
     site.start()
     exports = out / "exports"
     folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}

@@ -61,6 +61,31 @@ def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
     return sorted(removed, reverse=True)
 
 
+def prune_listed(folder: Path, stale: Iterable[str]) -> list[Path]:
+    """Remove the files ``stale`` (paths relative to ``folder``, with ``/``, from its
+    :func:`listing`), then each of their folders left empty, deepest first; the files
+    removed. What a publication no longer writes is known from the listing it read at its
+    start: nothing is walked again."""
+    removed = []
+    folders: set[str] = set()
+    root = os.fspath(folder)
+    for rel in stale:
+        path = os.path.join(root, *rel.split("/"))
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            continue
+        removed.append(Path(path))
+        parts = rel.split("/")[:-1]
+        folders.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
+    for rel in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        try:
+            os.rmdir(os.path.join(root, *rel.split("/")))
+        except OSError:  # not empty (or gone): kept
+            pass
+    return sorted(removed, reverse=True)
+
+
 def listing(folder: Path) -> set[str]:
     """Every file under ``folder``, as paths relative to it with ``/`` (one ``os.walk``):
     whether a publication's thousands of pages are there, without a test of each."""
@@ -146,7 +171,7 @@ class Manifest:
 
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""
-        put(self.path, (json.dumps(self.now, sort_keys=True, indent=0) + "\n").encode())
+        put(self.path, (json.dumps(self.now, sort_keys=True) + "\n").encode())  # C encoder
 
 
 # ------------------------------------------------------------- what must never be published

@@ -83,7 +83,7 @@ class _Record:
         self.now_files: dict[str, dict] = {}
 
     def save(self, dates: dict[str, str]) -> None:
-        text = json.dumps({"files": self.now_files, "dates": dates}, sort_keys=True, indent=0)
+        text = json.dumps({"files": self.now_files, "dates": dates}, sort_keys=True)
         put(self.path, (text + "\n").encode())
 
 

@@ -76,7 +76,7 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
-from pipelines.publish.files import digest, listing, prune, put, record_of
+from pipelines.publish.files import digest, listing, prune_listed, put, record_of
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.players import PlayerPages
@@ -281,12 +281,17 @@ class Site:
         out: Path,
         keys: dict[str, str] | None = None,
         kept: Collection[str] = (),
+        before: dict[str, dict[str, Any]] | None = None,
+        there: set[str] | None = None,
     ) -> None:
         """Prepare to write ``data`` into ``out`` (created; pages that changed are replaced,
         pages no longer published removed). ``keys``: what each event's pages are made from
         (:func:`~pipelines.publish.data.event_keys`), recorded with them; ``kept``: events
         whose key is the one of the last publication and whose pages are all there
-        (:meth:`keepable`): their pages are kept as they are, their rows not even read."""
+        (:meth:`keepable`): their pages are kept as they are, their rows not even read.
+        ``before`` and ``there``: the record of the last publication (:meth:`recorded`) and
+        the listing of ``out`` (:func:`~pipelines.publish.files.listing`) when the caller has
+        read them already (each is read once, not again here)."""
         self.data = data
         self.out = Path(out)
         self.keys = keys or {}
@@ -296,7 +301,7 @@ class Site:
         #: kept pages makes no path object of each)
         self.pages: list[Path | str] = []
         self._root = os.fspath(self.out)
-        self._there: set[str] | None = None
+        self._there: set[str] | None = there
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
         self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
         #: the events of the batch being rendered (:meth:`render_events`): frames are split
@@ -308,7 +313,7 @@ class Site:
         self.matches = data.extra.get("matches")
         #: per session: the digest of what its pages were made from, and its pages
         self.manifest: dict[str, dict[str, Any]] = {}
-        self._before = self._read_manifest()
+        self._before = self._read_manifest() if before is None else before
         #: sessions whose pages were rendered, and those kept as they were (same digest)
         self.rendered = 0
         self.kept = 0
@@ -339,12 +344,19 @@ class Site:
         return data if isinstance(data, dict) else {}
 
     @staticmethod
-    def keepable(out: Path, keys: dict[str, str]) -> set[str]:
+    def keepable(
+        out: Path,
+        keys: dict[str, str],
+        before: dict[str, dict[str, Any]] | None = None,
+        there: set[str] | None = None,
+    ) -> set[str]:
         """The events whose pages the last publication into ``out`` made from what they are
         made from now (``keys``) and which are all still there: kept as they are. (Whether
-        they are there is looked up in one listing of ``out``, not a file test per page.)"""
-        before = Site.recorded(out)
-        there = listing(out) if before else set()
+        they are there is looked up in one listing of ``out``, not a file test per page;
+        ``before`` and ``there`` as for :class:`Site`.)"""
+        before = Site.recorded(out) if before is None else before
+        if there is None:
+            there = listing(out) if before else set()
         kept = set()
         for event_id, made_from in keys.items():
             entry = before.get(f"event\x1f{event_id}") or {}
@@ -367,7 +379,7 @@ class Site:
         if clash:
             raise ValueError(f"two pages would be written to {clash[0]}")
         self._paths.update(pages)
-        self.pages.extend(os.path.join(self._root, p) for p in pages)
+        self.pages.extend(self._in_root(pages))
         self.manifest[f"event\x1f{event_id}"] = entry
         for key in entry.get("sessions") or []:
             self.manifest[key] = self._before[key]
@@ -424,9 +436,14 @@ class Site:
         ):
             return False
         self._paths.update(pages)
-        self.pages.extend(os.path.join(self._root, p) for p in pages)
+        self.pages.extend(self._in_root(pages))
         self.manifest[key] = before
         return True
+
+    def _in_root(self, pages: list[str]) -> list[str]:
+        """Kept pages' paths (relative, with ``/``) as paths in the site's folder, as text."""
+        root = self._root.rstrip(os.sep) + os.sep
+        return [root + p.replace("/", os.sep) for p in pages]
 
     def record(self, key: str, made_from: str, first: int) -> None:
         """Record the pages written since there were ``first`` (:meth:`page_count`) under
@@ -513,10 +530,12 @@ class Site:
             self.changed.append(path)
         return path
 
-    def _prune(self, keep: set[Path]) -> None:
-        """Remove what an earlier publication wrote and this one did not (a withdrawn
-        session's pages), then the folders left empty."""
-        self.removed.extend(prune(self.out, keep))
+    def _prune(self) -> None:
+        """Remove what the folder held when this publication began (:attr:`there`) and this
+        one did not write or keep (a withdrawn session's pages), then the folders left
+        empty: the listing read at the start, not a second walk of the site."""
+        published = {*self._paths, *(p.relative_to(self.out).as_posix() for p in self._fixed)}
+        self.removed.extend(prune_listed(self.out, self.there - published))
 
     def render(self) -> list[Path | str]:
         """Write every page and the style sheet (each only when its content changed), remove
@@ -585,9 +604,10 @@ class Site:
         self.players_rendered, self.players_kept = players.render(self)
         put(
             record_of(self.out),
-            (json.dumps(self.manifest, sort_keys=True, indent=0) + "\n").encode(),
+            # one line: json's C encoder writes it (an indented record is written in Python)
+            (json.dumps(self.manifest, sort_keys=True) + "\n").encode(),
         )
-        self._prune({*self._fixed, *self.pages})
+        self._prune()
         return self.pages
 
     def _event_dir(self, event_id: str) -> str:

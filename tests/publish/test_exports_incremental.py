@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from pipelines.publish import load
-from pipelines.publish.files import prune, put
+from pipelines.publish.files import listing, prune, prune_listed, put
 from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import slug
 from pipelines.publish.usebio_writer import write_usebio
@@ -60,6 +60,27 @@ def test_a_file_is_replaced_in_one_step_and_stale_files_are_removed(tmp_path):
     put(stale, b"x")
     assert prune(tmp_path / "a", [target]) == [stale]
     assert not stale.parent.exists() and target.exists()
+
+
+def test_stale_files_are_removed_from_the_listing_read_at_the_start(tmp_path):
+    """A publication prunes from the listing it read when it began: the files listed that it
+    did not write go, with their folders left empty; a folder still holding a page stays,
+    and a file already gone is no error."""
+    site = tmp_path / "site"
+    for rel in ("index.html", "events/a/s1.html", "events/a/old/s2.html", "events/b/s1.html"):
+        put(site / rel, b"x")
+    put(site / "events" / "b" / ".s1.html.123.tmp", b"half")  # a write cut short
+    there = listing(site)
+    assert "events/a/old/s2.html" in there
+    (site / "events" / "b" / "s1.html").unlink()  # removed by hand meanwhile
+    stale = there - {"index.html", "events/a/s1.html"}
+    removed = prune_listed(site, stale)
+    assert sorted(p.relative_to(site).as_posix() for p in removed) == [
+        "events/a/old/s2.html",
+        "events/b/.s1.html.123.tmp",
+    ]
+    assert listing(site) == {"index.html", "events/a/s1.html"}
+    assert not (site / "events" / "a" / "old").exists() and not (site / "events" / "b").exists()
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
