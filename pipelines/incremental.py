@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
@@ -194,19 +195,24 @@ def date_inputs(snap) -> pl.DataFrame:
     every = pl.concat(parts).filter(
         pl.col("session_date").is_in(event_dates["session_date"].implode())
     )
-    # order-free: each date's (tag, hash) pairs sorted, then digested once per date
-    grouped = (
-        every.sort("session_date", "tag", "h")
-        .group_by("session_date", maintain_order=True)
-        .agg(pl.col("tag"), pl.col("h"))
+    # order-free: each date's row hashes sorted by tag and hash, then digested once per
+    # date, a tag at a time (its name and count, then its hashes as big-endian bytes): no
+    # Python per row
+    every = every.sort("session_date", "tag", "h")
+    hashes = every["h"].to_numpy().astype(">u8")
+    runs = (
+        every.with_row_index("start")
+        .group_by("session_date", "tag", maintain_order=True)
+        .agg(pl.col("start").first(), pl.len().alias("n"))
     )
-    code = code_fingerprint()
-    prints = []
-    for day, tags, hs in grouped.iter_rows():
-        d = hashlib.sha256(code.encode())
-        for t, h in zip(tags, hs, strict=True):
-            d.update(f"{t}:{h:016x}\n".encode())
-        prints.append((day, d.hexdigest()))
+    code = code_fingerprint().encode()
+    digests: dict[str, Any] = {}
+    for day, tag, start, n in runs.iter_rows():
+        if day not in digests:
+            digests[day] = hashlib.sha256(code)
+        digests[day].update(f"{tag}:{n}\n".encode())
+        digests[day].update(hashes[start : start + n].tobytes())
+    prints = [(day, d.hexdigest()) for day, d in digests.items()]
     sizes = results.group_by(pl.col("session_date").cast(pl.Utf8)).agg(
         pl.len().cast(pl.Int64).alias("results")
     )
