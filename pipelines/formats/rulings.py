@@ -170,7 +170,13 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
     except StopIteration:
         return _whole(file, "file", "the file is empty", 0)
     missing = [c for c in _REQUIRED[kind] if c not in header]
-    body = [(n, r) for n, r in enumerate(reader, start=2) if any(x.strip() for x in r)]
+    # each row with the file's line it starts on (a quoted field may span lines)
+    body = []
+    ended = reader.line_num
+    for r in reader:
+        start, ended = ended + 1, reader.line_num
+        if any(x.strip() for x in r):
+            body.append((start, r))
     if missing:
         return _whole(
             file,
@@ -178,7 +184,9 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
             f"the header lacks {', '.join(missing)}: not a {kind} log",
             len(body),
         )
-    rows, rejected = [], []
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    rejected: list[dict] = []
     for k, (n, r) in enumerate(body, start=1):
         if len(r) != len(header):
             rejected.append(
@@ -193,13 +201,45 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
             if len(rejected) >= GARBAGE_STOP and garbage(len(rejected), k):
                 break
             continue
-        rec = dict(zip(header, r, strict=True))
-        rows.append(
-            {"file": file, "location": f"line {n}", **{c: _text(rec.get(c)) for c in columns[2:]}}
-        )
+        rows.append(r)
+        lines.append(n)
     if garbage(len(rejected), len(body)):
         return _not_a_log(file, rejected, len(body), kind)
-    return frame(rows, columns), frame(rejected, REJECT_COLUMNS), len(body)
+    return _columns(rows, lines, header, file, columns), frame(rejected, REJECT_COLUMNS), len(body)
+
+
+#: The characters Python's ``str.strip()`` removes (``str.isspace``): Unicode's white space
+#: and the four ASCII separators ``\x1c``-``\x1f``, which Polars' default strip keeps.
+PY_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _columns(
+    rows: list[list[str]], lines: list[int], header: list[str], file: str, columns: tuple
+) -> pl.DataFrame:
+    """The log's rows (each as many fields as the header) as the frame of ``columns``: each
+    value stripped as :func:`_text` strips it, empty as null; a column named twice in the
+    header takes its last field (as a dict of the row would); a column it lacks, null. One
+    list per column and vectorised strings, not a dict per row."""
+    if not rows:
+        return empty_frame(columns)
+    last = {h: i for i, h in enumerate(header)}
+    values = pl.DataFrame(
+        {c: [r[last[c]] for r in rows] if c in last else None for c in columns[2:]},
+        schema={c: pl.Utf8 for c in columns[2:]},
+    )
+    stripped = [pl.col(c).str.strip_chars(PY_WHITESPACE) for c in columns[2:]]
+    return values.select(
+        pl.lit(file, pl.Utf8).alias("file"),
+        pl.format("line {}", pl.Series(lines, dtype=pl.Int64)).alias("location"),
+        *(
+            pl.when(v == "").then(None).otherwise(v).alias(c)
+            for v, c in zip(stripped, columns[2:], strict=True)
+        ),
+    )
 
 
 def _not_a_log(file: str, rejected: list[dict], read: int, kind: str):
