@@ -448,7 +448,8 @@ class Site:
     def record(self, key: str, made_from: str, first: int) -> None:
         """Record the pages written since there were ``first`` (:meth:`page_count`) under
         ``key``, made from ``made_from``."""
-        made = [Path(p).relative_to(self.out).as_posix() for p in self.pages[first:]]
+        cut = len(self._root.rstrip(os.sep)) + 1  # every page lies in the site's folder
+        made = [os.fspath(p)[cut:].replace(os.sep, "/") for p in self.pages[first:]]
         self.manifest[key] = {"digest": made_from, "pages": made}
 
     def page_count(self) -> int:
