@@ -210,8 +210,7 @@ def date_results(
     df = (
         results.with_row_index("__o")
         .with_columns(pl.col("session").cast(pl.Int32, strict=False).alias("__s"))
-        .join(ev, on=["event_id", "__s"], how="left")
-        .sort("__o")
+        .join(ev, on=["event_id", "__s"], how="left", maintain_order="left")
         .with_columns(pl.coalesce("__ev_date", "session_date").alias("session_date"))
     )
     last = (today + timedelta(days=1)).isoformat()
@@ -413,7 +412,7 @@ def keyed_by_file(
     from_files = events.filter(pl.col("priority") == 1)
     ids = set(from_files["event_id"].drop_nulls().to_list())
     if result_events is not None:
-        ids |= set(result_events.drop_nulls().to_list())
+        ids |= set(result_events.drop_nulls().unique().to_list())
     own = pl.col("event_id").is_in(sorted(ids))
     csv_rows = (pl.col("priority") == 0) & pl.col("event_id").is_not_null()
     keys = pl.concat(
