@@ -21,7 +21,7 @@ def test_a_ruling_log_row_by_row(tmp_path):
     path.write_text(
         "Ruling_ID,event_id,session,kind,note,kind,director\n"
         "R1, EV1 ,1,first,\u3000 kept \x1f,score_stands,TD A\n"
-        "R2,EV1,1,x,\"two\nlines\",assigned,\n"
+        'R2,EV1,1,x,"two\nlines",assigned,\n'
         "R3,EV1,1\n"
         "\n"
         "R4,EV1,2,x,,weighted,\xa0\n",
