@@ -92,9 +92,10 @@ def listing(folder: Path) -> set[str]:
     root = os.fspath(folder)
     out: set[str] = set()
     for here, _dirs, files in os.walk(root):
-        rel = os.path.relpath(here, root).replace(os.sep, "/")
-        prefix = "" if rel == "." else rel + "/"
-        out.update(prefix + name for name in files)
+        # os.walk names each folder as the root joined with the names below it
+        rel = here[len(root) :].lstrip(os.sep).replace(os.sep, "/")
+        prefix = rel + "/" if rel else ""
+        out.update([prefix + name for name in files])
     return out
 
 
