@@ -62,21 +62,22 @@ def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:
 
 
 def prune_listed(folder: Path, stale: Iterable[str]) -> list[Path]:
-    """Remove the files ``stale`` (paths relative to ``folder``, with ``/``, from its
-    :func:`listing`), then each of their folders left empty, deepest first; the files
-    removed. What a publication no longer writes is known from the listing it read at its
-    start: nothing is walked again."""
+    """Remove the entries ``stale`` of ``folder``'s :func:`listing` (paths relative to it,
+    with ``/``): each file, then each of their folders left empty — and each folder listed
+    as holding nothing (``name/``) —, deepest first; the files removed. What a publication no
+    longer writes is known from the listing it read at its start: nothing is walked again."""
     removed = []
     folders: set[str] = set()
     root = os.fspath(folder)
     for rel in stale:
-        path = os.path.join(root, *rel.split("/"))
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            continue
-        removed.append(Path(path))
-        parts = rel.split("/")[:-1]
+        parts = rel.rstrip("/").split("/")
+        if not rel.endswith("/"):
+            try:
+                os.unlink(os.path.join(root, *parts))
+            except FileNotFoundError:
+                continue
+            removed.append(Path(os.path.join(root, *parts)))
+            parts = parts[:-1]
         folders.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
     for rel in sorted(folders, key=lambda f: f.count("/"), reverse=True):
         try:
@@ -88,14 +89,18 @@ def prune_listed(folder: Path, stale: Iterable[str]) -> list[Path]:
 
 def listing(folder: Path) -> set[str]:
     """Every file under ``folder``, as paths relative to it with ``/`` (one ``os.walk``):
-    whether a publication's thousands of pages are there, without a test of each."""
+    whether a publication's thousands of pages are there, without a test of each. A folder
+    that holds nothing at all is listed too, as its path and a final ``/`` (no page's path
+    ends so), for :func:`prune_listed` to remove."""
     root = os.fspath(folder)
     out: set[str] = set()
-    for here, _dirs, files in os.walk(root):
+    for here, dirs, files in os.walk(root):
         # os.walk names each folder as the root joined with the names below it
         rel = here[len(root) :].lstrip(os.sep).replace(os.sep, "/")
         prefix = rel + "/" if rel else ""
         out.update([prefix + name for name in files])
+        if prefix and not files and not dirs:
+            out.add(prefix)
     return out
 
 

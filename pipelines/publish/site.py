@@ -301,6 +301,9 @@ class Site:
         #: kept pages makes no path object of each)
         self.pages: list[Path | str] = []
         self._root = os.fspath(self.out)
+        #: what every page's path begins with: the site's folder and a separator (nothing
+        #: for the current folder, whose pages are named without ``./``)
+        self._prefix = "" if self._root == "." else self._root.rstrip(os.sep) + os.sep
         self._there: set[str] | None = there
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
         self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
@@ -442,13 +445,12 @@ class Site:
 
     def _in_root(self, pages: list[str]) -> list[str]:
         """Kept pages' paths (relative, with ``/``) as paths in the site's folder, as text."""
-        root = self._root.rstrip(os.sep) + os.sep
-        return [root + p.replace("/", os.sep) for p in pages]
+        return [self._prefix + p.replace("/", os.sep) for p in pages]
 
     def record(self, key: str, made_from: str, first: int) -> None:
         """Record the pages written since there were ``first`` (:meth:`page_count`) under
         ``key``, made from ``made_from``."""
-        cut = len(self._root.rstrip(os.sep)) + 1  # every page lies in the site's folder
+        cut = len(self._prefix)  # every page lies in the site's folder
         made = [os.fspath(p)[cut:].replace(os.sep, "/") for p in self.pages[first:]]
         self.manifest[key] = {"digest": made_from, "pages": made}
 

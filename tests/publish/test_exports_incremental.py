@@ -64,14 +64,15 @@ def test_a_file_is_replaced_in_one_step_and_stale_files_are_removed(tmp_path):
 
 def test_stale_files_are_removed_from_the_listing_read_at_the_start(tmp_path):
     """A publication prunes from the listing it read when it began: the files listed that it
-    did not write go, with their folders left empty; a folder still holding a page stays,
-    and a file already gone is no error."""
+    did not write go, with their folders left empty, and the folders that held nothing; a
+    folder still holding a page stays, and a file already gone is no error."""
     site = tmp_path / "site"
     for rel in ("index.html", "events/a/s1.html", "events/a/old/s2.html", "events/b/s1.html"):
         put(site / rel, b"x")
     put(site / "events" / "b" / ".s1.html.123.tmp", b"half")  # a write cut short
+    (site / "events" / "c" / "empty").mkdir(parents=True)  # folders that hold nothing
     there = listing(site)
-    assert "events/a/old/s2.html" in there
+    assert "events/a/old/s2.html" in there and "events/c/empty/" in there
     (site / "events" / "b" / "s1.html").unlink()  # removed by hand meanwhile
     stale = there - {"index.html", "events/a/s1.html"}
     removed = prune_listed(site, stale)
@@ -81,6 +82,7 @@ def test_stale_files_are_removed_from_the_listing_read_at_the_start(tmp_path):
     ]
     assert listing(site) == {"index.html", "events/a/s1.html"}
     assert not (site / "events" / "a" / "old").exists() and not (site / "events" / "b").exists()
+    assert not (site / "events" / "c").exists()
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

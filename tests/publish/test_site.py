@@ -413,6 +413,26 @@ def test_two_names_that_share_a_file_name_are_refused_not_written_over(tmp_path)
         site._write(f"{session_dir('A-B', 1)}/index.html", "style.css")
 
 
+@pytest.mark.parametrize("folder", [".", "site", "site/", "data/site"])
+def test_pages_are_recorded_relative_to_the_site_folder_however_it_is_named(
+    folder, tmp_path, monkeypatch
+):
+    """The record of a session's pages names them relative to the site's folder: the same
+    for a folder named ``.`` (pages written as ``index.html``), with or without a final
+    separator, and for pages written and pages kept."""
+    monkeypatch.chdir(tmp_path)
+    empty = pl.DataFrame()
+    site = Site(Published(empty, empty, empty, empty, empty), Path(folder))
+    site._write("events/e/s1/index.html", "style.css")
+    site.pages.extend(site._in_root(["events/f/s1/A/board-1.html"]))  # as a kept page
+    site.record("k", "digest", 0)
+    assert site.manifest["k"]["pages"] == [
+        "events/e/s1/index.html",
+        "events/f/s1/A/board-1.html",
+    ]
+    assert (Path(folder) / "events/e/s1/index.html").is_file()
+
+
 def test_a_guid_event_gets_a_readable_unique_and_stable_folder():
     """Two Bridgemate sessions of one club, day and name (known by their GUIDs only): each a
     folder of its title, the second with -2, in the order of their dates then ids, whichever
