@@ -198,13 +198,18 @@ class Table:
         :attr:`audit` ones)."""
         return [c for c in self.names if c not in self.private and c not in self.audit]
 
-    def export_sql(self, public: bool = False, but_dates: bool = False) -> str:
+    def export_sql(
+        self, public: bool = False, but_dates: bool = False, of_dates: bool = False
+    ) -> str:
         """Every row of the table, in its export order, then by every other column: the
         order is total, so an export does not depend on the order rows were written in (an
         incremental run and a run from scratch write the same files). ``public``: only the
         columns and rows that may be published (the :attr:`private` and :attr:`audit` columns
         and the :attr:`audit_rows` left out); an :attr:`audit_table` has none. ``but_dates``:
-        not the rows of the session dates bound as ``$dates``."""
+        not the rows of the session dates bound as ``$dates``; ``of_dates``: only those rows,
+        and the rows without a date when ``$undated`` is bound true."""
+        if but_dates and of_dates:
+            raise ValueError("an export is of some dates or of all but some, not both")
         if public and self.audit_table:
             raise ValueError(f"table {self.name} is the director audit's: it is never exported")
         hidden = public and (self.private or self.audit)
@@ -215,12 +220,30 @@ class Table:
             terms.append(f"{_quoted(column)} IS DISTINCT FROM {_literal(value)}")
         if but_dates:
             terms.append(f"{_quoted('session_date')} NOT IN (SELECT UNNEST($dates::DATE[]))")
+        if of_dates:
+            day = _quoted("session_date")
+            terms.append(
+                f"({day} IN (SELECT UNNEST($dates::DATE[])) OR ($undated AND {day} IS NULL))"
+            )
         where = f" WHERE {' AND '.join(terms)}" if terms else ""
         if not self.export:
             return f"SELECT {cols} FROM {_quoted(self.name)}{where};"
         rest = [c for c in self.names if c not in self.export]
         order = ", ".join(map(_quoted, [*self.export, *rest]))
         return f"SELECT {cols} FROM {_quoted(self.name)}{where} ORDER BY {order};"
+
+    def date_counts_sql(self, public: bool = False) -> str:
+        """``session_date`` (text, ``NULL`` for rows without one) and ``rows``: how many rows
+        of the table (``public``: of those :meth:`export_sql` publishes) each date holds."""
+        where = ""
+        if public and self.audit_rows:
+            column, value = self.audit_rows
+            where = f" WHERE {_quoted(column)} IS DISTINCT FROM {_literal(value)}"
+        day = _quoted("session_date")
+        return (
+            f"SELECT CAST({day} AS VARCHAR) AS session_date, count(*) AS rows"
+            f" FROM {_quoted(self.name)}{where} GROUP BY 1 ORDER BY 1;"
+        )
 
     def polars_schema(self, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
         """The schema of the engine's frames for this table (``drop``: columns it adds later)."""

@@ -213,12 +213,21 @@ def export(
     table: str,
     public: bool = False,
     but_dates: Sequence[str] | None = None,
+    of_dates: Sequence[str | None] | None = None,
 ) -> pl.DataFrame:
     """Every row of ``table`` in its export order (:meth:`pipelines.tables.Table.export_sql`);
     ``public``: without its private columns (a director's note, membership numbers);
-    ``but_dates``: not the rows of those session dates."""
-    statement = registry.table(table).export_sql(public, but_dates=but_dates is not None)
-    params = {"dates": list(but_dates)} if but_dates is not None else None
+    ``but_dates``: not the rows of those session dates; ``of_dates``: only those (``None``
+    among them: the rows without a date)."""
+    statement = registry.table(table).export_sql(
+        public, but_dates=but_dates is not None, of_dates=of_dates is not None
+    )
+    params: dict[str, Any] | None = None
+    if but_dates is not None:
+        params = {"dates": list(but_dates)}
+    elif of_dates is not None:
+        days = list(of_dates)
+        params = {"dates": [d for d in days if d is not None], "undated": None in days}
     if not isinstance(conn, duckdb.DuckDBPyConnection):
         return conn.frame(statement, params)
     return conn.sql(statement, params=params).pl()

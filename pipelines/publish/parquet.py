@@ -21,11 +21,13 @@ import io
 import json
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
 from pipelines import tables as registry
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.publish.files import digest, prune, put, record_of
+from pipelines.settings import range_results
 from pipelines.warehouse import Warehouse, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
@@ -87,12 +89,49 @@ class _Record:
         put(self.path, (text + "\n").encode())
 
 
+def date_chunks(sizes: list[tuple[str | None, int]], budget: int) -> list[list[str | None]]:
+    """The dates of ``sizes`` (``date, rows``, in order) in runs of at most ``budget`` rows
+    each (a date alone may hold more): a table is exported a run at a time, so an export of
+    years holds one run's rows in memory, not the whole table.
+
+    >>> date_chunks([("2026-01-01", 60), ("2026-01-02", 50), ("2026-01-03", 70)], 120)
+    [['2026-01-01', '2026-01-02'], ['2026-01-03']]
+    """
+    out: list[list[str | None]] = []
+    weight = 0
+    for day, rows in sizes:
+        if not out or weight + rows > budget:
+            out.append([])
+            weight = 0
+        out[-1].append(day)
+        weight += rows
+    return out
+
+
 def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     """Write every export table under ``out`` (a Hive partition per date, month or period),
     each partition file only when its rows changed and atomically (:func:`~pipelines.publish.
-    files.put`), the partitions no longer exported removed; rows exported per table."""
+    files.put`), the partitions no longer exported removed; rows exported per table.
+
+    The date-partitioned tables are read a run of dates at a time
+    (:func:`date_chunks`, at most :func:`~pipelines.settings.range_results` rows): the files
+    are those of the whole table read at once, the memory that of one run."""
     counts: dict[str, int] = {}
     record = _Record(out)
+    budget = range_results()
+
+    def put_parts(name: str, df: pl.DataFrame, by: str) -> None:
+        refuse_private({name: df})
+        for value, part in sorted(_parts(df, by).items()):
+            rel = f"{name}/{by}={value}/{PART_FILE}"
+            made_from = digest(part)
+            if record.files.get(rel, {}).get("digest") != made_from or not (out / rel).is_file():
+                buf = io.BytesIO()
+                part.write_parquet(buf)
+                put(out / rel, buf.getvalue())
+            record.now_files[rel] = {"digest": made_from, "rows": part.height}
+            counts[name] += part.height
+
     with Warehouse(warehouse).connect(read_only=True) as conn:
         keys = {d: f"{fp}:{o or ''}" for d, fp, o in query(conn, "read/results_state").rows()}
         # the dates whose date-local files are kept: the same key, every file still there
@@ -106,34 +145,38 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
                 if (rel := f"{t}/session_date={d}/{PART_FILE}") in record.files
             )
         )
-        frames = {
-            t: export(conn, t, public=True, but_dates=same if t in DATE_LOCAL else None)
-            for t in TABLES
-        }
-        frames["season_sessions"] = query(conn, "reports/season_sessions")
+        for name in TABLES:
+            counts[name] = 0
+            skipped = set(same) if name in DATE_LOCAL else set()
+            if skipped:  # the dates not read keep their files
+                for day in same:
+                    rel = f"{name}/session_date={day}/{PART_FILE}"
+                    entry = record.files.get(rel)
+                    if entry is not None:
+                        record.now_files[rel] = entry
+                        counts[name] += entry["rows"]
+            table = registry.table(name)
+            sizes = [
+                (day, rows)
+                for day, rows in _rows(conn, table.date_counts_sql(public=True))
+                if day not in skipped
+            ]
+            for days in date_chunks(sizes, budget):
+                put_parts(name, export(conn, name, public=True, of_dates=days), "session_date")
+        small = {"season_sessions": query(conn, "reports/season_sessions")}
         for mart in MARTS:
             if has_table(conn, mart):
-                frames[mart] = export(conn, mart, public=True)
-    refuse_private(frames)
-    for name, df in frames.items():
-        by = {"season_sessions": "month"}.get(name, "period" if name in MARTS else "session_date")
+                small[mart] = export(conn, mart, public=True)
+    for name, df in small.items():
         counts[name] = 0
-        if name in DATE_LOCAL:  # the dates not read keep their files
-            for day in same:
-                rel = f"{name}/{by}={day}/{PART_FILE}"
-                entry = record.files.get(rel)
-                if entry is not None:
-                    record.now_files[rel] = entry
-                    counts[name] += entry["rows"]
-        for value, part in sorted(_parts(df, by).items()):
-            rel = f"{name}/{by}={value}/{PART_FILE}"
-            made_from = digest(part)
-            if record.files.get(rel, {}).get("digest") != made_from or not (out / rel).is_file():
-                buf = io.BytesIO()
-                part.write_parquet(buf)
-                put(out / rel, buf.getvalue())
-            record.now_files[rel] = {"digest": made_from, "rows": part.height}
-            counts[name] += part.height
+        put_parts(name, df, "month" if name == "season_sessions" else "period")
     prune(out, {out / rel for rel in record.now_files})
     record.save(keys)
     return counts
+
+
+def _rows(conn, statement: str) -> list[tuple]:
+    """The rows of a read ``statement`` without parameters (DuckDB or Postgres)."""
+    if isinstance(conn, duckdb.DuckDBPyConnection):
+        return conn.sql(statement).fetchall()
+    return conn.frame(statement).rows()

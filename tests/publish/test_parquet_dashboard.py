@@ -84,3 +84,64 @@ def test_season_figures():
     assert m["penalties_per_10_sessions"] == 10
     _, unit = with_period(sessions.head(2))
     assert unit == "day"
+
+
+def _files(root) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_parquet_read_a_run_of_dates_at_a_time_writes_the_same_files(
+    sample: Sample, tmp_path, monkeypatch
+):
+    """An export read a date at a time (a budget of one row per run) writes the files and
+    the record an export read whole writes, byte for byte; the dates without rows of a
+    table (a standing without a date) are exported too."""
+    from pipelines.publish.parquet import write_parquet
+
+    whole, runs = tmp_path / "whole", tmp_path / "runs"
+    monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", "100000000")
+    counts = write_parquet(sample.warehouse, whole)
+    monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", "1")
+    assert write_parquet(sample.warehouse, runs) == counts
+    assert _files(runs) == _files(whole)
+    assert counts["scored_results"] == count(sample, "scored_results")
+    assert counts["standings"] == count(sample, "standings")
+
+
+def test_date_chunks():
+    from pipelines.publish.parquet import date_chunks
+
+    assert date_chunks([], 10) == []
+    assert date_chunks([("a", 5), ("b", 5), ("c", 1)], 10) == [["a", "b"], ["c"]]
+    # a date alone over the budget is one run; a NULL date is a run's date like any other
+    assert date_chunks([("a", 30), (None, 2)], 10) == [["a"], [None]]
+
+
+def test_export_of_dates_names_the_rows_without_a_date(tmp_path):
+    """``of_dates`` exports the rows of the dates given, and those without a date only when
+    ``None`` is among them."""
+    from pipelines.warehouse import Warehouse, export
+
+    wh = Warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as conn:
+        conn.execute(
+            "INSERT INTO standings_changes "
+            "(session_date, event_id, scope, session, version, cause, cause_id, contestant) "
+            "VALUES ('2026-11-02', 'e', 'session', 1, 1, 'c', 'i', 'A'), "
+            "(NULL, 'e', 'event', NULL, 1, 'c', 'i', 'A'), "
+            "('2026-11-03', 'e', 'session', 2, 1, 'c', 'i', 'A')"
+        )
+        got = {
+            tuple(days): export(conn, "standings_changes", of_dates=days)["scope"].to_list()
+            for days in (["2026-11-02"], [None], ["2026-11-03", None], [])
+        }
+    assert got == {
+        ("2026-11-02",): ["session"],
+        (None,): ["event"],
+        ("2026-11-03", None): ["session", "event"],
+        (): [],
+    }
