@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -85,6 +86,13 @@ class InboxSnapshot:
     event_holds: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
     )
+    #: ``session_date, event_id, row_hash`` of every dated result (:func:`result_hashes`);
+    #: ``None``: taken from ``results``
+    hashes: pl.DataFrame | None = None
+
+    def result_hashes(self) -> pl.DataFrame:
+        """``session_date, event_id, row_hash`` of every dated result row."""
+        return self.hashes if self.hashes is not None else result_hashes(self.results)
 
     def dates(self) -> list[str]:
         """Sorted session dates found in the inbox."""
@@ -148,6 +156,30 @@ def read_all(inbox: Path, files: list[Path] | None = None) -> list[tuple[Path, R
 def _concat(frames: list[pl.DataFrame], columns: tuple[str, ...]) -> pl.DataFrame:
     frames = [f.select(columns) for f in frames if f.height]
     return pl.concat(frames) if frames else empty_frame(columns)
+
+
+#: What a result row's :data:`ROW_HASH` is taken over: every column as read but its date,
+#: which dating may replace (the date is hashed beside it, :func:`result_hashes`).
+HASHED_RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in RESULT_COLUMNS if c != "session_date")
+#: The column of a result row's hash (64 bits, stored signed: the warehouses' BIGINT).
+ROW_HASH = "row_hash"
+
+
+def with_row_hash(results: pl.DataFrame) -> pl.DataFrame:
+    """``results`` with :data:`ROW_HASH`: Polars' row hash (seed 0) of its
+    :data:`HASHED_RESULT_COLUMNS` in name order, as a signed 64-bit integer. Taken when a
+    file is read and kept in the read cache with its rows, so a run fingerprints its dates
+    without reading every result row again (:func:`pipelines.incremental.date_inputs`)."""
+    h = results.select(sorted(HASHED_RESULT_COLUMNS)).hash_rows(seed=0)
+    return results.with_columns(h.reinterpret(signed=True).alias(ROW_HASH))
+
+
+def result_hashes(dated: pl.DataFrame) -> pl.DataFrame:
+    """``session_date, event_id, row_hash`` of dated result rows carrying their
+    :data:`ROW_HASH` (in their order): what a date's fingerprint holds of its results."""
+    if ROW_HASH not in dated.columns:
+        dated = with_row_hash(dated)
+    return dated.select("session_date", "event_id", ROW_HASH)
 
 
 def _contestant_checks() -> list[Check]:
@@ -520,6 +552,26 @@ class Reads:
     warnings: pl.DataFrame
     rulings: pl.DataFrame
     appeals: pl.DataFrame
+    #: ``None`` when ``results`` holds every column of every row (:data:`RESULT_COLUMNS` and
+    #: :data:`ROW_HASH`). Else ``results`` holds only what dating and fingerprinting read
+    #: (:data:`LEAN_RESULT_COLUMNS`: the read cache's, :func:`pipelines.read_cache.load`) and
+    #: this gives the whole rows of the ``file, ordinal`` asked for, in that order (the rows
+    #: a rejection quotes).
+    results_of: Callable[[pl.DataFrame], pl.DataFrame] | None = None
+
+
+#: The columns of a result row dating, the registry's accounting and the dates'
+#: fingerprints read (:func:`assemble`): a run keeps these of every cached row in memory,
+#: not the whole rows.
+LEAN_RESULT_COLUMNS: tuple[str, ...] = (
+    "file",
+    "ordinal",
+    "location",
+    "event_id",
+    "session",
+    "session_date",
+    ROW_HASH,
+)
 
 
 def reads_of(read: list[tuple[Path, ReadResult]]) -> Reads:
@@ -544,6 +596,7 @@ def reads_of(read: list[tuple[Path, ReadResult]]) -> Reads:
         name: _concat([f for _, r in read if (f := getattr(r, name)) is not None], columns)
         for name, columns in FRAMES
     }
+    frames["results"] = with_row_hash(frames["results"])
     return Reads(files=files, **frames)
 
 
@@ -585,7 +638,26 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
     listed = reads.contestants
     cont, cont_rejected = validate_contestants(listed)
     source_standings = reads.source_standings
-    dated, date_rejected = date_results(results_read, resolved, today)
+    if reads.results_of is None:
+        if ROW_HASH not in results_read.columns:
+            results_read = with_row_hash(results_read)
+        dated, date_rejected = date_results(
+            results_read, resolved, today, columns=(*RESULT_COLUMNS, ROW_HASH)
+        )
+    else:
+        # dated on the columns that date them; the rows rejected are read whole and dated
+        # again for their rejections, which quote them (the checks read only those columns)
+        dated, _ = date_results(
+            results_read, resolved, today, columns=LEAN_RESULT_COLUMNS, raw_columns=("file",)
+        )
+        refused = results_read.select("file", "ordinal").join(
+            dated.select("file", "ordinal"), on=["file", "ordinal"], how="anti",
+            maintain_order="left",
+        )  # fmt: skip
+        whole = reads.results_of(refused) if refused.height else empty_frame(RESULT_COLUMNS)
+        _, date_rejected = date_results(whole.select(RESULT_COLUMNS), resolved, today)
+    hashes = result_hashes(dated)
+    dated = dated.drop(ROW_HASH, "ordinal", strict=False)
     all_rulings, all_appeals = reads.rulings, reads.appeals
     dated_rulings, dated_appeals, log_rejected = date_logs(
         all_rulings, all_appeals, resolved, today, dated
@@ -624,6 +696,7 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
         appeals=dated_appeals,
         deals=kept_deals,
         event_holds=held,
+        hashes=hashes,
     )
 
 

@@ -185,7 +185,14 @@ def date_inputs(snap) -> pl.DataFrame:
     )
     event_dates = event_dates.join(days, on="session_date", how="semi")
     parts = [
-        _row_hashes(results, "results", None),
+        # a result row as its row hash taken when it was read, beside its date
+        _row_hashes(
+            snap.result_hashes()
+            .filter(pl.col("session_date").is_not_null())
+            .select("session_date", "row_hash"),
+            "results",
+            None,
+        ),
         _row_hashes(snap.rulings, "rulings", None),
         _row_hashes(snap.appeals, "appeals", None),
         _row_hashes(snap.events, "events", event_dates),

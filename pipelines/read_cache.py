@@ -115,13 +115,36 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
 
 
 def load(conn) -> inbox_mod.Reads:
-    """Every cached file's frames, in the inbox's order (:class:`pipelines.inbox.Reads`)."""
+    """Every cached file's frames, in the inbox's order (:class:`pipelines.inbox.Reads`).
+
+    The result rows are read lean (:data:`pipelines.inbox.LEAN_RESULT_COLUMNS`): the columns
+    that date them and their row hash; the few a rejection quotes are read whole when asked
+    (:func:`results_of`). Years of results are not held in memory to read one new file."""
     files = query(conn, "read/read_files")
     frames = {
         frame: export(conn, table).select(columns)
         for (frame, columns), table in zip(inbox_mod.FRAMES, TABLE_OF.values(), strict=True)
+        if frame != "results"
     }
-    return inbox_mod.Reads(files=files.select(list(inbox_mod.READ_FILE_SCHEMA)), **frames)
+    frames["results"] = query(conn, "read/read_results_lean").select(inbox_mod.LEAN_RESULT_COLUMNS)
+    return inbox_mod.Reads(
+        files=files.select(list(inbox_mod.READ_FILE_SCHEMA)),
+        results_of=lambda keys: results_of(conn, keys),
+        **frames,
+    )
+
+
+def results_of(conn, keys: pl.DataFrame) -> pl.DataFrame:
+    """The whole cached result rows (:data:`RESULT_COLUMNS` and their row hash) of ``keys``
+    (``file, ordinal``), in the order of ``keys``."""
+    found = query(
+        conn,
+        "read/read_results_at",
+        {"files": keys["file"].to_list(), "ordinals": keys["ordinal"].to_list()},
+    )
+    return keys.join(found, on=["file", "ordinal"], how="left", maintain_order="left").select(
+        *RESULT_COLUMNS, inbox_mod.ROW_HASH
+    )
 
 
 def dated_results(

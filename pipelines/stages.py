@@ -72,8 +72,10 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     today = today or date.today()
     with wh.connect() as conn:
         # only new or changed files are read; the others' frames come from the read cache
+        # (their result rows lean: the few rejected are read whole while the cache is open)
         reads, refreshed = read_cache.refresh(inbox, conn)
-    snap = inbox_mod.assemble(reads, today)
+        snap = inbox_mod.assemble(reads, today)
+        del reads
     rejected = snap.rejected.with_columns(
         pl.lit("read").alias("stage"), pl.lit(None, pl.Utf8).alias("session_date")
     )

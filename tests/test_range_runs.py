@@ -9,6 +9,7 @@ date was its own run.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -16,6 +17,7 @@ import polars as pl
 import pytest
 
 from pipelines import read_cache, stages
+from pipelines.formats.model import RESULT_COLUMNS
 from pipelines.incremental import ranges
 from pipelines.runner import run_inbox
 from pipelines.synth.inbox import generate_inbox
@@ -119,8 +121,17 @@ def test_the_read_cache_reads_only_new_or_changed_files(inbox, tmp_path, monkeyp
     assert same.read == [] and same.forgotten == [] and same.kept == len(files)
     # what the cache gives back is what reading every file gives
     fresh = stages.inbox_mod.reads_of(stages.inbox_mod.read_all(inbox))
-    for name in ("files", "results", "events", "contestants", "rulings", "appeals"):
+    for name in ("files", "events", "contestants", "rulings", "appeals"):
         assert getattr(reads, name).equals(getattr(fresh, name)), name
+    # the result rows lean (what dates them, their row hash), and read whole where asked
+    inbox_mod = stages.inbox_mod
+    lean = fresh.results.with_columns(
+        pl.int_range(pl.len(), dtype=pl.Int32).over("file").alias("ordinal")
+    ).select(inbox_mod.LEAN_RESULT_COLUMNS)
+    assert reads.results.equals(lean)
+    with wh.connect() as conn:
+        whole = read_cache.results_of(conn, lean.select("file", "ordinal").reverse())
+    assert whole.equals(fresh.results.select(*RESULT_COLUMNS, inbox_mod.ROW_HASH).reverse())
     changed = inbox / f"results-club1-{DAYS[1]}.csv"
     lines = changed.read_text().splitlines()
     changed.write_text("\n".join(lines[:-1]) + "\n")
@@ -137,3 +148,33 @@ def test_the_read_cache_reads_only_new_or_changed_files(inbox, tmp_path, monkeyp
     with wh.connect() as conn:
         _, reread = read_cache.refresh(inbox, conn)
     assert len(reread.read) == len(files) - 1
+
+
+def test_the_snapshot_from_the_lean_cache_is_the_snapshot_of_every_file_read(inbox, tmp_path):
+    """Assembled from the read cache (result rows lean, the rejected read whole) or from
+    every file read again: the same registry, rejections (quoting the rows), dated rows and
+    date fingerprints — with rows that cannot be dated among them."""
+    from pipelines.incremental import date_inputs
+
+    event = f"CLUB1-{DAYS[0]}"
+    (inbox / "results-stray.csv").write_text(
+        "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
+        f"NOWHERE,1,A,1,1,1,1,2,3NT,N,9,400\n"  # an event dated nowhere
+        f"{event},x,A,1,1,1,1,2,3NT,N,9,400\n"  # no session number
+        f"{event},1,A,1,1,1,1,2,3NT,N,9,400\n",  # dated by events.csv
+        encoding="utf-8",
+    )
+    wh = Warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as conn:
+        read_cache.refresh(inbox, conn)
+    with wh.connect() as conn:
+        reads, again = read_cache.refresh(inbox, conn)
+        assert again.read == [] and reads.results_of is not None
+        cached = stages.inbox_mod.assemble(reads, date.today())
+    scanned = stages.inbox_mod.scan(inbox, date.today())
+    quoted = cached.rejected.filter(pl.col("file") == "results-stray.csv")
+    assert quoted.height == 2 and quoted["raw"].str.contains("3NT,N,9,400").all()
+    assert cached.rejected.equals(scanned.rejected)
+    assert cached.files.equals(scanned.files)
+    assert cached.results.equals(scanned.results.select(cached.results.columns))
+    assert date_inputs(cached).equals(date_inputs(scanned))
