@@ -41,7 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+
+from pipelines.audit.distributions import binom_cdf, binom_ppf, binom_sf, chi2_ppf
 
 #: Two-sided coverages of the limits drawn: 95 % (warning) and 99.8 % (alarm).
 COVERAGES: tuple[float, float] = (0.95, 0.998)
@@ -68,9 +69,9 @@ def exact_limit(p0: float, n: int | np.ndarray, prob: float) -> np.ndarray:
     if not ok.any() or not 0 <= p0 <= 1 or math.isnan(p0):
         return out
     nn = n_arr[ok]
-    r = stats.binom.ppf(prob, nn, p0)
-    f_r = stats.binom.cdf(r, nn, p0)
-    f_below = stats.binom.cdf(r - 1, nn, p0)
+    r = binom_ppf(prob, nn, p0)
+    f_r = binom_cdf(r, nn, p0)
+    f_below = binom_cdf(r - 1, nn, p0)
     step = f_r - f_below
     alpha = np.where(step > 0, (f_r - prob) / np.where(step > 0, step, 1.0), 0.0)
     out[ok] = np.clip((r - alpha) / nn, 0.0, 1.0)
@@ -115,7 +116,7 @@ def overdispersion(x: Sequence[int], n: Sequence[int], p0: float) -> tuple[float
     if k < 2:
         return 1.0, False
     phi = float(np.mean(winsorise(z) ** 2))
-    return phi, bool(k * phi > stats.chi2.ppf(1 - OVERDISPERSION_LEVEL, k))
+    return phi, bool(k * phi > chi2_ppf(1 - OVERDISPERSION_LEVEL, k))
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,8 @@ def funnel(x: Sequence[int], n: Sequence[int]) -> Funnel:
         rate = np.where(na > 0, xa / na, math.nan)
     alarm = (1 - COVERAGES[1]) / 2
     ok = (na > 0) & (0 <= p0 <= 1)
-    high = ok & (rate > hi) & (stats.binom.sf(xa - 1, na, p0) < alarm)
-    low = ok & (rate < lo) & (stats.binom.cdf(xa, na, p0) < alarm)
+    high = ok & (rate > hi) & (binom_sf(xa - 1, na, p0) < alarm)
+    low = ok & (rate < lo) & (binom_cdf(xa, na, p0) < alarm)
     direction = ["high" if h else "low" if lw else None for h, lw in zip(high, low, strict=True)]
     return Funnel(
         target=p0,

@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+
+from pipelines.audit.distributions import beta_ppf
 
 #: The smallest prior size allowed (a nearly flat prior when directors differ wildly).
 MIN_PRIOR = 1e-3
@@ -81,8 +82,8 @@ def shrink(x: Sequence[int], n: Sequence[int], level: float = 0.95) -> Shrinkage
     post_a, post_b = a + xa, b + na - xa
     rate = post_a / (size + na)
     if 0 < mu < 1:
-        lower = stats.beta.ppf((1 - level) / 2, post_a, post_b)
-        upper = stats.beta.ppf(1 - (1 - level) / 2, post_a, post_b)
+        lower = beta_ppf((1 - level) / 2, post_a, post_b)
+        upper = beta_ppf(1 - (1 - level) / 2, post_a, post_b)
     else:  # every unit at 0 (or at 1): the prior is a point mass there
         lower = upper = np.full(xa.shape, mu)
     return Shrinkage(mu, tau2, size, a, b, rate, np.asarray(lower), np.asarray(upper))

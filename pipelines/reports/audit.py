@@ -111,7 +111,7 @@ def tail_note(row: dict) -> str | None:
     """Why a rate drawn beyond its 99.8 % limit is not flagged: the exact binomial tail of
     its count at the target (``P(X >= x)`` above, ``P(X <= x)`` below) is not below 0.1 %
     (see :mod:`pipelines.audit.funnel`). ``None`` for a rate inside its limits or flagged."""
-    from scipy import stats
+    from pipelines.audit.distributions import binom_cdf, binom_sf
 
     if row.get("flagged") or not row.get("n"):
         return None
@@ -120,9 +120,9 @@ def tail_note(row: dict) -> str | None:
     hi = row["upper998_widened"] if over else row["upper998"]
     rate, x, n, p0 = row["rate"], row["x"], row["n"], row["target"]
     if hi is not None and rate > hi:
-        tail, sign = float(stats.binom.sf(x - 1, n, p0)), "≥"
+        tail, sign = float(binom_sf(x - 1, n, p0)), "≥"
     elif lo is not None and rate < lo:
-        tail, sign = float(stats.binom.cdf(x, n, p0)), "≤"
+        tail, sign = float(binom_cdf(x, n, p0)), "≤"
     else:
         return None
     return (
