@@ -21,13 +21,13 @@ director audit is written) would be published with them, so publication refuses 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
 
 from pipelines.formats.model import EVENT_COLUMNS
-from pipelines.publish.data import event_keys, event_sizes, load, load_events
+from pipelines.publish.data import PER_EVENT, event_keys, event_sizes, load, load_events
 from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import write_pbn
@@ -131,6 +131,12 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         written["pbn-teams"] += write_teams_pbn(
             these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"]
         )
+        if i == 0 and len(batches) > 1:  # the first batch's rows go while the others are made
+            data = replace(
+                data,
+                **{name: getattr(data, name).clear() for name in PER_EVENT},
+                extra={"players": data.extra.get("players")},
+            )
         del batch
     summary.pages = len(site.finish())
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
