@@ -162,17 +162,18 @@ def _audit_rows(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         return []
     keys = ["period", "stratum", "director"]
     base = d.filter(pl.col("measure") == MEASURES[0]).select(*keys, *DIRECTOR_FIGURES)
+    # each director's rates by measure, gathered in one pass (a key with a null never matches)
+    rates: dict[tuple, dict[str, dict]] = {}
+    for x in d.to_dicts():
+        key = (x["period"], x["stratum"], x["director"])
+        if None not in key:
+            rates.setdefault(key, {})[x["measure"]] = {**x, "tail_note": tail_note(x)}
     rows = []
     for r in base.to_dicts():
         name = (labels or {}).get(r["director"], r["director"])
-        rates = d.filter(
-            (pl.col("period") == r["period"])
-            & (pl.col("stratum") == r["stratum"])
-            & (pl.col("director") == r["director"])
-        )
         r["shown"] = name
         r["mix"] = ", ".join(f"{k.replace('_', ' ')} {r[k]}" for k in RULING_KINDS if r[k])
-        r["rates"] = {x["measure"]: {**x, "tail_note": tail_note(x)} for x in rates.to_dicts()}
+        r["rates"] = rates.get((r["period"], r["stratum"], r["director"]), {})
         rows.append(r)
     return sorted(rows, key=lambda r: (r["period"], r["stratum"], r["shown"]))
 
