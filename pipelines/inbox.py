@@ -141,15 +141,19 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_all(inbox: Path, files: list[Path] | None = None) -> list[tuple[Path, ReadResult]]:
+def read_all(
+    inbox: Path, files: list[Path] | None = None, done: int = 0, total: int | None = None
+) -> list[tuple[Path, ReadResult]]:
     """Read every inbox file (or just ``files``) with the format readers (the progress told
-    as ``reading files``)."""
+    as ``reading files``; ``done`` files of ``total`` read before these, when they are a
+    batch of a longer reading)."""
     paths = files if files is not None else inbox_files(inbox)
+    total = len(paths) + done if total is None else total
     out = []
-    for i, p in enumerate(paths, start=1):
+    for i, p in enumerate(paths, start=done + 1):
         out.append((p, read_file(p, inbox)))
-        if progress.every(25, i, len(paths)):
-            progress.tick("reading files", i, len(paths))
+        if progress.every(25, i, total):
+            progress.tick("reading files", i, total)
     return out
 
 

@@ -95,23 +95,59 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
     ]
     gone = sorted(set(cached) - set(names))
     done = Refresh(read=[n for _, n in todo], forgotten=gone, kept=len(names) - len(todo))
-    if todo or gone:
-        fresh = inbox_mod.reads_of(inbox_mod.read_all(inbox, [p for p, _ in todo]))
-        slice_ = {"file": done.read + gone}
-        files = fresh.files.with_columns(
-            pl.col("file").map_elements(file_key, pl.Utf8).alias("file_key"),
-            pl.lit(reader).alias("reader"),
-        )
-        keys = files.select("file", "file_key")
-        writes = [Write("read_files", files, slice_)]
-        for frame, table in TABLE_OF.items():
-            rows = getattr(fresh, frame)
-            rows = rows.with_columns(
-                pl.int_range(pl.len(), dtype=pl.Int32).over("file").alias("ordinal")
-            ).join(keys, on="file", how="left", maintain_order="left")
-            writes.append(Write(table, rows, slice_))
-        write(conn, writes)
+    if gone:
+        write(conn, _writes(_empty_reads(), reader, {"file": gone}))
+    # the files to read, a batch at a time: each batch's frames written (one transaction,
+    # every file whole) before the next is read
+    before = 0
+    for batch in read_batches([p for p, _ in todo]):
+        fresh = inbox_mod.reads_of(inbox_mod.read_all(inbox, batch, before, len(todo)))
+        write(conn, _writes(fresh, reader, {"file": [relative_name(p, inbox) for p in batch]}))
+        before += len(batch)
+        del fresh
     return load(conn), done
+
+
+#: How many bytes of inbox files a run reads before it writes their frames to the cache: a
+#: first load of years holds one batch's rows in memory, not every file's.
+READ_BATCH_BYTES = 32 << 20
+
+
+def read_batches(paths: list[Path], budget: int = READ_BATCH_BYTES) -> list[list[Path]]:
+    """``paths`` in order, in batches of at most ``budget`` bytes (a file alone may hold
+    more)."""
+    out: list[list[Path]] = []
+    weight = 0
+    for p in paths:
+        size = p.lstat().st_size
+        if not out or weight + size > budget:
+            out.append([])
+            weight = 0
+        out[-1].append(p)
+        weight += size
+    return out
+
+
+def _empty_reads() -> inbox_mod.Reads:
+    return inbox_mod.reads_of([])
+
+
+def _writes(fresh: inbox_mod.Reads, reader: str, slice_: dict) -> list[Write]:
+    """The cache's rows of the files just read (``fresh``), replacing those of ``slice_``'s
+    files (one transaction)."""
+    files = fresh.files.with_columns(
+        pl.col("file").map_elements(file_key, pl.Utf8, skip_nulls=True).alias("file_key"),
+        pl.lit(reader).alias("reader"),
+    )
+    keys = files.select("file", "file_key")
+    writes = [Write("read_files", files, slice_)]
+    for frame, table in TABLE_OF.items():
+        rows = getattr(fresh, frame)
+        rows = rows.with_columns(
+            pl.int_range(pl.len(), dtype=pl.Int32).over("file").alias("ordinal")
+        ).join(keys, on="file", how="left", maintain_order="left")
+        writes.append(Write(table, rows, slice_))
+    return writes
 
 
 def load(conn) -> inbox_mod.Reads:

@@ -178,3 +178,26 @@ def test_the_snapshot_from_the_lean_cache_is_the_snapshot_of_every_file_read(inb
     assert cached.files.equals(scanned.files)
     assert cached.results.equals(scanned.results.select(cached.results.columns))
     assert date_inputs(cached).equals(date_inputs(scanned))
+
+
+def test_files_are_read_in_batches_of_bytes(inbox, tmp_path, monkeypatch):
+    """The files to read go to the cache a batch at a time (at most READ_BATCH_BYTES each, a
+    file alone may hold more): the cache then holds what one reading of every file gives."""
+    paths = sorted(p for p in inbox.iterdir())
+    sizes = [p.stat().st_size for p in paths]
+    batches = read_cache.read_batches(paths, budget=max(sizes))
+    assert [p for b in batches for p in b] == paths and len(batches) > 1
+    assert all(sum(p.stat().st_size for p in b) <= max(sizes) for b in batches)
+    assert read_cache.read_batches(paths, budget=1) == [[p] for p in paths]
+    assert read_cache.read_batches([], budget=1) == []
+    monkeypatch.setattr(
+        read_cache, "read_batches", lambda ps, budget=1: [[p] for p in ps]
+    )  # one file per batch
+    wh = Warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as conn:
+        reads, first = read_cache.refresh(inbox, conn)
+    assert sorted(first.read) == [p.name for p in paths]
+    fresh = stages.inbox_mod.reads_of(stages.inbox_mod.read_all(inbox))
+    for name in ("files", "events", "contestants", "rulings", "appeals", "rejected"):
+        assert getattr(reads, name).equals(getattr(fresh, name)), name
+    assert reads.results.height == fresh.results.height
