@@ -129,16 +129,32 @@ def inbox_files(inbox: Path) -> list[Path]:
     )
 
 
+#: The digests this process took, by file and what ``stat`` said of it then (see
+#: :func:`sha256`).
+_DIGESTS: dict[tuple, str] = {}
+
+
 def sha256(path: Path) -> str:
     """Hex SHA-256 of a file's bytes; of a symbolic link, of the path it names (a link is
-    refused, not read, so its target's bytes are not its content)."""
+    refused, not read, so its target's bytes are not its content).
+
+    A run asks for every file's digest twice (whether anything changed, then the ingest):
+    a file's bytes are hashed once per process, and again whenever its device, inode, size,
+    modification or status-change time (in nanoseconds) differs — a file written since is
+    hashed anew."""
     if path.is_symlink():
         return hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
+    st = path.stat()
+    key = (os.fspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    found = _DIGESTS.get(key)
+    if found is not None:
+        return found
     h = hashlib.sha256()
     with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    return h.hexdigest()
+    _DIGESTS[key] = digest = h.hexdigest()
+    return digest
 
 
 def read_all(

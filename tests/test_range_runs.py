@@ -201,3 +201,26 @@ def test_files_are_read_in_batches_of_bytes(inbox, tmp_path, monkeypatch):
     for name in ("files", "events", "contestants", "rulings", "appeals", "rejected"):
         assert getattr(reads, name).equals(getattr(fresh, name)), name
     assert reads.results.height == fresh.results.height
+
+
+def test_a_file_is_hashed_once_until_it_changes(tmp_path, monkeypatch):
+    """The digest of a file is taken once per process, and again once the file changes
+    (even to bytes of the same size)."""
+    import hashlib
+    import os
+
+    inbox_mod = stages.inbox_mod
+    f = tmp_path / "results.csv"
+    f.write_bytes(b"abc")
+    assert inbox_mod.sha256(f) == hashlib.sha256(b"abc").hexdigest()
+    opened = []
+    real_open = Path.open
+    monkeypatch.setattr(
+        Path, "open", lambda self, *a, **k: opened.append(self) or real_open(self, *a, **k)
+    )
+    assert inbox_mod.sha256(f) == hashlib.sha256(b"abc").hexdigest() and opened == []
+    st = f.stat()
+    f.write_bytes(b"abd")  # the same size; its times say it was written
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))  # even with its old modification time
+    opened.clear()
+    assert inbox_mod.sha256(f) == hashlib.sha256(b"abd").hexdigest() and opened == [f]
