@@ -44,7 +44,18 @@ ALLOCATOR_ENV: dict[str, str] = {"_RJEM_MALLOC_CONF": ALLOCATOR_CONF}
 
 
 def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far, in MB (Linux reports KB)."""
+    """Peak resident set size of this process so far, in MB: Linux's ``VmHWM`` (the peak of
+    this program's own memory), else ``getrusage``'s ``ru_maxrss``. The two differ in a
+    process started by another: ``ru_maxrss`` is kept across ``exec``, so it counts the
+    memory the parent held when it forked (a benchmark that generated a million results
+    would lend each run it starts its own size)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -25,7 +25,6 @@ import csv
 import json
 import math
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -308,5 +307,6 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
 
         report = run_inbox(inbox, warehouse, publish_to=publish_to)
         seconds, steps = report.seconds, report.step_seconds
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "steps": steps, "peak_mb": peak}))
+    from pipelines.bench import peak_rss_mb
+
+    print(json.dumps({"seconds": seconds, "steps": steps, "peak_mb": peak_rss_mb()}))

@@ -125,3 +125,21 @@ def test_every_generated_date_is_scored(tmp_path, monkeypatch):
         [(scored,)] = c.sql("SELECT count(*) FROM validated_results").fetchall()
     assert rejected == 0
     assert scored == first.results + new.results
+
+
+def test_a_run_started_by_the_benchmark_reports_its_own_peak_memory():
+    """The peak memory of a run started by a process holding much more is the run's own
+    (``VmHWM``), not the parent's size, which ``ru_maxrss`` keeps across ``exec``."""
+    import subprocess
+    import sys
+
+    from pipelines.bench import peak_rss_mb
+
+    held = bytearray(300 << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    assert peak_rss_mb() >= 300
+    code = "from pipelines.bench import peak_rss_mb; print(peak_rss_mb())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(done.stdout) < 200
+    del held
