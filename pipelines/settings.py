@@ -65,3 +65,11 @@ def range_results() -> int:
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"TRAVELLER_RANGE_RESULTS must be a whole number >= 1, not {text!r}")
     return int(text)
+
+
+def publish_results() -> int:
+    """How many scored results one batch of the publication reads and makes at most: half of
+    :func:`range_results` (at least 1). A result costs the publication about twice what it
+    costs the scoring at its peak (its rows, their split by session, the rows the pages are
+    rendered from), so a batch of half the range holds about what a range holds."""
+    return max(1, range_results() // 2)

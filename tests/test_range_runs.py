@@ -224,3 +224,17 @@ def test_a_file_is_hashed_once_until_it_changes(tmp_path, monkeypatch):
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))  # even with its old modification time
     opened.clear()
     assert inbox_mod.sha256(f) == hashlib.sha256(b"abd").hexdigest() and opened == [f]
+
+
+def test_the_publication_reads_half_a_range_at_once(monkeypatch):
+    from pipelines.settings import RANGE_RESULTS_DEFAULT, publish_results, range_results
+
+    monkeypatch.delenv("TRAVELLER_RANGE_RESULTS", raising=False)
+    assert range_results() == RANGE_RESULTS_DEFAULT
+    assert publish_results() == RANGE_RESULTS_DEFAULT // 2
+    for given, half in (("1", 1), ("2", 1), ("3", 1), ("1000", 500)):
+        monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", given)
+        assert publish_results() == half
+    monkeypatch.setenv("TRAVELLER_RANGE_RESULTS", "0")
+    with pytest.raises(ValueError, match="whole number"):
+        publish_results()

@@ -34,7 +34,7 @@ from pipelines.publish.pbn_writer import write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import write_usebio
-from pipelines.settings import range_results
+from pipelines.settings import publish_results
 from pipelines.warehouse import Warehouse
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
@@ -98,7 +98,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     there = listing(site_dir) if site_dir.is_dir() else set()
     kept = Site.keepable(site_dir, keys, before, there)
     todo = [e for e in folders if e not in kept]
-    batches = event_batches(todo, event_sizes(warehouse), range_results())
+    batches = event_batches(todo, event_sizes(warehouse), publish_results())
     data = load(warehouse, batches[0] if batches else [])
     summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
     site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
@@ -108,7 +108,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     made = {k: Manifest(f) for k, f in folders_out.items()}
     of = pl.col("event_id")
     # the events kept as they are keep their files; the others are made batch by batch (at
-    # most $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
+    # most half $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
     old = data.sessions.filter(of.is_in(sorted(kept)))
     written = {
         "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
