@@ -30,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines import inbox as inbox_mod
+from pipelines.batching import batches
 from pipelines.formats import max_file_bytes, relative_name
 from pipelines.formats.model import RESULT_COLUMNS
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
@@ -115,17 +116,8 @@ READ_BATCH_BYTES = 32 << 20
 
 def read_batches(paths: list[Path], budget: int = READ_BATCH_BYTES) -> list[list[Path]]:
     """``paths`` in order, in batches of at most ``budget`` bytes (a file alone may hold
-    more)."""
-    out: list[list[Path]] = []
-    weight = 0
-    for p in paths:
-        size = p.lstat().st_size
-        if not out or weight + size > budget:
-            out.append([])
-            weight = 0
-        out[-1].append(p)
-        weight += size
-    return out
+    more; :func:`pipelines.batching.batches`)."""
+    return batches(paths, lambda p: p.lstat().st_size, budget)
 
 
 def _empty_reads() -> inbox_mod.Reads:

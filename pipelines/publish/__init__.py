@@ -26,6 +26,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.batching import batches
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.data import PER_EVENT, event_keys, event_sizes, load, load_events
 from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
@@ -161,21 +162,12 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
 
 def event_batches(events: list[str], sizes: dict[str, int], budget: int) -> list[list[str]]:
     """``events`` in batches of at most ``budget`` scored results (``sizes``; an event alone
-    may hold more), in their order.
+    may hold more), in their order (:func:`pipelines.batching.batches`).
 
     >>> event_batches(["a", "b", "c"], {"a": 60, "b": 50, "c": 70}, 120)
     [['a', 'b'], ['c']]
     """
-    out: list[list[str]] = []
-    weight = 0
-    for event_id in events:
-        size = sizes.get(event_id, 0)
-        if not out or weight + size > budget:
-            out.append([])
-            weight = 0
-        out[-1].append(event_id)
-        weight += size
-    return out
+    return batches(events, lambda event_id: sizes.get(event_id, 0), budget)
 
 
 def _folders(warehouse: Path | str) -> dict[str, str]:

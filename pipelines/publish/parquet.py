@@ -25,6 +25,7 @@ import duckdb
 import polars as pl
 
 from pipelines import tables as registry
+from pipelines.batching import batches
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.settings import range_results
@@ -91,21 +92,15 @@ class _Record:
 
 def date_chunks(sizes: list[tuple[str | None, int]], budget: int) -> list[list[str | None]]:
     """The dates of ``sizes`` (``date, rows``, in order) in runs of at most ``budget`` rows
-    each (a date alone may hold more): a table is exported a run at a time, so an export of
-    years holds one run's rows in memory, not the whole table.
+    each (a date alone may hold more; :func:`pipelines.batching.batches`): a table is
+    exported a run at a time, so an export of years holds one run's rows in memory, not the
+    whole table.
 
     >>> date_chunks([("2026-01-01", 60), ("2026-01-02", 50), ("2026-01-03", 70)], 120)
     [['2026-01-01', '2026-01-02'], ['2026-01-03']]
     """
-    out: list[list[str | None]] = []
-    weight = 0
-    for day, rows in sizes:
-        if not out or weight + rows > budget:
-            out.append([])
-            weight = 0
-        out[-1].append(day)
-        weight += rows
-    return out
+    runs = batches(sizes, lambda size: size[1], budget)
+    return [[day for day, _ in run] for run in runs]
 
 
 def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
