@@ -97,7 +97,7 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
     gone = sorted(set(cached) - set(names))
     done = Refresh(read=[n for _, n in todo], forgotten=gone, kept=len(names) - len(todo))
     if gone:
-        write(conn, _writes(_empty_reads(), reader, {"file": gone}))
+        write(conn, _writes(inbox_mod.reads_of([]), reader, {"file": gone}))
     # the files to read, a batch at a time: each batch's frames written (one transaction,
     # every file whole) before the next is read
     before = 0
@@ -120,15 +120,11 @@ def read_batches(paths: list[Path], budget: int = READ_BATCH_BYTES) -> list[list
     return batches(paths, lambda p: p.lstat().st_size, budget)
 
 
-def _empty_reads() -> inbox_mod.Reads:
-    return inbox_mod.reads_of([])
-
-
 def _writes(fresh: inbox_mod.Reads, reader: str, slice_: dict) -> list[Write]:
     """The cache's rows of the files just read (``fresh``), replacing those of ``slice_``'s
     files (one transaction)."""
     files = fresh.files.with_columns(
-        pl.col("file").map_elements(file_key, pl.Utf8, skip_nulls=True).alias("file_key"),
+        pl.col("file").map_elements(file_key, pl.Utf8).alias("file_key"),
         pl.lit(reader).alias("reader"),
     )
     keys = files.select("file", "file_key")
