@@ -233,6 +233,18 @@ def export(
     return conn.sql(statement, params=params).pl()
 
 
+def date_counts(
+    conn: duckdb.DuckDBPyConnection, table: str, public: bool = False
+) -> list[tuple[str | None, int]]:
+    """``(session_date, rows)`` of ``table`` (``public``: of the rows :func:`export` publishes),
+    by date in order, ``None`` for the rows without a date
+    (:meth:`pipelines.tables.Table.date_counts_sql`)."""
+    statement = registry.table(table).date_counts_sql(public)
+    if not isinstance(conn, duckdb.DuckDBPyConnection):
+        return conn.frame(statement).rows()
+    return conn.sql(statement).fetchall()
+
+
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:
     """Apply ``writes`` in one transaction (delete the slice, insert the frame); rows inserted."""
     if not isinstance(conn, duckdb.DuckDBPyConnection):

@@ -21,7 +21,6 @@ import io
 import json
 from pathlib import Path
 
-import duckdb
 import polars as pl
 
 from pipelines import tables as registry
@@ -29,7 +28,7 @@ from pipelines.batching import batches
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.settings import range_results
-from pipelines.warehouse import Warehouse, export, query
+from pipelines.warehouse import Warehouse, date_counts, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
 #: partitioned by date.
@@ -150,10 +149,9 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
                     if entry is not None:
                         record.now_files[rel] = entry
                         counts[name] += entry["rows"]
-            table = registry.table(name)
             sizes = [
                 (day, rows)
-                for day, rows in _rows(conn, table.date_counts_sql(public=True))
+                for day, rows in date_counts(conn, name, public=True)
                 if day not in skipped
             ]
             for days in date_chunks(sizes, budget):
@@ -168,10 +166,3 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     prune(out, {out / rel for rel in record.now_files})
     record.save(keys)
     return counts
-
-
-def _rows(conn, statement: str) -> list[tuple]:
-    """The rows of a read ``statement`` without parameters (DuckDB or Postgres)."""
-    if isinstance(conn, duckdb.DuckDBPyConnection):
-        return conn.sql(statement).fetchall()
-    return conn.frame(statement).rows()
