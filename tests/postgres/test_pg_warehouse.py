@@ -117,3 +117,34 @@ def test_readers_see_the_last_commit_while_a_write_is_open(pg_url: str):
         writer.close()
     with wh.connect(read_only=True) as conn:
         assert _count(conn) == 0
+
+
+def test_the_lean_read_cache_quotes_rejected_rows_from_postgres(pg_url: str, tmp_path: Path):
+    """The read cache in PostgreSQL gives the lean result rows and, for the rows a date
+    rejection quotes, the whole rows: the snapshot is that of every file read."""
+    from datetime import date
+
+    from pipelines import inbox as inbox_mod
+    from pipelines import read_cache
+    from pipelines.incremental import date_inputs
+    from pipelines.synth.inbox import generate_inbox
+
+    inbox = tmp_path / "inbox"
+    generate_inbox(inbox, sessions=2, clubs=1, seed=5, other_forms=False)
+    (inbox / "results-stray.csv").write_text(
+        "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
+        "NOWHERE,1,A,1,1,1,1,2,3NT,N,9,400\n",
+        encoding="utf-8",
+    )
+    wh = Warehouse(pg_url)
+    with wh.connect() as conn:
+        read_cache.refresh(inbox, conn)
+    with wh.connect() as conn:
+        reads, again = read_cache.refresh(inbox, conn)
+        assert again.read == [] and reads.results_of is not None
+        cached = inbox_mod.assemble(reads, date.today())
+    scanned = inbox_mod.scan(inbox, date.today())
+    quoted = cached.rejected.filter(pl.col("file") == "results-stray.csv")
+    assert quoted["raw"].to_list() == ["NOWHERE,1,A,1,1,1,1,2,3NT,N,9,400"]
+    assert cached.rejected.equals(scanned.rejected)
+    assert date_inputs(cached).equals(date_inputs(scanned))
