@@ -29,28 +29,27 @@ def _binom_args(n, p) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return n, p, ok
 
 
-def binom_cdf(k, n, p) -> np.ndarray:
-    """``P(X <= k)`` for X ~ Binomial(``n``, ``p``)."""
+def _binom_side(k, n, p, ufunc, below: float, above: float) -> np.ndarray:
+    """``ufunc(k, n, p)`` on the support's inside (``0 <= k < n``), ``below`` under it and
+    ``above`` from ``n`` on, NaN for arguments outside the parameters (``k`` floored)."""
     n, p, ok = _binom_args(n, p)
     k = np.floor(np.asarray(k, dtype=float))
     k, n, p, ok = np.broadcast_arrays(k, n, p, ok)
-    out = np.where(k >= n, 1.0, 0.0)
+    out = np.where(k < 0, below, above)
     inside = ok & (k >= 0) & (k < n) & np.isfinite(k)
-    out[inside] = _ufuncs._binom_cdf(k[inside], n[inside], p[inside])
+    out[inside] = ufunc(k[inside], n[inside], p[inside])
     out[~ok | np.isnan(k)] = np.nan
     return out
+
+
+def binom_cdf(k, n, p) -> np.ndarray:
+    """``P(X <= k)`` for X ~ Binomial(``n``, ``p``)."""
+    return _binom_side(k, n, p, _ufuncs._binom_cdf, below=0.0, above=1.0)
 
 
 def binom_sf(k, n, p) -> np.ndarray:
     """``P(X > k)`` for X ~ Binomial(``n``, ``p``)."""
-    n, p, ok = _binom_args(n, p)
-    k = np.floor(np.asarray(k, dtype=float))
-    k, n, p, ok = np.broadcast_arrays(k, n, p, ok)
-    out = np.where(k < 0, 1.0, 0.0)
-    inside = ok & (k >= 0) & (k < n) & np.isfinite(k)
-    out[inside] = _ufuncs._binom_sf(k[inside], n[inside], p[inside])
-    out[~ok | np.isnan(k)] = np.nan
-    return out
+    return _binom_side(k, n, p, _ufuncs._binom_sf, below=1.0, above=0.0)
 
 
 def binom_ppf(q, n, p) -> np.ndarray:
