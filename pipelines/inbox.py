@@ -129,9 +129,9 @@ def inbox_files(inbox: Path) -> list[Path]:
     )
 
 
-#: The digests this process took, by file and what ``stat`` said of it then (see
-#: :func:`sha256`).
-_DIGESTS: dict[tuple, str] = {}
+#: The last digest this process took of each file, with what ``stat`` said of the file then
+#: (see :func:`sha256`): one entry per file, however long the process lives.
+_DIGESTS: dict[str, tuple[tuple, str]] = {}
 
 
 def sha256(path: Path) -> str:
@@ -145,15 +145,17 @@ def sha256(path: Path) -> str:
     if path.is_symlink():
         return hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
     st = path.stat()
-    key = (os.fspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    found = _DIGESTS.get(key)
-    if found is not None:
-        return found
+    name = os.fspath(path)
+    seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    found = _DIGESTS.get(name)
+    if found is not None and found[0] == seen:
+        return found[1]
     h = hashlib.sha256()
     with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    _DIGESTS[key] = digest = h.hexdigest()
+    digest = h.hexdigest()
+    _DIGESTS[name] = (seen, digest)
     return digest
 
 
