@@ -289,7 +289,9 @@ def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
             ax.set_ylim(0, min(1.06, top * 1.15 + 0.01) if not math.isnan(top) else 1.06)
             ax.set_xlabel("cases (n)")
             ax.set_ylabel("rate")
-            ax.set_title(f"{plain(stratum)}  (target {p0:.3f})", fontsize=8)
+            # at the top edge, where matplotlib would put it (no ticks are drawn above): given,
+            # the title is not placed anew at each draw by measuring every panel's ticks
+            ax.set_title(f"{plain(stratum)}  (target {p0:.3f})", fontsize=8, y=1.0)
         handles = {}
         for ax in axes[: len(strata)]:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -304,10 +306,13 @@ def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
             frameon=False,
         )
         fig.suptitle(title, fontsize=10)
-        # the layout is final: labels are placed where they will be drawn; laying it out is
-        # enough to measure them (no pixels are rendered)
-        fig.draw_without_rendering()
+        # the layout is final: labels are placed where they will be drawn. Measuring each
+        # axis (its ticks and its label put in place, as a draw puts them) is enough to know
+        # where every text will be; the lines and dots need not be drawn to measure them
         renderer = fig.canvas.get_renderer()
+        for a in axes[: len(strata)]:
+            a.xaxis.get_tightbbox(renderer)
+            a.yaxis.get_tightbbox(renderer)
         taken = [
             t.get_window_extent(renderer)
             for a in axes[: len(strata)]

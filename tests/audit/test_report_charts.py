@@ -105,6 +105,7 @@ def test_every_text_of_a_funnel_plot_of_many_panels_is_inside_it_and_apart():
         (pl.col("rate") / 40).alias("rate"),
     )
     fig = funnel_figure(pl.concat([*parts, wide]), "Rulings changed on appeal per appeal decided")
+    fig.draw_without_rendering()  # every text where saving the figure draws it
     renderer = fig.canvas.get_renderer()
     frame = fig.bbox
     shown = [ax for ax in fig.axes if ax.get_visible()]
