@@ -36,7 +36,7 @@ from pipelines.audit.marts import (
     key_figures,
 )
 from pipelines.laws.vocabulary import RULING_KINDS
-from pipelines.reports.plots import funnel_chart, trend_svg
+from pipelines.reports.plots import PanelStore, funnel_chart, trend_svg
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: Discrepancy cases shown in the audit report (all are in the ruling_discrepancies mart).
@@ -131,7 +131,7 @@ def tail_note(row: dict) -> str | None:
     )
 
 
-def _plots(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
+def _plots(marts: Marts, labels: dict[str, str] | None, store: PanelStore) -> list[dict]:
     d = marts.director_audit.filter(pl.col("n") > 0)
     out = []
     for m in MEASURES:
@@ -139,7 +139,7 @@ def _plots(marts: Marts, labels: dict[str, str] | None) -> list[dict]:
         if rows.height == 0:
             out.append({"measure": m, "label": MEASURE_LABELS[m], "svg": None})
             continue
-        chart = funnel_chart(rows, MEASURE_LABELS[m], labels)
+        chart = funnel_chart(rows, labels, store)
         out.append(
             {
                 "measure": m,
@@ -202,19 +202,27 @@ def _laws_table(inputs: AuditInputs) -> list[dict]:
 
 
 def _render(
-    template: str, marts: Marts, labels: dict[str, str] | None, window: str, **values: object
+    template: str,
+    marts: Marts,
+    labels: dict[str, str] | None,
+    window: str,
+    charts: Path | None,
+    **values: object,
 ) -> Report:
     """The report ``template`` with what both reports show (the window, the controls, the
     funnel plots, the audit table with directors shown by ``labels`` when given, the measures
-    and the summary) and its own ``values``."""
+    and the summary) and its own ``values``. ``charts``: the folder keeping the report's
+    funnel panels (:class:`~pipelines.reports.plots.PanelStore`: a panel whose rows did not
+    change since the last report is not drawn again); ``None`` draws every panel."""
     d = marts.director_audit
+    store = PanelStore(charts)
     html = (
         _env()
         .get_template(template)
         .render(
             window=window,
             controls=d["controls"][0] if d.height else "",
-            plots=_plots(marts, labels),
+            plots=_plots(marts, labels, store),
             rows=_audit_rows(marts, labels),
             measures=MEASURES,
             measure_labels=MEASURE_LABELS,
@@ -222,11 +230,13 @@ def _render(
             **values,
         )
     )
+    store.prune()
     return Report(html, key_figures(marts))
 
 
-def render_audit(inputs: AuditInputs, window: str) -> Report:
-    """The internal audit report of ``inputs`` (see the module docstring)."""
+def render_audit(inputs: AuditInputs, window: str, charts: Path | None = None) -> Report:
+    """The internal audit report of ``inputs`` (see the module docstring); ``charts`` as for
+    :func:`_render`."""
     marts = build_marts(inputs, window=window)
     cases = marts.ruling_discrepancies
     return _render(
@@ -234,6 +244,7 @@ def render_audit(inputs: AuditInputs, window: str) -> Report:
         marts,
         None,
         window,
+        charts,
         strata=marts.director_audit["stratum"].unique(maintain_order=True).to_list(),
         flagged=marts.director_audit.filter(pl.col("flagged").fill_null(False)).to_dicts(),
         cases=cases.head(MAX_CASES).to_dicts(),
@@ -244,8 +255,9 @@ def render_audit(inputs: AuditInputs, window: str) -> Report:
     )
 
 
-def render_transparency(inputs: AuditInputs, window: str) -> Report:
-    """The public transparency report of ``inputs`` (see the module docstring)."""
+def render_transparency(inputs: AuditInputs, window: str, charts: Path | None = None) -> Report:
+    """The public transparency report of ``inputs`` (see the module docstring); ``charts`` as
+    for :func:`_render`."""
     marts = build_marts(inputs, window=window)
     monthly = appeal_stats(inputs).filter(
         (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
@@ -255,6 +267,7 @@ def render_transparency(inputs: AuditInputs, window: str) -> Report:
         marts,
         pseudonyms(marts.director_audit["director"].to_list()),
         window,
+        charts,
         laws=_laws_table(inputs),
         appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
         .sort("value")
@@ -264,13 +277,22 @@ def render_transparency(inputs: AuditInputs, window: str) -> Report:
     )
 
 
+def chart_folder(out_dir: Path, kind: str) -> Path:
+    """Where the ``kind`` report written into ``out_dir`` keeps its funnel panels: a hidden
+    folder beside it (``.charts/audit``: the audit's panels name directors, and stay as
+    private as the report)."""
+    return Path(out_dir) / ".charts" / kind
+
+
 def write_report(
     kind: str, inputs: AuditInputs, out_dir: Path, date_from: str | None, date_to: str | None
 ) -> tuple[Path, dict[str, object]]:
     """Render the ``kind`` report (``audit`` or ``transparency``) into ``out_dir/<kind>.html``;
-    returns the path and the key figures."""
+    returns the path and the key figures. Its funnel panels are kept in
+    ``out_dir/.charts/<kind>`` (:func:`chart_folder`) for the next report."""
     window = _window_label(date_from, date_to, inputs)
-    rep = render_audit(inputs, window) if kind == "audit" else render_transparency(inputs, window)
+    render = render_audit if kind == "audit" else render_transparency
+    rep = render(inputs, window, chart_folder(out_dir, kind))
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{kind}.html"
     path.write_text(rep.html, encoding="utf-8")

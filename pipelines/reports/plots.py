@@ -14,11 +14,14 @@ under the chart), and up to 12 series in 12 distinct colours (:data:`PALETTE`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import itertools
+import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import matplotlib
 
@@ -27,6 +30,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, ScalarFormatter
 from matplotlib.transforms import Bbox
 
@@ -187,21 +193,23 @@ _MARGIN = {"left": 0.62, "right": 0.18, "below": 0.58, "above": 0.34}
 _TITLE, _LEGEND = 0.42, 0.36
 
 
-def _funnel_layout(cols: int, lines: int) -> dict:
+def _funnel_layout(cols: int, lines: int, title: float = _TITLE, legend: float = _LEGEND) -> dict:
     """The figure size and grid of a funnel plot of ``cols`` × ``lines`` panels: fixed
     margins (:data:`_MARGIN`) that fit the ticks, axis labels and titles the plot writes, so
-    it is laid out without measuring (a layout engine would draw it once more to measure)."""
+    it is laid out without measuring (a layout engine would draw it once more to measure);
+    ``title`` and ``legend``: the bands above and under the panels (none for one panel drawn
+    alone, :func:`funnel_chart`)."""
     w_gap = _MARGIN["left"] + _MARGIN["right"]
     h_gap = _MARGIN["below"] + _MARGIN["above"]
     width = cols * (_PANEL[0] + w_gap)
-    height = _TITLE + _LEGEND + lines * (_PANEL[1] + h_gap)
+    height = title + legend + lines * (_PANEL[1] + h_gap)
     return {
         "figsize": (width, height),
         "gridspec_kw": {
             "left": _MARGIN["left"] / width,
             "right": 1 - _MARGIN["right"] / width,
-            "bottom": (_LEGEND + _MARGIN["below"]) / height,
-            "top": 1 - (_TITLE + _MARGIN["above"]) / height,
+            "bottom": (legend + _MARGIN["below"]) / height,
+            "top": 1 - (title + _MARGIN["above"]) / height,
             "wspace": w_gap / _PANEL[0],
             "hspace": h_gap / _PANEL[1],
         },
@@ -218,80 +226,114 @@ class _LaidOut:
     taken: list
 
 
-#: The funnel figures laid out last, by what they were drawn from (:func:`_funnel_key`):
-#: the audit and the transparency reports of a night draw the same plots with other names
+#: The funnel panels laid out last, by what they were drawn from (:func:`_rows_key`): the
+#: audit and the transparency reports of a night draw the same panels with other names
 #: (directors, pseudonyms), so the second only writes its names and saves. At most
-#: :data:`_KEEP` are kept; the oldest is closed.
+#: :data:`_KEEP` are kept; the oldest is let go.
 _LAID_OUT: dict[str, _LaidOut] = {}
-_KEEP = 8
+_KEEP = 32
 
 
-def _funnel_key(rows: pl.DataFrame, title: str) -> str:
-    """What a funnel figure is drawn from: its rows (every value, in order; as CSV text,
-    which equal frames write alike whatever their memory layout) and its title."""
+def _rows_key(rows: pl.DataFrame, title: str) -> str:
+    """What a funnel figure or panel is drawn from: its rows (every value, in order; as CSV
+    text, which equal frames write alike whatever their memory layout) and its title."""
     digest = hashlib.sha256(rows.write_csv().encode())
     digest.update(title.encode())
     return digest.hexdigest()
 
 
+def _draw_panel(ax, g: pl.DataFrame, stratum: str) -> list[tuple[float, float, str]]:
+    """Draw the funnel of one comparison stratum (``g``: its directors' rows) on ``ax``: the
+    target, the 95 % and 99.8 % limits (and the 99.8 % widened for over-dispersion), the
+    directors' dots (the flagged in red), the cases on a log axis beyond 50; its dots
+    ``(x, y, director)`` in labelling order: the flagged first, then left to right."""
+    p0, phi = float(g["target"][0]), float(g["phi"][0])
+    over = bool(g["over_dispersed"][0])
+    n_max = float(g["n"].max()) * 1.15
+    c = funnel_curve(p0, phi, n_max)
+    n = c["n"]
+    ax.axhline(p0, color="black", lw=1, label="target")
+    ax.plot(n, c["upper95"], "--", color="tab:blue", lw=0.9, label="95 % limits")
+    ax.plot(n, c["lower95"], "--", color="tab:blue", lw=0.9)
+    ax.plot(n, c["upper998"], "-", color="tab:red", lw=0.9, label="99.8 % limits")
+    ax.plot(n, c["lower998"], "-", color="tab:red", lw=0.9)
+    if over:
+        ax.plot(
+            n,
+            c["upper998_widened"],
+            ":",
+            color="tab:red",
+            lw=1.2,
+            label="99.8 % widened for over-dispersion",
+        )
+        ax.plot(n, c["lower998_widened"], ":", color="tab:red", lw=1.2)
+    flagged = g["flagged"].fill_null(False).to_numpy()
+    x, y = g["n"].to_numpy().astype(float), g["rate"].to_numpy().astype(float)
+    ax.scatter(x[~flagged], y[~flagged], s=22, color="tab:gray", zorder=3)
+    ax.scatter(x[flagged], y[flagged], s=30, color="tab:red", zorder=4, label="flagged")
+    names = g["director"].to_list()
+    order = np.lexsort((x, ~flagged))  # the flagged labelled first, then left to right
+    if n_max > 50:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cases are counted
+    ax.set_xlim(left=max(0.8, float(x.min()) * 0.7) if n_max > 50 else 0)
+    near = c["upper998_widened" if over else "upper998"][n >= float(x.min())]
+    top = max(float(np.nanmax(y)), float(np.nanmax(near)) if len(near) else 0.0)
+    ax.set_ylim(0, min(1.06, top * 1.15 + 0.01) if not math.isnan(top) else 1.06)
+    ax.set_xlabel("cases (n)")
+    ax.set_ylabel("rate")
+    # at the top edge, where matplotlib would put it (no ticks are drawn above): given,
+    # the title is not placed anew at each draw by measuring every panel's ticks
+    ax.set_title(f"{plain(stratum)}  (target {p0:.3f})", fontsize=8, y=1.0)
+    return [(float(x[i]), float(y[i]), names[i]) for i in order]
+
+
+def _texts_taken(fig, axes: list) -> list:
+    """The display boxes of the texts of ``axes`` (titles, axis labels, tick labels) where
+    ``fig`` will draw them. Measuring each axis (its ticks and its label put in place, as a
+    draw puts them) is enough to know where every text will be: the lines and dots need not
+    be drawn to measure them."""
+    renderer = fig.canvas.get_renderer()
+    for a in axes:
+        a.xaxis.get_tightbbox(renderer)
+        a.yaxis.get_tightbbox(renderer)
+    return [
+        t.get_window_extent(renderer)
+        for a in axes
+        for t in (a.title, a.xaxis.label, a.yaxis.label, *a.get_xticklabels(), *a.get_yticklabels())
+        if t.get_text()
+    ]
+
+
+def _strata(rows: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """Each comparison stratum of ``rows`` (sorted) with its rows."""
+    return [
+        (stratum, rows.filter(pl.col("stratum") == stratum))
+        for stratum in sorted(rows["stratum"].unique().to_list())
+    ]
+
+
 def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
-    """The funnel plot of one rate without its names: one panel per comparison stratum,
-    laid out (:func:`funnel_figure`)."""
-    strata = sorted(rows["stratum"].unique().to_list())
+    """The funnel plot of one rate in one figure, without its names: one panel per
+    comparison stratum, the title above them and the legend under them, laid out
+    (:func:`funnel_figure`)."""
+    strata = _strata(rows)
     k = max(1, len(strata))
     cols = min(3, k)
     lines = math.ceil(k / cols)
     with plt.rc_context(_RC):
         fig, grid = plt.subplots(lines, cols, squeeze=False, **_funnel_layout(cols, lines))
         axes = grid.ravel()
-        dots: list[tuple] = []
         for ax in axes[len(strata) :]:
             ax.set_visible(False)
-        for ax, stratum in zip(axes, strata, strict=False):
-            g = rows.filter(pl.col("stratum") == stratum)
-            p0, phi = float(g["target"][0]), float(g["phi"][0])
-            over = bool(g["over_dispersed"][0])
-            n_max = float(g["n"].max()) * 1.15
-            c = funnel_curve(p0, phi, n_max)
-            n = c["n"]
-            ax.axhline(p0, color="black", lw=1, label="target")
-            ax.plot(n, c["upper95"], "--", color="tab:blue", lw=0.9, label="95 % limits")
-            ax.plot(n, c["lower95"], "--", color="tab:blue", lw=0.9)
-            ax.plot(n, c["upper998"], "-", color="tab:red", lw=0.9, label="99.8 % limits")
-            ax.plot(n, c["lower998"], "-", color="tab:red", lw=0.9)
-            if over:
-                ax.plot(
-                    n,
-                    c["upper998_widened"],
-                    ":",
-                    color="tab:red",
-                    lw=1.2,
-                    label="99.8 % widened for over-dispersion",
-                )
-                ax.plot(n, c["lower998_widened"], ":", color="tab:red", lw=1.2)
-            flagged = g["flagged"].fill_null(False).to_numpy()
-            x, y = g["n"].to_numpy().astype(float), g["rate"].to_numpy().astype(float)
-            ax.scatter(x[~flagged], y[~flagged], s=22, color="tab:gray", zorder=3)
-            ax.scatter(x[flagged], y[flagged], s=30, color="tab:red", zorder=4, label="flagged")
-            names = g["director"].to_list()
-            order = np.lexsort((x, ~flagged))  # the flagged labelled first, then left to right
-            dots.append((ax, [(float(x[i]), float(y[i]), names[i]) for i in order]))
-            if n_max > 50:
-                ax.set_xscale("log")
-                ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-                ax.xaxis.set_major_formatter(ScalarFormatter())
-                ax.xaxis.set_minor_formatter(NullFormatter())
-            else:
-                ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # cases are counted
-            ax.set_xlim(left=max(0.8, float(x.min()) * 0.7) if n_max > 50 else 0)
-            near = c["upper998_widened" if over else "upper998"][n >= float(x.min())]
-            top = max(float(np.nanmax(y)), float(np.nanmax(near)) if len(near) else 0.0)
-            ax.set_ylim(0, min(1.06, top * 1.15 + 0.01) if not math.isnan(top) else 1.06)
-            ax.set_xlabel("cases (n)")
-            ax.set_ylabel("rate")
-            # at the top edge, where matplotlib would put it (no ticks are drawn above): given,
-            # the title is not placed anew at each draw by measuring every panel's ticks
-            ax.set_title(f"{plain(stratum)}  (target {p0:.3f})", fontsize=8, y=1.0)
+        dots = [
+            (ax, _draw_panel(ax, g, stratum))
+            for ax, (stratum, g) in zip(axes, strata, strict=False)
+        ]
         handles = {}
         for ax in axes[: len(strata)]:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -306,26 +348,25 @@ def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
             frameon=False,
         )
         fig.suptitle(title, fontsize=10)
-        # the layout is final: labels are placed where they will be drawn. Measuring each
-        # axis (its ticks and its label put in place, as a draw puts them) is enough to know
-        # where every text will be; the lines and dots need not be drawn to measure them
+        # the layout is final: labels are placed where they will be drawn
+        taken = _texts_taken(fig, list(axes[: len(strata)]))
         renderer = fig.canvas.get_renderer()
-        for a in axes[: len(strata)]:
-            a.xaxis.get_tightbbox(renderer)
-            a.yaxis.get_tightbbox(renderer)
-        taken = [
-            t.get_window_extent(renderer)
-            for a in axes[: len(strata)]
-            for t in (
-                a.title,
-                a.xaxis.label,
-                a.yaxis.label,
-                *a.get_xticklabels(),
-                *a.get_yticklabels(),
-            )
-            if t.get_text()
-        ] + [fig._suptitle.get_window_extent(renderer), legend.get_window_extent(renderer)]
+        taken += [fig._suptitle.get_window_extent(renderer), legend.get_window_extent(renderer)]
         return _LaidOut(fig, dots, taken)
+
+
+def _lay_out_panel(g: pl.DataFrame, stratum: str) -> _LaidOut:
+    """The funnel of one comparison stratum as a figure of its own (the panel and its
+    margins: no title band, no legend), without its names, laid out."""
+    layout = _funnel_layout(1, 1, title=0.0, legend=0.0)
+    with plt.rc_context(_RC):
+        # a figure of its own, not pyplot's: kept laid out (:data:`_LAID_OUT`) without
+        # pyplot holding it, and let go when dropped
+        fig = Figure(figsize=layout["figsize"])
+        FigureCanvasAgg(fig)
+        ax = fig.subplots(1, 1, gridspec_kw=layout["gridspec_kw"])
+        dots = _draw_panel(ax, g, stratum)
+        return _LaidOut(fig, [(ax, dots)], _texts_taken(fig, [ax]))
 
 
 def _write_names(laid: _LaidOut, labels: dict[str, str] | None) -> tuple[list, list[str]]:
@@ -343,39 +384,147 @@ def _write_names(laid: _LaidOut, labels: dict[str, str] | None) -> tuple[list, l
 
 
 def funnel_figure(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None):
-    """The funnel plot of one rate: one panel per comparison stratum. ``rows`` are the
-    ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps directors to the
-    names shown (pseudonyms in the public report). The names that found no free place beside
-    their dot are in ``fig.unlabelled`` (:func:`place_labels`)."""
+    """The funnel plot of one rate in one figure: one panel per comparison stratum. ``rows``
+    are the ``director_audit`` rows of that measure (with ``n > 0``); ``labels`` maps
+    directors to the names shown (pseudonyms in the public report). The names that found no
+    free place beside their dot are in ``fig.unlabelled`` (:func:`place_labels`)."""
     laid = _lay_out(rows, title)
     _, laid.fig.unlabelled = _write_names(laid, labels)
     return laid.fig
 
 
-def funnel_svg(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> str:
-    """:func:`funnel_figure` as inline SVG text."""
-    return funnel_chart(rows, title, labels).svg
+def funnel_panel_figure(rows: pl.DataFrame, stratum: str, labels: dict[str, str] | None = None):
+    """The funnel of one comparison stratum as the reports draw it, a figure of its own
+    (:func:`funnel_chart`): ``rows`` are its directors' rows; the names that found no free
+    place beside their dot are in ``fig.unlabelled``."""
+    laid = _lay_out_panel(rows, stratum)
+    _, laid.fig.unlabelled = _write_names(laid, labels)
+    return laid.fig
 
 
-def funnel_chart(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> Chart:
-    """:func:`funnel_figure` as inline SVG text, with the names it could not label. The
-    figure laid out is kept (:data:`_LAID_OUT`): the same plot with other names is then only
-    labelled and saved — the SVG is the same as a figure drawn afresh."""
-    key = _funnel_key(rows, title)
-    laid = _LAID_OUT.pop(key, None) or _lay_out(rows, title)
+def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:
+    """:func:`funnel_figure` as PNG bytes (the README's picture)."""
+    return _png(funnel_figure(rows, title, labels))
+
+
+class PanelStore:
+    """The funnel panels a report drew, kept as files (``<digest>.json``: the panel's SVG
+    and the names it could not label) in ``folder``, so that the next report draws only the
+    panels whose rows changed: a night's new sessions touch the strata they were played in,
+    not the season's others. A panel's digest is what it is drawn from — its rows, its
+    stratum, the names shown of its directors — with the engine's code and matplotlib's
+    version, so a kept panel is byte for byte the panel drawn afresh. :meth:`prune` removes
+    the files the report did not use. ``folder=None`` keeps nothing (every panel drawn)."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+        self.drawn = 0
+
+    def key(self, g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> str:
+        from pipelines.incremental import code_fingerprint
+
+        shown = sorted((d, (labels or {}).get(d, d)) for d in g["director"].to_list())
+        digest = hashlib.sha256(
+            f"{code_fingerprint()}\0{matplotlib.__version__}\0{stratum}\0".encode()
+        )
+        digest.update(g.write_csv().encode())
+        digest.update(json.dumps(shown).encode())
+        return digest.hexdigest()
+
+    def get(self, key: str) -> Chart | None:
+        self.used.add(key)
+        if self.folder is None:
+            return None
+        try:
+            kept = json.loads((self.folder / f"{key}.json").read_text("utf-8"))
+            return Chart(kept["svg"], list(kept["unlabelled"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, chart: Chart) -> None:
+        self.drawn += 1
+        if self.folder is not None:
+            from pipelines.publish.files import put
+
+            text = json.dumps({"svg": chart.svg, "unlabelled": chart.unlabelled})
+            put(self.folder / f"{key}.json", text.encode("utf-8"))
+
+    def prune(self) -> None:
+        """Remove the kept panels this report did not use."""
+        if self.folder is not None and self.folder.is_dir():
+            for path in self.folder.glob("*.json"):
+                if path.stem not in self.used:
+                    path.unlink(missing_ok=True)
+
+
+def _panel(g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> Chart:
+    """One stratum's panel as SVG with the names it could not label. The panel laid out is
+    kept (:data:`_LAID_OUT`): the same panel with other names is then only labelled and
+    saved — the SVG is the same as a panel drawn afresh."""
+    key = _rows_key(g, stratum)
+    laid = _LAID_OUT.pop(key, None) or _lay_out_panel(g, stratum)
     made, left_out = _write_names(laid, labels)
     svg = _svg(laid.fig, whole=True, close=False)
     for annotation in made:
         annotation.remove()
     _LAID_OUT[key] = laid
     while len(_LAID_OUT) > _KEEP:
-        plt.close(_LAID_OUT.pop(next(iter(_LAID_OUT))).fig)
+        del _LAID_OUT[next(iter(_LAID_OUT))]
     return Chart(svg, left_out)
 
 
-def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = None) -> bytes:
-    """:func:`funnel_figure` as PNG bytes (the README's picture)."""
-    return _png(funnel_figure(rows, title, labels))
+#: The legend's entries in the order drawn: the label, the line's style and colour (a dot
+#: for the flagged directors).
+_LEGEND_ENTRIES = (
+    ("target", {"color": "black", "lw": 1}),
+    ("95 % limits", {"ls": "--", "color": "tab:blue", "lw": 0.9}),
+    ("99.8 % limits", {"ls": "-", "color": "tab:red", "lw": 0.9}),
+    ("99.8 % widened for over-dispersion", {"ls": ":", "color": "tab:red", "lw": 1.2}),
+    ("flagged", {"ls": "", "marker": "o", "color": "tab:red", "markersize": 5.5}),
+)
+
+
+@functools.lru_cache(maxsize=4)
+def legend_svg(widened: bool) -> str:
+    """The legend of a funnel plot's panels as SVG: the target, the limits (the widened
+    limits when a panel of the plot is over-dispersed) and the flagged directors."""
+    entries = [e for e in _LEGEND_ENTRIES if widened or not e[0].startswith("99.8 % widened")]
+    with plt.rc_context(_RC):
+        fig = Figure(figsize=(_PANEL[0] + _MARGIN["left"] + _MARGIN["right"], _LEGEND))
+        FigureCanvasAgg(fig)
+        fig.legend(
+            [Line2D([], [], **style) for _, style in entries],
+            [label for label, _ in entries],
+            loc="center",
+            ncol=len(entries) if not widened else 3,
+            fontsize=7,
+            frameon=False,
+        )
+        return _svg(fig)
+
+
+def funnel_chart(
+    rows: pl.DataFrame, labels: dict[str, str] | None = None, store: PanelStore | None = None
+) -> Chart:
+    """The funnel plot of one rate as inline SVG: one panel per comparison stratum, each its
+    own SVG (a page lays them side by side), then the legend; with the names no panel could
+    label. ``rows`` are the ``director_audit`` rows of that measure (with ``n > 0``);
+    ``labels`` maps directors to the names shown (pseudonyms in the public report). A panel
+    ``store`` keeps (:class:`PanelStore`) is not drawn again."""
+    store = store or PanelStore(None)
+    parts: list[str] = []
+    left_out: list[str] = []
+    for stratum, g in _strata(rows):
+        key = store.key(g, stratum, labels)
+        chart = store.get(key)
+        if chart is None:
+            chart = _panel(g, stratum, labels)
+            store.put(key, chart)
+        parts.append(chart.svg)
+        left_out += chart.unlabelled
+    parts.append(legend_svg(bool(rows["over_dispersed"].any())))
+    return Chart("\n".join(parts), left_out)
 
 
 def thin_ticks(ax, labels: list[str], most: int = 12) -> None:

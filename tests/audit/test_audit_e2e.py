@@ -67,6 +67,31 @@ def test_marts_are_written_and_reconcile(sample):
     assert controls == ["level, form, scoring"]
 
 
+def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
+    sample, tmp_path, monkeypatch
+):
+    """Each report keeps its funnel panels beside it (``reports/.charts/<kind>``); made again
+    from the same warehouse it draws none of them and is byte for byte the same file."""
+    from pipelines.reports import plots
+
+    _, db = sample
+    reports = db.parent / "reports"
+    out = tmp_path / "reports"
+    shutil.copytree(reports, out)
+    drawn = []
+    panel = plots._panel
+    monkeypatch.setattr(plots, "_panel", lambda *a: drawn.append(a[1]) or panel(*a))
+    for kind in ("audit", "transparency"):
+        assert list((reports / ".charts" / kind).glob("*.json"))
+        stages.report(Warehouse(db), kind, out)
+        assert (out / f"{kind}.html").read_bytes() == (reports / f"{kind}.html").read_bytes()
+    assert drawn == []
+    # with nothing kept, every panel is drawn: the same file again
+    shutil.rmtree(out / ".charts")
+    stages.report(Warehouse(db), "audit", out)
+    assert drawn and (out / "audit.html").read_bytes() == (reports / "audit.html").read_bytes()
+
+
 def test_the_checks_catch_a_mart_that_does_not_reconcile(sample, tmp_path):
     _, db = sample
     copy = tmp_path / "w.duckdb"

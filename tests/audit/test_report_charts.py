@@ -67,21 +67,87 @@ def test_a_funnel_plot_drawn_again_with_other_names_is_the_plot_drawn_afresh():
     """The audit and the transparency reports draw the same plot with other names: the
     second is labelled on the figure the first laid out, and must be byte for byte the SVG
     of a figure drawn afresh with those names (and the first's names must not remain)."""
-    rows, title = _crowded_rows(), "Rulings changed on appeal per appeal decided"
+    rows = _crowded_rows()
     pseudonyms = {f"TD Director Number {i + 1}": f"Director {chr(65 + i)}" for i in range(12)}
     plots._LAID_OUT.clear()
-    fresh = funnel_chart(rows, title, pseudonyms)
+    fresh = funnel_chart(rows, pseudonyms)
     plots._LAID_OUT.clear()
-    named = funnel_chart(rows, title)
+    named = funnel_chart(rows)
     assert len(plots._LAID_OUT) == 1  # laid out once, kept
     # equal rows built otherwise (two chunks in memory) are the same plot
-    again = funnel_chart(pl.concat([rows.head(5), rows.tail(7)], rechunk=False), title, pseudonyms)
+    again = funnel_chart(pl.concat([rows.head(5), rows.tail(7)], rechunk=False), pseudonyms)
     assert len(plots._LAID_OUT) == 1  # the same figure, labelled again
     assert again.svg == fresh.svg and again.unlabelled == fresh.unlabelled
     assert "TD Director" in named.svg and "TD Director" not in again.svg
     # other rows are another plot
-    funnel_chart(rows.with_columns(pl.col("n") + 1), title)
+    funnel_chart(rows.with_columns(pl.col("n") + 1))
     assert len(plots._LAID_OUT) == 2
+
+
+def _strata_rows() -> pl.DataFrame:
+    """Three strata of the crowded directors, one of them on a log axis of cases."""
+    base = _crowded_rows()
+    return pl.concat(
+        [
+            base.with_columns(pl.lit("club · pairs · matchpoints").alias("stratum")),
+            base.with_columns(pl.lit("club · teams · imps").alias("stratum")),
+            base.with_columns(
+                pl.lit("congress · pairs · matchpoints").alias("stratum"),
+                (pl.col("n") * 50).alias("n"),
+                (pl.col("rate") / 40).alias("rate"),
+            ),
+        ]
+    )
+
+
+def test_a_funnel_plot_is_one_svg_per_stratum_then_the_legend():
+    """The reports lay the panels side by side: one SVG per stratum, sorted, each with its
+    stratum's title, then the legend (the widened limits only when a stratum is
+    over-dispersed)."""
+    rows = _strata_rows()
+    chart = funnel_chart(rows)
+    svgs = re.findall(r"<svg.*?</svg>", chart.svg, flags=re.S)
+    assert len(svgs) == 4
+    strata = ["club · pairs · matchpoints", "club · teams · imps", "congress · pairs"]
+    for svg, stratum in zip(svgs, strata, strict=False):
+        assert stratum in svg
+    assert "95 % limits" in svgs[-1] and "flagged" in svgs[-1]
+    widened = "99.8 % widened for over-dispersion" in svgs[-1]
+    assert widened == bool(rows["over_dispersed"].any())
+
+
+def test_kept_panels_are_not_drawn_again_and_are_the_panels_drawn_afresh(tmp_path):
+    """A report keeps its panels (:class:`PanelStore`): the next draws only the strata whose
+    rows changed — a night's sessions touch their own strata — and its SVG is byte for byte
+    the one drawn with nothing kept; other names are other panels; what a report no longer
+    shows is removed."""
+    rows = _strata_rows()
+    pseudonyms = {f"TD Director Number {i + 1}": f"Director {chr(65 + i)}" for i in range(12)}
+    first = plots.PanelStore(tmp_path)
+    funnel_chart(rows, None, first)
+    first.prune()
+    assert first.drawn == 3 and len(list(tmp_path.glob("*.json"))) == 3
+    # the same rows: nothing drawn
+    plots._LAID_OUT.clear()
+    again = plots.PanelStore(tmp_path)
+    kept = funnel_chart(rows, None, again)
+    assert again.drawn == 0 and kept.svg == funnel_chart(rows).svg
+    # one stratum's rows changed: that panel alone is drawn, the chart is the one drawn afresh
+    teams = pl.col("stratum") == "club · teams · imps"
+    grown = rows.with_columns(pl.when(teams).then(pl.col("n") + 1).otherwise(pl.col("n")))
+    night = plots.PanelStore(tmp_path)
+    plots._LAID_OUT.clear()
+    chart = funnel_chart(grown, None, night)
+    night.prune()
+    assert night.drawn == 1
+    plots._LAID_OUT.clear()
+    fresh = funnel_chart(grown)
+    assert chart.svg == fresh.svg and chart.unlabelled == fresh.unlabelled
+    assert len(list(tmp_path.glob("*.json"))) == 3  # the teams panel before was removed
+    # the names shown are part of a panel: pseudonyms are other panels
+    public = plots.PanelStore(tmp_path)
+    shown = funnel_chart(grown, pseudonyms, public)
+    assert public.drawn == 3 and "TD Director" not in shown.svg
 
 
 def _drawn(labels, limits, i):
