@@ -234,10 +234,16 @@ _LAID_OUT: dict[str, _LaidOut] = {}
 _KEEP = 32
 
 
+#: The columns of ``director_audit`` a funnel panel is drawn from (:func:`_draw_panel`).
+DRAWN = ("director", "n", "rate", "target", "phi", "over_dispersed", "flagged")
+
+
 def _rows_key(rows: pl.DataFrame, title: str) -> str:
-    """What a funnel figure or panel is drawn from: its rows (every value, in order; as CSV
-    text, which equal frames write alike whatever their memory layout) and its title."""
-    digest = hashlib.sha256(rows.write_csv().encode())
+    """What a funnel figure or panel is drawn from: the :data:`DRAWN` values of its rows (in
+    order; as CSV text, which equal frames write alike whatever their memory layout) and its
+    title. (Not the window, the period or the other figures of the rows: a new night's
+    window is another, its panels of strata not played that night are the same.)"""
+    digest = hashlib.sha256(rows.select(DRAWN).write_csv().encode())
     digest.update(title.encode())
     return digest.hexdigest()
 
@@ -411,8 +417,8 @@ class PanelStore:
     """The funnel panels a report drew, kept as files (``<digest>.json``: the panel's SVG
     and the names it could not label) in ``folder``, so that the next report draws only the
     panels whose rows changed: a night's new sessions touch the strata they were played in,
-    not the season's others. A panel's digest is what it is drawn from — its rows, its
-    stratum, the names shown of its directors — with the engine's code and matplotlib's
+    not the season's others. A panel's digest is what it is drawn from — its rows' drawn
+    values (:data:`DRAWN`), its stratum, the names shown — with the engine's code and matplotlib's
     version, so a kept panel is byte for byte the panel drawn afresh. :meth:`prune` removes
     the files the report did not use. ``folder=None`` keeps nothing (every panel drawn)."""
 
@@ -428,7 +434,7 @@ class PanelStore:
         digest = hashlib.sha256(
             f"{code_fingerprint()}\0{matplotlib.__version__}\0{stratum}\0".encode()
         )
-        digest.update(g.write_csv().encode())
+        digest.update(g.select(DRAWN).write_csv().encode())
         digest.update(json.dumps(shown).encode())
         return digest.hexdigest()
 

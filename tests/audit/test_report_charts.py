@@ -127,10 +127,12 @@ def test_kept_panels_are_not_drawn_again_and_are_the_panels_drawn_afresh(tmp_pat
     funnel_chart(rows, None, first)
     first.prune()
     assert first.drawn == 3 and len(list(tmp_path.glob("*.json"))) == 3
-    # the same rows: nothing drawn
+    # the same drawn values, in a window one night longer (its period and the other figures
+    # of the rows are not drawn): nothing drawn
     plots._LAID_OUT.clear()
     again = plots.PanelStore(tmp_path)
-    kept = funnel_chart(rows, None, again)
+    longer = rows.with_columns(pl.lit("2026-01-05 – 2026-03-02").alias("period"))
+    kept = funnel_chart(longer, None, again)
     assert again.drawn == 0 and kept.svg == funnel_chart(rows).svg
     # one stratum's rows changed: that panel alone is drawn, the chart is the one drawn afresh
     teams = pl.col("stratum") == "club · teams · imps"
