@@ -206,7 +206,10 @@ def _run_phase(
     now: str | None = None,
 ) -> PhaseReport:
     """Run ``python -m pipelines.cli bench-run`` (:func:`child`) and read its report; ``now``:
-    the run's clock (``$TRAVELLER_NOW``)."""
+    the run's clock (``$TRAVELLER_NOW``). The disk is flushed first (``sync``, not timed): a
+    nightly run starts on a disk long quiet, not while the kernel still writes out the
+    hundreds of thousands of pages the benchmark's first load and generator just wrote —
+    creating a file then waited on that writeback, and a new date measured a second slower."""
     cmd = [
         sys.executable, "-m", "pipelines.cli", "bench-run",
         "--inbox", str(inbox), "--warehouse", str(warehouse), "--publish", str(publish_to),
@@ -215,6 +218,7 @@ def _run_phase(
     env.pop("DAGSTER_HOME", None)  # an ephemeral instance: nothing left behind
     if now is not None:
         env["TRAVELLER_NOW"] = now
+    os.sync()
     t = time.perf_counter()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t
