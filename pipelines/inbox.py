@@ -121,12 +121,27 @@ def inbox_files(inbox: Path) -> list[Path]:
     (:func:`pipelines.formats.read_file`) instead of it being skipped silently."""
     if not inbox.is_dir():
         raise FileNotFoundError(f"inbox folder not found: {inbox}")
-    return sorted(
-        p
-        for p in inbox.rglob("*")
-        if (p.is_file() or (p.is_symlink() and not p.is_dir()))
-        and not any(part.startswith(".") for part in p.relative_to(inbox).parts)
-    )
+    found: list[tuple[str, ...]] = []
+
+    def walk(folder: str, parts: tuple[str, ...]) -> None:
+        # one directory listing per folder: an entry's kind comes with the listing (no stat
+        # of each file); a hidden entry is skipped, a hidden folder not entered, a link to a
+        # folder neither listed nor followed
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    walk(entry.path, (*parts, entry.name))
+                elif entry.is_symlink():
+                    if not entry.is_dir():
+                        found.append((*parts, entry.name))
+                elif entry.is_file(follow_symlinks=False):
+                    found.append((*parts, entry.name))
+
+    walk(os.fspath(inbox), ())
+    found.sort()  # part by part, as paths sort
+    return [inbox.joinpath(*parts) for parts in found]
 
 
 #: The last digest this process took of each file, with what ``stat`` said of the file then

@@ -283,3 +283,46 @@ def test_a_ruling_dated_by_the_results_is_applied_by_a_run(tmp_path):
         ).fetchall()
     # the director's Av-/Av+ (Law 12C2(a)) replaced the table's result
     assert rows == [("R1", "2026-11-05")] and rejected == 0 and table == [("-", "+")]
+
+
+def test_the_inbox_lists_every_file_a_link_names_and_nothing_hidden_in_path_order(tmp_path):
+    """``inbox_files`` (one listing per folder) lists what the inbox holds as ``rglob`` and
+    paths' own order would: regular files under any folder, links to files and broken links
+    (refused later by name, never skipped), in paths' part-by-part order; not hidden files,
+    what hidden folders hold, links to folders (neither listed nor followed) or a pipe."""
+    import os
+
+    from pipelines.inbox import inbox_files
+
+    inbox = tmp_path / "inbox"
+    (inbox / "b" / "c").mkdir(parents=True)
+    (inbox / "a-b").mkdir()
+    (inbox / ".hidden").mkdir()
+    for rel in ["z.csv", "b/x.pbn", "b/c/y.xml", "a-b/w.csv", "b.csv", ".dot.csv", ".hidden/h.csv"]:
+        (inbox / rel).write_text("x")
+    (inbox / "link.csv").symlink_to(inbox / "z.csv")
+    (inbox / "broken.csv").symlink_to(tmp_path / "gone.csv")
+    (inbox / "folder-link").symlink_to(inbox / "b", target_is_directory=True)
+    os.mkfifo(inbox / "pipe")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "o.csv").write_text("x")
+    (inbox / "b" / "out").symlink_to(outside, target_is_directory=True)
+
+    listed = inbox_files(inbox)
+    reference = sorted(
+        p
+        for p in inbox.rglob("*")
+        if (p.is_file() or (p.is_symlink() and not p.is_dir()))
+        and not any(part.startswith(".") for part in p.relative_to(inbox).parts)
+    )
+    assert listed == reference
+    assert [p.relative_to(inbox).as_posix() for p in listed] == [
+        "a-b/w.csv",
+        "b/c/y.xml",
+        "b/x.pbn",
+        "b.csv",
+        "broken.csv",
+        "link.csv",
+        "z.csv",
+    ]
