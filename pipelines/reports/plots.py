@@ -444,9 +444,14 @@ class PanelStore:
             return None
         try:
             kept = json.loads((self.folder / f"{key}.json").read_text("utf-8"))
-            return Chart(kept["svg"], list(kept["unlabelled"]))
+            svg, unlabelled = kept["svg"], kept["unlabelled"]
         except (OSError, ValueError, KeyError, TypeError):
+            return None  # not kept, or not readable: drawn again
+        if not isinstance(svg, str) or not svg.startswith("<svg"):
             return None
+        if not isinstance(unlabelled, list) or not all(isinstance(n, str) for n in unlabelled):
+            return None
+        return Chart(svg, unlabelled)
 
     def put(self, key: str, chart: Chart) -> None:
         self.drawn += 1

@@ -146,6 +146,16 @@ def test_kept_panels_are_not_drawn_again_and_are_the_panels_drawn_afresh(tmp_pat
     fresh = funnel_chart(grown)
     assert chart.svg == fresh.svg and chart.unlabelled == fresh.unlabelled
     assert len(list(tmp_path.glob("*.json"))) == 3  # the teams panel before was removed
+    # a kept panel that cannot be read (cut short, or not a panel) is drawn again
+    for broken, text in zip(
+        sorted(tmp_path.glob("*.json")),
+        ['{"svg": 1', '{"svg": 1, "unlabelled": []}', "[]"],
+        strict=True,
+    ):
+        broken.write_text(text)
+    mended = plots.PanelStore(tmp_path)
+    plots._LAID_OUT.clear()
+    assert funnel_chart(grown, None, mended).svg == fresh.svg and mended.drawn == 3
     # the names shown are part of a panel: pseudonyms are other panels
     public = plots.PanelStore(tmp_path)
     shown = funnel_chart(grown, pseudonyms, public)
