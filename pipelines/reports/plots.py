@@ -534,7 +534,8 @@ def funnel_chart(
             store.put(key, chart)
         parts.append(chart.svg)
         left_out += chart.unlabelled
-    parts.append(legend_svg(bool(rows["over_dispersed"].any())))
+    # the legend on a line of its own, under the panels
+    parts.append('<br class="legend">' + legend_svg(bool(rows["over_dispersed"].any())))
     return Chart("\n".join(parts), left_out)
 
 
