@@ -563,26 +563,41 @@ def thin_ticks(ax, labels: list[str], most: int = 12) -> None:
         step += 1
 
 
-def trend_svg(months: pl.DataFrame) -> str:
+#: The share of a trend chart's height left above its highest point, for the legends.
+HEADROOM = 0.35
+
+
+def _top(values: list[float]) -> float:
+    """An axis' top leaving :data:`HEADROOM` above the highest of ``values`` (1 when all are
+    0): the legends sit in that band and never cover a point."""
+    high = max([v for v in values if v is not None and not math.isnan(v)], default=0.0)
+    return high * (1 + HEADROOM) if high > 0 else 1.0
+
+
+def trend_figure(months: pl.DataFrame):
     """The Board-Appeal Ratio (appeals per 1,000 boards) by month, with the rulings per 1,000
-    boards beside it; ``months`` has ``period``, ``board_appeal_ratio``, ``rulings``,
-    ``boards_played``."""
+    boards beside it (right axis); ``months`` has ``period``, ``board_appeal_ratio``,
+    ``rulings``, ``boards_played``. Both axes start at 0 and leave a band above the highest
+    point (:func:`_top`) where the two legends are written."""
     with plt.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(6.5, 2.8))
         m = months.sort("period")
         xs = m["period"].to_list()
-        ax.plot(
-            xs, m["board_appeal_ratio"].fill_null(0).to_list(), "o-", color=PALETTE[0],
-            label="appeals",
-        )  # fmt: skip
-        per = (m["rulings"] * 1000 / m["boards_played"]).fill_nan(None).fill_null(0)
+        appeals = m["board_appeal_ratio"].fill_null(0).to_list()
+        ax.plot(xs, appeals, "o-", color=PALETTE[0], label="appeals")
+        per = (m["rulings"] * 1000 / m["boards_played"]).fill_nan(None).fill_null(0).to_list()
         ax2 = ax.twinx()
-        ax2.plot(xs, per.to_list(), "s--", color=PALETTE[10], label="rulings (right axis)")
+        ax2.plot(xs, per, "s--", color=PALETTE[10], label="rulings (right axis)")
         thin_ticks(ax, xs)
         ax.set_ylabel("appeals per 1,000 boards")
         ax2.set_ylabel("rulings per 1,000 boards")
-        ax.set_ylim(bottom=0)
-        ax2.set_ylim(bottom=0)
+        ax.set_ylim(0, _top(appeals))
+        ax2.set_ylim(0, _top(per))
         ax.legend(loc="upper left", fontsize=7)
         ax2.legend(loc="upper right", fontsize=7)
-        return _svg(fig)
+        return fig
+
+
+def trend_svg(months: pl.DataFrame) -> str:
+    """:func:`trend_figure` as inline SVG text."""
+    return _svg(trend_figure(months))

@@ -290,6 +290,29 @@ def test_many_dates_under_a_chart_do_not_overlap():
     )
 
 
+def test_the_monthly_trend_leaves_room_above_its_points_for_the_legends():
+    """Board-Appeal Ratios close together near 1 and rulings near 35 per 1,000 boards (a
+    season of the benchmark): no point of either line lies under either legend, and both
+    axes start at 0."""
+    months = pl.DataFrame(
+        {
+            "period": ["2026-10", "2026-11", "2026-12"],
+            "board_appeal_ratio": [0.97, 1.07, 1.08],
+            "rulings": [350, 352, 340],
+            "boards_played": [10_000, 10_150, 10_300],
+        }
+    )
+    fig = plots.trend_figure(months)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    legends = [ax.get_legend().get_window_extent(renderer) for ax in fig.axes]
+    for ax in fig.axes:
+        assert ax.get_ylim()[0] == 0
+        for line in ax.get_lines():
+            for x, y in ax.transData.transform(line.get_xydata()):
+                assert not any(b.x0 <= x <= b.x1 and b.y0 <= y <= b.y1 for b in legends)
+
+
 def test_a_rate_of_one_drawn_above_its_limit_is_explained_not_flagged():
     """One appeal decided, its ruling changed, at a target of 0.35: the upper 99.8 % limit is
     1 - 0.001/0.35 (Spiegelhalter's interpolation between the counts 0 and 1), under the rate
