@@ -302,10 +302,11 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
     """One ``traveller run`` in this process (``traveller bench-run``, hidden); the timings as
     JSON on the last stdout line. As ``traveller run``: an inbox already computed and
     published is answered without loading Dagster (:func:`pipelines.incremental.up_to_date`)."""
+    from pipelines import settings
     from pipelines.incremental import up_to_date
 
     t = time.perf_counter()
-    if up_to_date(inbox, warehouse, os.environ.get("TRAVELLER_PROFILE"), date.today()):
+    if up_to_date(inbox, warehouse, os.environ.get("TRAVELLER_PROFILE"), settings.today()):
         seconds, steps = {"inbox": time.perf_counter() - t}, {}
     else:
         from pipelines.runner import run_inbox

@@ -318,12 +318,11 @@ def _run(inbox: Path, warehouse: Path, profile: str | None, recompute_all: bool)
     import os
 
     if not recompute_all:
-        from datetime import date
-
+        from pipelines import settings
         from pipelines.incremental import up_to_date
 
         unchanged = up_to_date(
-            inbox, warehouse, profile or os.environ.get("TRAVELLER_PROFILE"), date.today()
+            inbox, warehouse, profile or os.environ.get("TRAVELLER_PROFILE"), settings.today()
         )
         if unchanged:
             typer.echo(f"inbox      {inbox}")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import progress
+from pipelines import progress, settings
 from pipelines.deals import checked as checked_deals
 from pipelines.formats import read_file
 from pipelines.formats.model import (
@@ -649,7 +649,7 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
     resolved across files (events.csv > a file's own header > defaults), every result, ruling
     and appeal dated, contestants checked, the registry with its row accounting — one
     vectorised pass over every file's rows (:func:`scan` with the files read)."""
-    today = today or date.today()
+    today = today or settings.today()
     profile = profile or os.environ.get("TRAVELLER_PROFILE") or None
     files = reads.files
     unknown = {

@@ -10,7 +10,7 @@ judged provisional or final at (``TRAVELLER_NOW``, default the clock).
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from pipelines.warehouse import DEFAULT_PATH
@@ -48,6 +48,14 @@ def now() -> datetime:
         raise ValueError(
             f"TRAVELLER_NOW must be a date and time YYYY-MM-DD HH:MM, not {fixed!r}"
         ) from None
+
+
+def today() -> date:
+    """The day the inbox is read on: a result dated after the day after it is rejected as
+    not yet played (:func:`pipelines.inbox.date_results`). The day of :func:`now`, so a run
+    given ``$TRAVELLER_NOW`` reads the inbox as on that day too (reproducible in this as in
+    its standings), else the clock's."""
+    return now().date()
 
 
 #: Table results one pass over a range of session dates computes at most (a date alone may be

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import check_specs, incremental, progress, read_cache
+from pipelines import check_specs, incremental, progress, read_cache, settings
 from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
@@ -69,7 +69,7 @@ class Summary:
 
 def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     """Scan the whole inbox; rewrite the registry, reference tables and read-stage rejections."""
-    today = today or date.today()
+    today = today or settings.today()
     with wh.connect() as conn:
         # only new or changed files are read; the others' frames come from the read cache
         # (their result rows lean: the few rejected are read whole while the cache is open)
@@ -353,7 +353,7 @@ def build_raw(
         files = query(conn, "read/files_for_dates", _in(days))["file"].to_list()
         events = query(conn, "read/events")
         # the files' rows as read into the read cache by the ingest (no file parsed again)
-        rows = read_cache.dated_results(conn, files, events, days, today or date.today())
+        rows = read_cache.dated_results(conn, files, events, days, today or settings.today())
         written = write(conn, [Write("raw_results", rows, _slice(days))])
     return Summary(written, {"files": len(files), "dates": len(days)})
 
@@ -421,7 +421,8 @@ def build_ruling_log(
     with wh.connect() as conn:
         files = query(conn, "read/files_for_dates", _in(days))["file"].to_list()
         events = query(conn, "read/events")
-        rulings, appeals = read_cache.dated_logs(conn, files, events, days, today or date.today())
+        day = today or settings.today()
+        rulings, appeals = read_cache.dated_logs(conn, files, events, days, day)
         written = write(
             conn,
             [
