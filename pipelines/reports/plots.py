@@ -428,15 +428,13 @@ class PanelStore:
         self.drawn = 0
 
     def key(self, g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> str:
+        """The digest of the panel of ``stratum`` (its rows ``g``) with the names ``labels``
+        shows: what it is drawn from (:func:`_rows_key`), the names, the code, matplotlib."""
         from pipelines.incremental import code_fingerprint
 
         shown = sorted((d, (labels or {}).get(d, d)) for d in g["director"].to_list())
-        digest = hashlib.sha256(
-            f"{code_fingerprint()}\0{matplotlib.__version__}\0{stratum}\0".encode()
-        )
-        digest.update(g.select(DRAWN).write_csv().encode())
-        digest.update(json.dumps(shown).encode())
-        return digest.hexdigest()
+        made_with = [code_fingerprint(), matplotlib.__version__, _rows_key(g, stratum), shown]
+        return hashlib.sha256(json.dumps(made_with).encode()).hexdigest()
 
     def get(self, key: str) -> Chart | None:
         self.used.add(key)
