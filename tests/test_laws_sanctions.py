@@ -166,6 +166,9 @@ def test_a_contestant_suspended_from_round_1_keeps_its_row_and_touches_no_other_
     three = contestant(e_rows, "3")
     # suspended from the first round: from the whole session
     assert (three["boards"], three["rank"], three["sanction"]) == (0, None, "suspended")
+    # it played no board: no percentage at all, not 50 % as if every board were a top of 0
+    assert (three["percentage"], three["percentage_display"]) == (None, None)
+    assert three["score"] == 0
     # its opponents keep their results; the seven others are ranked 1 to 7
     assert sorted(r for r in e_rows["rank"].to_list() if r is not None)[0] == 1
     assert e_rows.filter(pl.col("rank").is_not_null()).height == 7

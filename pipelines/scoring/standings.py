@@ -7,7 +7,8 @@
   counts them (exact, or the rounded figures shown); top = the sum of the
   full-field tops of the boards it played (artificial scores included, boards
   not played excluded); percentage = score / top (50 % for a contestant whose
-  boards all had a single result, top 0: there was nothing to compare). A profile
+  boards all had a single result, top 0: there was nothing to compare; none for one
+  that played no board, suspended from the first round under Law 91A). A profile
   may scale the
   score of a contestant that missed boards to the full session
   (``totals.sitout = "scale_to_full"``, as Compscore does): the percentage is
@@ -698,16 +699,19 @@ def _rank(totals: pl.DataFrame, group: list[str], prof: profiles.Profile) -> pl.
     t = exact_rank(t, "__pnum", "__pden", group)
     pdec, tdec = prof.percentage_decimals, prof.total_decimals
     mode = prof.percentage_rounding
+    # A contestant that played no board (suspended from the first round, Law 91A) has no
+    # percentage: nothing it did was scored, so it was not "average" either.
+    played = pl.col("boards") > 0 if "boards" in t.columns else pl.lit(True)
     return t.with_columns(
         to_float(pl.col("score_num"), pl.col("score_den")).alias("score"),
         to_float(pl.col("top_num"), pl.col("top_den")).alias("top"),
-        to_float(pl.col("__pnum"), pl.col("__pden")).alias("percentage"),
+        pl.when(played).then(to_float(pl.col("__pnum"), pl.col("__pden"))).alias("percentage"),
         shown(round_expr(pl.col("score_num"), pl.col("score_den"), tdec, mode), tdec).alias(
             "score_display"
         ),
-        shown(round_expr(pl.col("__pnum"), pl.col("__pden"), pdec, mode), pdec).alias(
-            "percentage_display"
-        ),
+        pl.when(played)
+        .then(shown(round_expr(pl.col("__pnum"), pl.col("__pden"), pdec, mode), pdec))
+        .alias("percentage_display"),
         pl.lit(None, pl.Utf8).alias("tiebreak"),
         to_float(pl.col("penalty_num").fill_null(0), pl.col("penalty_den").fill_null(1)).alias(
             "penalties"
