@@ -28,6 +28,7 @@ import polars as pl
 
 from pipelines.batching import batches
 from pipelines.formats.model import EVENT_COLUMNS
+from pipelines.publish.common import export_stems
 from pipelines.publish.data import PER_EVENT, event_keys, event_sizes, load, load_events
 from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
@@ -111,26 +112,37 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     # the events kept as they are keep their files; the others are made batch by batch (at
     # most half $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
     old = data.sessions.filter(of.is_in(sorted(kept)))
+    stems = export_stems(folders)  # two ids of one form: neither file written over the other
     written = {
         "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
-                               kept, made["usebio"]),
+                               kept, made["usebio"], stems),
         "pbn": write_pbn(old, data.standings, data.results.clear(), folders_out["pbn"], kept,
-                         made["pbn"]),
+                         made["pbn"], stems),
         "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
-                                     made["pbn-teams"]),
+                                     made["pbn-teams"], stems),
     }  # fmt: skip
     for i, events in enumerate(batches):
         batch = data if i == 0 else load_events(warehouse, events)
         site.render_events(events, batch)
         these = data.sessions.filter(of.is_in(events))
         written["usebio"] += write_usebio(
-            these, data.standings, batch.results, folders_out["usebio"], made=made["usebio"]
+            these,
+            data.standings,
+            batch.results,
+            folders_out["usebio"],
+            made=made["usebio"],
+            stems=stems,
         )
         written["pbn"] += write_pbn(
-            these, data.standings, batch.results, folders_out["pbn"], made=made["pbn"]
+            these,
+            data.standings,
+            batch.results,
+            folders_out["pbn"],
+            made=made["pbn"],
+            stems=stems,
         )
         written["pbn-teams"] += write_teams_pbn(
-            these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"]
+            these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"], stems=stems
         )
         if i == 0 and len(batches) > 1:  # the first batch's rows go while the others are made
             data = replace(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,11 +48,12 @@ def slug(text: object) -> str:
     ``2021-Online-Qual-Open-R2``); no hash. Every id that becomes a path (an event id, a
     section, a contestant; the exports' file names) goes through it, so a path never holds
     ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
-    (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two texts that
-    would share a form (``A/B`` and ``A-B`` in one session) are refused when the site is
-    written (:meth:`Site._write`), never written over each other. A form longer than 100
-    characters (a file name has at most 255 bytes) is cut to 91 and ends with 8 hex digits of
-    its SHA-256: still stable, still unique."""
+    (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two events whose
+    ids share a form take ``-2``, ``-3`` ... (:func:`unique_names`: their folders, their
+    exports); two sections or contestants of one session that would share one are refused
+    when the site is written (:meth:`Site._write`), never written over each other. A form
+    longer than 100 characters (a file name has at most 255 bytes) is cut to 91 and ends with
+    8 hex digits of its SHA-256: still stable, still unique."""
     s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
     return s if len(s) <= 100 else f"{s[:91]}-{hashlib.sha256(s.encode()).hexdigest()[:8]}"
 
@@ -165,6 +167,43 @@ class Decimals:
 def contestant_label(contestant: str, direction: str | None) -> str:
     """``7`` in a Howell, ``7 NS`` in a Mitchell (two fields)."""
     return f"{contestant} {direction}" if direction else str(contestant)
+
+
+def unique_names(bases: Iterable[tuple[Any, str]]) -> dict[Any, str]:
+    """Each key's name from ``(key, base)`` pairs, in their order: its base, unless an earlier
+    key holds that base already — then ``base-2``, ``base-3`` ..., skipping every base and
+    every name given. Unique, and the same for the same pairs in the same order.
+
+    >>> unique_names([("A/B", "A-B"), ("A-B", "A-B"), ("x", "A-B-2")])
+    {'A/B': 'A-B', 'A-B': 'A-B-3', 'x': 'A-B-2'}
+    """
+    pairs = list(bases)
+    taken = {base for _, base in pairs}
+    claimed: set[str] = set()
+    names: dict[Any, str] = {}
+    for key, base in pairs:
+        if base not in claimed:
+            claimed.add(base)
+            names[key] = base
+            continue
+        n = 2
+        while f"{base}-{n}" in taken:
+            n += 1
+        names[key] = f"{base}-{n}"
+        taken.add(names[key])
+    return names
+
+
+def export_stems(folders: dict[str, str]) -> dict[str, str]:
+    """Each event's exported files' name (``<stem>.xml``, ``<stem>-s1.pbn``) from its site
+    folder (:func:`~pipelines.publish.site.event_folders`, in its order): the folder, where
+    two ids of one form (``A/B`` and ``A-B``) took ``-2``, so neither event's file is
+    written over the other's; for an event known by a program's GUID, the GUID made a file
+    name, as before (its USEBIO names it anyway)."""
+    return unique_names(
+        (event_id, slug(event_id) if GUID.match(str(event_id)) else folder)
+        for event_id, folder in folders.items()
+    )
 
 
 def section_dir(section: str | None) -> str:

@@ -17,7 +17,7 @@ side; split and weighted scores keep the played result with the adjusted matchpo
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -183,11 +183,12 @@ def write_pbn(
     out: Path,
     kept: Collection[str] = (),
     made: Manifest | None = None,
+    stems: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """One ``<event>-s<session>.pbn`` per exportable event session in ``out`` (each written
     only when it changed; those of a ``kept`` event kept as they were); the files. ``made``:
-    the folder's record when the events come in batches (see :func:`~pipelines.publish.
-    usebio_writer.write_usebio`)."""
+    the folder's record when the events come in batches, ``stems`` the events' file names
+    (see :func:`~pipelines.publish.usebio_writer.write_usebio`)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     own = made is None
@@ -197,7 +198,8 @@ def write_pbn(
     rows = split_by(ok, ["event_id", "session"])
     for s in ok.to_dicts():
         key = (s["event_id"], s["session"])
-        path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
+        stem = (stems or {}).get(s["event_id"]) or slug(s["event_id"])
+        path = out / f"{stem}-s{s['session']}.pbn"
         if s["event_id"] in kept and made.keep(path):
             written.append(path)
             continue

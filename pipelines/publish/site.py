@@ -66,6 +66,7 @@ from pipelines.publish.common import (  # noqa: F401 (board_label ... are this m
     session_dir,
     signed,
     slug,
+    unique_names,
 )
 from pipelines.publish.data import Published
 from pipelines.publish.explain import (
@@ -108,26 +109,26 @@ def event_folders(sessions: list[dict[str, Any]]) -> dict[str, str]:
     sessions: the event id made a file name (:func:`slug`), except for an event known only
     by a program's GUID (a Bridgemate ``.bws``), whose folder is its readable title — club,
     session name and date, ``Pellwyn-BC-Bridge-game-2019-04-26`` — so no address carries the
-    GUID. Such a folder that another event's already holds takes ``-2``, ``-3`` ... in the
-    order of the events' dates, then ids: unique, and the same at every publication of the
-    same events."""
-    folders: dict[str, str] = {}
-    guids: dict[str, dict[str, Any]] = {}
+    GUID. A folder that another event's already holds — two GUID events of one title, two
+    ids of one form (``Club A/B`` and ``Club A-B``) — takes ``-2``, ``-3`` ...
+    (:func:`~pipelines.publish.common.unique_names`): the events with a readable id first,
+    then the GUID events, each in the order of their dates, then ids. Unique, and the same at
+    every publication of the same events."""
+    first: dict[str, dict[str, Any]] = {}
     for s in sessions:
-        if GUID.match(str(s["event_id"])):
-            guids.setdefault(s["event_id"], s)
-        else:
-            folders.setdefault(s["event_id"], slug(s["event_id"]))
-    taken = set(folders.values())
-    for event_id, s in sorted(guids.items(), key=lambda kv: (str(kv[1].get("date")), kv[0])):
-        base = slug(s.get("name") or "Results")
-        folder, n = base, 1
-        while folder in taken:
-            n += 1
-            folder = f"{base}-{n}"
-        taken.add(folder)
-        folders[event_id] = folder
-    return folders
+        first.setdefault(s["event_id"], s)
+
+    def order(kv: tuple[str, dict[str, Any]]) -> tuple[bool, str, str]:
+        event_id, s = kv
+        return (bool(GUID.match(str(event_id))), str(s.get("date")), str(event_id))
+
+    return unique_names(
+        (
+            event_id,
+            slug(s.get("name") or "Results") if GUID.match(str(event_id)) else slug(event_id),
+        )
+        for event_id, s in sorted(first.items(), key=order)
+    )
 
 
 def with_span(st: pl.DataFrame) -> pl.DataFrame:

@@ -18,7 +18,7 @@ names and membership numbers are never written.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +99,12 @@ def write_teams_pbn(
     out: Path,
     kept: Collection[str] = (),
     made: Manifest | None = None,
+    stems: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """One ``<event>-s<session>.pbn`` per team event session in ``out`` (those of a ``kept``
-    event kept as they were; ``made``: the folder's record when the events come in batches)."""
+    event kept as they were; ``made``: the folder's record when the events come in batches;
+    ``stems``: the events' file names, see :func:`~pipelines.publish.usebio_writer.
+    write_usebio`)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     teams = sessions.filter(pl.col("form") == "teams")
@@ -110,7 +113,8 @@ def write_teams_pbn(
     res = results.partition_by(["event_id", "session"], as_dict=True) if results.height else {}
     for s in teams.to_dicts():
         of_session = res.get((s["event_id"], s["session"]), results.clear())
-        path = out / f"{slug(s['event_id'])}-s{s['session']}.pbn"
+        stem = (stems or {}).get(s["event_id"]) or slug(s["event_id"])
+        path = out / f"{stem}-s{s['session']}.pbn"
         written.append(path)
         if s["event_id"] in kept and made.keep(path):
             continue

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -176,12 +176,15 @@ def write_usebio(
     out: Path,
     kept: Collection[str] = (),
     made: Manifest | None = None,
+    stems: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """One ``<event>.xml`` per exportable event in ``out`` (each written only when it changed,
     :func:`pipelines.publish.files.put`; the file of a ``kept`` event, whose rows were not
     read, kept as the last publication made it); the files. ``made``: the folder's record,
     when a publication writes its events in several batches (it saves it once, after the
-    last); without one, this call's own, saved at its end."""
+    last); without one, this call's own, saved at its end. ``stems``: each event's file name
+    when two events' ids share one form (:func:`~pipelines.publish.common.export_stems`; else
+    the id made a file name)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     own = made is None
@@ -189,7 +192,7 @@ def write_usebio(
     ok = exportable(sessions)
     rows = split_by(ok, ["event_id"])
     for (event_id,), ev in sorted(ok.partition_by(["event_id"], as_dict=True).items()):
-        path = out / f"{slug(event_id)}.xml"
+        path = out / f"{(stems or {}).get(event_id) or slug(event_id)}.xml"
         if event_id in kept and made.keep(path):
             written.append(path)
             continue

@@ -345,3 +345,39 @@ def test_a_profile_name_is_never_a_path():
         with pytest.raises(ProfileError, match="unknown profile"):
             load(name)
     assert load("wbf").name == "wbf"
+
+
+def test_two_event_ids_of_one_file_name_form_are_both_published(tmp_path: Path):
+    """``Club A/B`` and ``Club A-B`` (two clubs' ids, one file-name form ``Club-A-B``) are two
+    events: both are published, each in a folder and export files of its own — the earlier
+    date's the plain form, the later's ``-2`` — and neither's pages or files are written over
+    the other's (the run stopped at the first clash before)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    first, second = "Club A/B", "Club A-B"
+    (inbox / "results-a.csv").write_text(RESULTS.format(e=first), encoding="utf-8")
+    (inbox / "results-b.csv").write_text(RESULTS.format(e=second), encoding="utf-8")
+    (inbox / "events.csv").write_text(
+        "event_id,session,date,name,movement\n"
+        f"{second},1,2026-11-22,Later Pairs,howell\n"
+        f"{first},1,2026-11-21,Earlier Pairs,howell\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    report = run_inbox(inbox, tmp_path / "wh" / "w.duckdb", publish_to=out)
+    assert report.failed_checks == [] and report.held_events == []
+    site = out / "site"
+    for folder, name in (("Club-A-B", "Earlier Pairs"), ("Club-A-B-2", "Later Pairs")):
+        page = (site / "events" / folder / "s1" / "index.html").read_text(encoding="utf-8")
+        assert name in page
+        assert (site / "events" / folder / "s1" / "A" / "board-1.html").is_file()
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "events/Club-A-B/index.html" in index and "events/Club-A-B-2/index.html" in index
+    usebio = out / "exports" / "usebio"
+    assert sorted(p.name for p in usebio.iterdir()) == ["Club-A-B-2.xml", "Club-A-B.xml"]
+    assert f"<EVENT_IDENTIFIER>{first}</EVENT_IDENTIFIER>" in (usebio / "Club-A-B.xml").read_text()
+    assert f"<EVENT_IDENTIFIER>{second}</EVENT_IDENTIFIER>" in (
+        usebio / "Club-A-B-2.xml"
+    ).read_text()
+    pbn = out / "exports" / "pbn"
+    assert sorted(p.name for p in pbn.iterdir()) == ["Club-A-B-2-s1.pbn", "Club-A-B-s1.pbn"]
