@@ -376,8 +376,8 @@ def test_two_event_ids_of_one_file_name_form_are_both_published(tmp_path: Path):
     usebio = out / "exports" / "usebio"
     assert sorted(p.name for p in usebio.iterdir()) == ["Club-A-B-2.xml", "Club-A-B.xml"]
     assert f"<EVENT_IDENTIFIER>{first}</EVENT_IDENTIFIER>" in (usebio / "Club-A-B.xml").read_text()
-    assert f"<EVENT_IDENTIFIER>{second}</EVENT_IDENTIFIER>" in (
-        usebio / "Club-A-B-2.xml"
-    ).read_text()
+    assert (
+        f"<EVENT_IDENTIFIER>{second}</EVENT_IDENTIFIER>" in (usebio / "Club-A-B-2.xml").read_text()
+    )
     pbn = out / "exports" / "pbn"
     assert sorted(p.name for p in pbn.iterdir()) == ["Club-A-B-2-s1.pbn", "Club-A-B-s1.pbn"]
