@@ -930,13 +930,11 @@ class Site:
         # team's two rooms) by table, then side: one order, whatever the input's
         order = [c for c in ("deal_round", "board", "table", "side") if c in seats.columns]
         seats = seats.sort(order, nulls_last=True, maintain_order=True)
-        groups = (
-            seats.with_columns(pl.col("who_dir").fill_null("")).partition_by(
-                ["section", "who", "who_dir"], as_dict=True
-            )
-            if seats.height
-            else {}
-        )
+        # each contestant's seats, in that order: the rows made dicts once and grouped here,
+        # not split into one frame per contestant (a frame and its dicts cost per call)
+        groups: dict[tuple[Any, Any, Any], list[dict[str, Any]]] = {}
+        for x in seats.with_columns(pl.col("who_dir").fill_null("")).to_dicts():
+            groups.setdefault((x["section"], x["who"], x["who_dir"]), []).append(x)
         who = "player" if (res["form"] == "individual").any() else "pair"
         names = {(r["contestant"], r.get("direction") or ""): r.get("names") for r in st.to_dicts()}
         for r in with_span(st).to_dicts():
@@ -944,7 +942,7 @@ class Site:
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
             if rows is not None:
-                for x in rows.to_dicts():  # by round and board (sorted before the split)
+                for x in rows:  # by round and board (sorted before the split)
                     line = travellers[x["__line"]] if travellers is not None else None
                     if line is not None:
                         x["note"] = line["note"]
