@@ -699,12 +699,14 @@ class Site:
             return out
         st = with_span(st.with_columns(pl.col("direction").fill_null("")))
         order = {"": 0, "NS": 1, "EW": 2}
-        groups = st.partition_by(["section", "direction"], as_dict=True).items()
-        for (section, direction), grp in sorted(
-            groups, key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
+        # the rankings' rows in place order, made dicts once and grouped here (not a frame
+        # per section and direction: a frame and its dicts cost per call)
+        groups: dict[tuple[Any, str], list[dict[str, Any]]] = {}
+        for r in st.sort(["rank", "contestant"], nulls_last=True, maintain_order=True).to_dicts():
+            groups.setdefault((r["section"], r["direction"]), []).append(r)
+        for (section, direction), standings in sorted(
+            groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
         ):
-            grp = grp.sort(["rank", "contestant"], nulls_last=True)
-            standings = grp.to_dicts()
             profile = standings[0].get("profile")
             matches = self._matches(standings[0]["event_id"], standings[0].get("session"))
             ties = tie_notes(standings, profile, matches)
@@ -731,7 +733,7 @@ class Site:
                         ),
                     }
                 )
-            unit = grp["unit"][0] if "unit" in grp.columns else None
+            unit = standings[0].get("unit")
             label = f"Section {section}" if section else "Ranking"
             if direction:
                 label += f", {'North-South' if direction == 'NS' else 'East-West'}"
