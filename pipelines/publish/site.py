@@ -758,8 +758,8 @@ class Site:
         if not changes.height:
             return []
         names = {
-            (r["contestant"], r["direction"] or ""): r.get("names") or ""
-            for r in st.select("contestant", "direction", "names").to_dicts()
+            (r["section"], r["contestant"], r["direction"] or ""): r.get("names") or ""
+            for r in st.select("section", "contestant", "direction", "names").to_dicts()
         }
         out = []
         for (version,), grp in sorted(changes.partition_by(["version"], as_dict=True).items()):
@@ -771,7 +771,9 @@ class Site:
                     "rows": [
                         {
                             "contestant": contestant_label(r["contestant"], r.get("direction")),
-                            "names": names.get((r["contestant"], r.get("direction") or ""), ""),
+                            "names": names.get(
+                                (r["section"], r["contestant"], r.get("direction") or ""), ""
+                            ),
                             "score_before": fmt(r["score_before"], dec.total),
                             "score_after": fmt(r["score_after"], dec.total),
                             "change": signed(r["score_change"], dec.total),
@@ -847,11 +849,15 @@ class Site:
         for r in lines:
             by_board.setdefault((r["section"], r["board"], r["deal_round"]), []).append(r)
         deals = self._deals(event_id, n)
-        names = {
-            (r["contestant"], r["direction"] or None): r.get("names") or "" for r in st.to_dicts()
-        }
+        # a traveller names and links the pairs of its own section: pair 1 NS of section A is
+        # not pair 1 NS of section B
+        names: dict[Any, dict[tuple[str, str | None], str]] = {}
+        for r in st.select("section", "contestant", "direction", "names").to_dicts():
+            names.setdefault(r["section"], {})[(r["contestant"], r["direction"] or None)] = (
+                r.get("names") or ""
+            )
         contestants = st.select("section", "contestant", "direction").rows()
-        cards_from: dict[str, dict] = {}  # the scorecard links, per folder of board pages
+        cards_from: dict[Any, dict] = {}  # the scorecard links, per section of board pages
         for i, (sec, b, d) in enumerate(boards):
             path = f"{base}/{board_name(sec, b, d)}"
             prev = rel(f"{base}/{board_name(*boards[i - 1])}", path) if i > 0 else None
@@ -865,12 +871,12 @@ class Site:
                 board=f"{b}{of_round}",
                 section=sec,
                 rows=rows,
-                names=names,
+                names=names.get(sec, {}),
                 deal=deal_view(deals.get((sec, b)) or deals.get((None, b))),
                 top=fmt(rows[0].get("top_display"), dec.mp),
                 prev=prev,
                 next=nxt,
-                cards=self._card_links(cards_from, base, path, contestants),
+                cards=self._card_links(cards_from, base, path, sec, contestants),
                 **self._up(page, base, path),
             )
         ties = {
@@ -883,17 +889,18 @@ class Site:
 
     @staticmethod
     def _card_links(
-        cache: dict[str, dict], base: str, path: str, contestants: list[tuple]
+        cache: dict[Any, dict], base: str, path: str, section: Any, contestants: list[tuple]
     ) -> dict[tuple[str, str | None], str]:
-        """The link from the page ``path`` to each contestant's scorecard (the same for every
-        page of one folder: made once per folder)."""
-        folder = posixpath.dirname(path)
-        if folder not in cache:
-            cache[folder] = {
+        """The link from the page ``path``, a traveller of ``section``, to the scorecard of
+        each contestant of that section (the same for every board of the section, whose pages
+        share a folder: made once per section)."""
+        if section not in cache:
+            cache[section] = {
                 (c, d or None): rel(f"{base}/{card_name(sec, c, d or None)}", path)
                 for sec, c, d in contestants
+                if sec == section
             }
-        return cache[folder]
+        return cache[section]
 
     @staticmethod
     def _up(page: dict[str, Any], base: str, path: str) -> dict[str, Any]:
@@ -938,7 +945,10 @@ class Site:
         for x in seats.with_columns(pl.col("who_dir").fill_null("")).to_dicts():
             groups.setdefault((x["section"], x["who"], x["who_dir"]), []).append(x)
         who = "player" if (res["form"] == "individual").any() else "pair"
-        names = {(r["contestant"], r.get("direction") or ""): r.get("names") for r in st.to_dicts()}
+        names = {
+            (r["section"], r["contestant"], r.get("direction") or ""): r.get("names")
+            for r in st.to_dicts()
+        }
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
             rows = groups.get((r["section"], r["contestant"], d))
@@ -967,7 +977,7 @@ class Site:
                     else:
                         x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
                     opponent = ("EW" if x["side"] == "NS" else "NS") if x.get("who_dir") else ""
-                    x["against_names"] = names.get((x["against"], opponent)) or ""
+                    x["against_names"] = names.get((x["section"], x["against"], opponent)) or ""
                     x["board_href"] = rel(
                         f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'))}",
                         f"{base}/{card_name(r['section'], r['contestant'], d or None)}",

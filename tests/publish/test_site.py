@@ -175,6 +175,38 @@ def _board_page(sample: Sample, r: dict) -> str:
     return visible(text(path))
 
 
+def test_a_traveller_names_and_links_the_pairs_of_its_own_section(sample: Sample):
+    """In a session of two sections (CLUB2-2026-11-02: A and B, pair numbers repeated in
+    each), a board's traveller names each pair as its own section does and links it to its
+    own section's scorecard (pair 1 NS of section A is not pair 1 NS of section B), and a
+    scorecard names its opponents from its own section. (A pair's names and link were
+    looked up by its number and direction alone: any section's.)"""
+    session = sample.site / session_dir("CLUB2-2026-11-02", 1)
+    cell = re.compile(r'<td><a href="([^"]+)">([^<]+)</a> <span class="names">([^<]*)</span>')
+    seen: dict[tuple[str, str], set[str]] = {}
+    checked = 0
+    for section in ("A", "B"):
+        boards = sorted((session / section).glob("board-*.html"))
+        assert boards
+        for board in boards:
+            for href, _pair, names in cell.findall(text(board)):
+                assert "/" not in href, (board, href)  # a scorecard of the board's section
+                card = text(board.parent / href)
+                assert f'<p class="names">{names}</p>' in card, (board, href)
+                seen.setdefault((href, names), set()).add(section)
+                checked += 1
+    assert checked > 0
+    # the two sections' pairs of one number and direction are different players
+    names_a = {n for (_, n), secs in seen.items() if secs == {"A"}}
+    names_b = {n for (_, n), secs in seen.items() if secs == {"B"}}
+    assert names_a and names_b and not names_a & names_b
+    against = re.compile(r'<td>[^<]+ <span class="names">([^<]*)</span></td><td>')
+    for section, own in (("A", names_a), ("B", names_b)):
+        for card in sorted((session / section).glob("card-*.html")):
+            opponents = against.findall(text(card))
+            assert opponents and set(opponents) <= own, card
+
+
 def test_adjusted_scores_are_explained_with_their_law(sample: Sample):
     """Each kind of ruling in the sample's logs, found in the warehouse, is explained in words
     with its Law on its board's traveller."""
