@@ -50,8 +50,9 @@ def slug(text: object) -> str:
     ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
     (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two events whose
     ids share a form take ``-2``, ``-3`` ... (:func:`unique_names`: their folders, their
-    exports); two sections or contestants of one session that would share one are refused
-    when the site is written (:meth:`Site._write`), never written over each other. A form
+    exports), and so do two contestants of one session (:func:`card_names`); two sections of
+    one session that would share one are refused when the site is written
+    (:meth:`Site._write`), never written over each other. A form
     longer than 100 characters (a file name has at most 255 bytes) is cut to 91 and ends with
     8 hex digits of its SHA-256: still stable, still unique."""
     s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
@@ -216,6 +217,25 @@ def card_name(section: str, contestant: str, direction: str | None) -> str:
     """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
     d = f"-{slug(direction).lower()}" if direction else ""
     return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
+
+
+def card_names(contestants: Iterable[tuple[Any, Any, Any]]) -> dict[tuple[Any, Any, Any], str]:
+    """The scorecard of each contestant of one session, relative to the session's folder,
+    keyed ``(section, contestant, direction or None)``: :func:`card_name`, except that two
+    contestants of one section and direction whose ids share a file-name form (teams
+    ``O'Brien`` and ``O Brien``, pairs ``6`` and ``6.``) are two scorecards — the later in the
+    order of their ids takes ``-2`` (:func:`unique_names`) — never one written over the other.
+
+    >>> names = card_names([("A", "6", None), ("A", "6.", None), ("A", "7", "NS")])
+    >>> [names[k] for k in (("A", "6", None), ("A", "6.", None), ("A", "7", "NS"))]
+    ['A/card-6.html', 'A/card-6-2.html', 'A/card-7-ns.html']
+    """
+    keys = sorted(
+        {(sec, c, d or None) for sec, c, d in contestants},
+        key=lambda k: (str(k[0] or ""), str(k[2] or ""), str(k[1])),
+    )
+    stems = unique_names((k, card_name(*k).removesuffix(".html")) for k in keys)
+    return {k: f"{stem}.html" for k, stem in stems.items()}
 
 
 def board_name(section: str, board: int, deal_round: int | None = 0) -> str:

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from pipelines.publish.common import GUID, Decimals, card_name, fmt, slug
+from pipelines.publish.common import GUID, Decimals, card_name, card_names, fmt, slug
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import digest
 
@@ -139,6 +139,45 @@ def with_partners(lines: pl.DataFrame) -> pl.DataFrame:
     return lines.join(joined, on=[*LINE, "position"], how="left", nulls_equal=True).with_columns(
         pl.col("partners").fill_null("")
     )
+
+
+def shared_forms(standings: pl.DataFrame) -> dict[tuple[str, Any], dict[tuple, str]]:
+    """The scorecards' names (:func:`~.common.card_names`) of the sessions where two
+    contestants of one section and direction have ids of one file-name form (``6`` and
+    ``6.``), by ``(event_id, session)``; every other session's scorecards are named by
+    :func:`~.common.card_name` alone. Found in one vectorised pass (the ids' forms as
+    :func:`~.common.slug` makes them: each run of other characters than letters, digits,
+    ``_`` and ``-`` one ``-``, none at either end, ``x`` when nothing is left)."""
+    if not standings.height or "contestant" not in standings.columns:
+        return {}
+    st = standings.filter(pl.col("scope") == "session").select(
+        "event_id", "session", "section", "contestant", "direction"
+    )
+    stripped = (
+        pl.col("contestant")
+        .cast(pl.Utf8)
+        .str.replace_all(r"[^A-Za-z0-9_-]+", "-")
+        .str.strip_chars("-")
+    )
+    form = pl.when(stripped == "").then(pl.lit("x")).otherwise(stripped)
+    keys = ["event_id", "session", "section", "direction"]
+    shared = (
+        st.with_columns(form.alias("__form"))
+        .group_by(*keys, "__form")
+        .agg(pl.col("contestant").n_unique().alias("__n"))
+        .filter(pl.col("__n") > 1)
+        .select("event_id", "session")
+        .unique()
+    )
+    if not shared.height:
+        return {}
+    rows = st.join(shared, on=["event_id", "session"], how="semi")
+    return {
+        (event_id, session): card_names(part.select("section", "contestant", "direction").rows())
+        for (event_id, session), part in rows.partition_by(
+            ["event_id", "session"], as_dict=True
+        ).items()
+    }
 
 
 def page_names(players: pl.DataFrame) -> dict[str, str]:
@@ -258,6 +297,7 @@ class PlayerPages:
             self.per_event[event_id] = self.per_event.get(event_id, 0) + 1
             self.first.setdefault(event_id, s)
         self.lines = self._prepared(standings, keys)
+        self.cards = shared_forms(standings)
 
     def _prepared(self, standings: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataFrame:
         """Every player's lines: the standings of published sessions (and the event totals
@@ -373,10 +413,9 @@ class PlayerPages:
                 several = self.per_event.get(r["event_id"], 1) > 1
                 title = self._title(r["event_id"], r["session"])
                 if r["scope"] == "session":
-                    href = (
-                        f"../events/{folder}/s{r['session']}/"
-                        f"{card_name(r['section'], r['contestant'], r.get('direction'))}"
-                    )
+                    key = (r["section"], r["contestant"], r.get("direction") or None)
+                    card = (self.cards.get((r["event_id"], r["session"])) or {}).get(key)
+                    href = f"../events/{folder}/s{r['session']}/{card or card_name(*key)}"
                     if several:
                         title = f"{title}, session {r['session']}"
                 else:

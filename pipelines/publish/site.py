@@ -56,6 +56,7 @@ from pipelines.publish.common import (  # noqa: F401 (board_label ... are this m
     board_label,
     board_name,
     card_name,
+    card_names,
     contestant_label,
     environment,
     event_dir,
@@ -689,11 +690,16 @@ class Site:
         return agreement_text(rows or [{"figures": 0}], program)
 
     def _rankings(
-        self, st: pl.DataFrame, dec: Decimals, link_dir: str | None
+        self,
+        st: pl.DataFrame,
+        dec: Decimals,
+        link_dir: str | None,
+        cards: dict[tuple[Any, Any, Any], str] | None = None,
     ) -> list[dict[str, Any]]:
         """One ranking per section and direction: rows with place, names and figures; each
-        contestant links to its scorecard in the session folder ``link_dir`` (relative to the
-        page; ``None``: no links, an event ranking)."""
+        contestant links to its scorecard (``cards``, :func:`~.common.card_names`) in the
+        session folder ``link_dir`` (relative to the page; ``None``: no links, an event
+        ranking)."""
         out = []
         if not st.height:
             return out
@@ -727,7 +733,11 @@ class Site:
                         "tiebreak": r.get("tiebreak") or "",
                         "tie": ties.get((str(r["contestant"]), r["direction"] or "")),
                         "href": (
-                            link_dir + card_name(section, r["contestant"], d)
+                            link_dir
+                            + (
+                                (cards or {}).get((section, r["contestant"], d))
+                                or card_name(section, r["contestant"], d)
+                            )
                             if link_dir is not None
                             else None
                         ),
@@ -813,7 +823,9 @@ class Site:
             r["result"] = result_cell(r)
             r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
             r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
-        rankings = self._rankings(st, dec, link_dir="")
+        contestants = st.select("section", "contestant", "direction").rows()
+        cards = card_names(contestants)  # two ids of one form: two scorecards
+        rankings = self._rankings(st, dec, link_dir="", cards=cards)
         matches = self._matches(event_id, n)
         changes = self._changes(self._of("changes", SESSION_KEYS, event_id, "session", n), st, dec)
         penalties = [
@@ -856,7 +868,6 @@ class Site:
             names.setdefault(r["section"], {})[(r["contestant"], r["direction"] or None)] = (
                 r.get("names") or ""
             )
-        contestants = st.select("section", "contestant", "direction").rows()
         cards_from: dict[Any, dict] = {}  # the scorecard links, per section of board pages
         for i, (sec, b, d) in enumerate(boards):
             path = f"{base}/{board_name(sec, b, d)}"
@@ -876,7 +887,7 @@ class Site:
                 top=fmt(rows[0].get("top_display"), dec.mp),
                 prev=prev,
                 next=nxt,
-                cards=self._card_links(cards_from, base, path, sec, contestants),
+                cards=self._card_links(cards_from, base, path, sec, cards),
                 **self._up(page, base, path),
             )
         ties = {
@@ -885,19 +896,23 @@ class Site:
             for row in ranking["rows"]
             if row["tie"]
         }
-        self._cards(base, st, res, dec, page, ties, lines)
+        self._cards(base, st, res, dec, page, ties, lines, cards)
 
     @staticmethod
     def _card_links(
-        cache: dict[Any, dict], base: str, path: str, section: Any, contestants: list[tuple]
+        cache: dict[Any, dict],
+        base: str,
+        path: str,
+        section: Any,
+        cards: dict[tuple[Any, Any, Any], str],
     ) -> dict[tuple[str, str | None], str]:
         """The link from the page ``path``, a traveller of ``section``, to the scorecard of
         each contestant of that section (the same for every board of the section, whose pages
         share a folder: made once per section)."""
         if section not in cache:
             cache[section] = {
-                (c, d or None): rel(f"{base}/{card_name(sec, c, d or None)}", path)
-                for sec, c, d in contestants
+                (c, d): rel(f"{base}/{card}", path)
+                for (sec, c, d), card in cards.items()
                 if sec == section
             }
         return cache[section]
@@ -928,12 +943,13 @@ class Site:
         page: dict[str, Any],
         ties: dict[tuple[str, str], str] | None = None,
         travellers: list[dict[str, Any]] | None = None,
+        cards: dict[tuple[Any, Any, Any], str] | None = None,
     ) -> None:
         """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
         of each contestant that has one (by section and label, :mod:`.ties`); ``travellers``:
         the traveller lines of ``res`` as :meth:`_session` worked them out (by ``__line``), whose
         words, contract shown and score each scorecard line takes instead of working them out
-        again."""
+        again; ``cards``: the scorecards' names (:func:`~.common.card_names`)."""
         seats = sides(res)
         # a scorecard lists its boards by round and board; a board played at two tables (a
         # team's two rooms) by table, then side: one order, whatever the input's
@@ -951,6 +967,9 @@ class Site:
         }
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
+            card = (cards or {}).get((r["section"], r["contestant"], d or None)) or card_name(
+                r["section"], r["contestant"], d or None
+            )
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
             if rows is not None:
@@ -980,11 +999,11 @@ class Site:
                     x["against_names"] = names.get((x["section"], x["against"], opponent)) or ""
                     x["board_href"] = rel(
                         f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'))}",
-                        f"{base}/{card_name(r['section'], r['contestant'], d or None)}",
+                        f"{base}/{card}",
                     )
                     x["board"] = board_label(x["board"], x.get("deal_round"))
                     lines.append(x)
-            path = f"{base}/{card_name(r['section'], r['contestant'], d or None)}"
+            path = f"{base}/{card}"
             self._write(
                 path,
                 "scorecard.html.j2",

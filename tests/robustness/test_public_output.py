@@ -381,3 +381,47 @@ def test_two_event_ids_of_one_file_name_form_are_both_published(tmp_path: Path):
     )
     pbn = out / "exports" / "pbn"
     assert sorted(p.name for p in pbn.iterdir()) == ["Club-A-B-2-s1.pbn", "Club-A-B-s1.pbn"]
+
+
+def test_two_contestant_ids_of_one_file_name_form_get_two_scorecards(tmp_path: Path):
+    """Pairs ``6`` and ``6.`` of one session (one file-name form, ``6``) are two pairs: each
+    has its own scorecard — ``6.``, the later id, ``card-6-2.html`` — and the ranking, the
+    travellers and the player pages link each pair to its own (the run stopped with
+    "publishing failed" before)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-a.csv").write_text(
+        "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,"
+        "score\n"
+        "EV1,1,A,1,1,1,1,2,4S,N,10,420\n"
+        "EV1,1,A,1,2,1,3,4,4S,N,11,450\n"
+        "EV1,1,A,1,3,1,6,6.,3NT,S,9,400\n"
+        "EV1,1,A,2,1,2,1,4,2H,E,8,-110\n"
+        "EV1,1,A,2,2,2,3,6.,2H,E,9,-140\n"
+        "EV1,1,A,2,3,2,6,2,PASS,,,0\n",
+        encoding="utf-8",
+    )
+    (inbox / "events.csv").write_text(
+        "event_id,session,date,name,movement\nEV1,1,2026-11-21,Clash Pairs,howell\n",
+        encoding="utf-8",
+    )
+    (inbox / "contestants.csv").write_text(
+        "event_id,contestant,direction,names\n"
+        "EV1,6,,Sixa One & Sixa Two\n"
+        "EV1,6.,,Dotty One & Dotty Two\n"
+        + "".join(f"EV1,{p},,Pair {p}a & Pair {p}b\n" for p in range(1, 5)),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    report = run_inbox(inbox, tmp_path / "wh" / "w.duckdb", publish_to=out)
+    assert report.failed_checks == [] and report.held_events == []
+    session = out / "site" / session_dir("EV1", 1)
+    six, dotted = session / "A" / "card-6.html", session / "A" / "card-6-2.html"
+    assert "Sixa One" in six.read_text(encoding="utf-8")
+    assert "Dotty One" in dotted.read_text(encoding="utf-8")
+    ranking = (session / "index.html").read_text(encoding="utf-8")
+    assert 'href="A/card-6.html"' in ranking and 'href="A/card-6-2.html"' in ranking
+    board = (session / "A" / "board-1.html").read_text(encoding="utf-8")
+    assert '<a href="card-6.html">6</a>' in board and '<a href="card-6-2.html">6.</a>' in board
+    player = (out / "site" / "players" / "Dotty-One.html").read_text(encoding="utf-8")
+    assert "s1/A/card-6-2.html" in player and "card-6.html" not in player
