@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pipelines.profiles import Profile
@@ -205,6 +206,15 @@ def export_stems(folders: dict[str, str]) -> dict[str, str]:
         (event_id, slug(event_id) if GUID.match(str(event_id)) else folder)
         for event_id, folder in folders.items()
     )
+
+
+def slug_expr(text: pl.Expr) -> pl.Expr:
+    """:func:`slug` of each value of ``text``, vectorised, for forms of at most 100
+    characters (a longer form, which :func:`slug` cuts and ends with a hash, is left whole):
+    each run of characters other than letters, digits, ``_`` and ``-`` one ``-``, none at
+    either end, ``x`` when nothing is left."""
+    stripped = text.cast(pl.Utf8).str.replace_all(r"[^A-Za-z0-9_-]+", "-").str.strip_chars("-")
+    return pl.when(stripped != "").then(stripped).otherwise(pl.lit("x"))  # the column's name
 
 
 def section_dir(section: str | None) -> str:

@@ -37,7 +37,15 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from pipelines.publish.common import GUID, Decimals, card_name, card_names, fmt, slug
+from pipelines.publish.common import (
+    GUID,
+    Decimals,
+    card_name,
+    card_names,
+    fmt,
+    slug,
+    slug_expr,
+)
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import digest
 
@@ -145,21 +153,14 @@ def shared_forms(standings: pl.DataFrame) -> dict[tuple[str, Any], dict[tuple, s
     """The scorecards' names (:func:`~.common.card_names`) of the sessions where two
     contestants of one section and direction have ids of one file-name form (``6`` and
     ``6.``), by ``(event_id, session)``; every other session's scorecards are named by
-    :func:`~.common.card_name` alone. Found in one vectorised pass (the ids' forms as
-    :func:`~.common.slug` makes them: each run of other characters than letters, digits,
-    ``_`` and ``-`` one ``-``, none at either end, ``x`` when nothing is left)."""
+    :func:`~.common.card_name` alone. Found in one vectorised pass over the ids' forms
+    (:func:`~.common.slug_expr`)."""
     if not standings.height or "contestant" not in standings.columns:
         return {}
     st = standings.filter(pl.col("scope") == "session").select(
         "event_id", "session", "section", "contestant", "direction"
     )
-    stripped = (
-        pl.col("contestant")
-        .cast(pl.Utf8)
-        .str.replace_all(r"[^A-Za-z0-9_-]+", "-")
-        .str.strip_chars("-")
-    )
-    form = pl.when(stripped == "").then(pl.lit("x")).otherwise(stripped)
+    form = slug_expr(pl.col("contestant"))
     keys = ["event_id", "session", "section", "direction"]
     shared = (
         st.with_columns(form.alias("__form"))

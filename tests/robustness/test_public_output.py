@@ -31,6 +31,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markupsafe import escape
 
 from pipelines.publish.site import environment, session_dir, slug
@@ -425,3 +427,26 @@ def test_two_contestant_ids_of_one_file_name_form_get_two_scorecards(tmp_path: P
     assert '<a href="card-6.html">6</a>' in board and '<a href="card-6-2.html">6.</a>' in board
     player = (out / "site" / "players" / "Dotty-One.html").read_text(encoding="utf-8")
     assert "s1/A/card-6-2.html" in player and "card-6.html" not in player
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.one_of(
+                st.sampled_from("aZ09_-./ &'é\u00a0\t"), st.characters(codec="utf-8")
+            ),
+            max_size=30,
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_the_vectorised_file_name_form_is_slug(texts: list[str]):
+    """The file-name form found in one vectorised pass (``slug_expr``, which tells the player
+    pages which sessions have two ids of one form) is :func:`slug`'s, for every text whose
+    form is at most 100 characters long."""
+    from pipelines.publish.common import slug_expr
+
+    got = pl.DataFrame({"t": texts}).select(slug_expr(pl.col("t")))["t"].to_list()
+    assert got == [slug(t) for t in texts]
