@@ -662,11 +662,7 @@ class Site:
                     **s,
                     "href": f"s{s['session']}/index.html",
                     "status_line": status_text(s),
-                    "rankings": self._rankings(
-                        self._of("standings", SESSION_KEYS, event_id, "session", s["session"]),
-                        Decimals.of(s.get("profile")),
-                        link_dir=f"s{s['session']}/",
-                    ),
+                    "rankings": self._session_rankings(event_id, s),
                 }
                 for s in sessions
             ],
@@ -675,6 +671,17 @@ class Site:
             status="Final" if final else "Provisional: a session is not final yet",
             vp=vp_table(league, names) if league is not None and league.height else None,
             bracket=bracket(matches, names) if matches is not None else [],
+        )
+
+    def _session_rankings(self, event_id: str, s: dict[str, Any]) -> list[dict[str, Any]]:
+        """A session's rankings as the event's page shows them, each contestant linked to its
+        scorecard in the session's folder (named as the session names them: ``card_names``)."""
+        st = self._of("standings", SESSION_KEYS, event_id, "session", s["session"])
+        return self._rankings(
+            st,
+            Decimals.of(s.get("profile")),
+            link_dir=f"s{s['session']}/",
+            cards=card_names(st.select("section", "contestant", "direction").rows()),
         )
 
     def _agreement(self, event_id: str, session: int, program: str | None) -> str | None:

@@ -423,6 +423,8 @@ def test_two_contestant_ids_of_one_file_name_form_get_two_scorecards(tmp_path: P
     assert "Dotty One" in dotted.read_text(encoding="utf-8")
     ranking = (session / "index.html").read_text(encoding="utf-8")
     assert 'href="A/card-6.html"' in ranking and 'href="A/card-6-2.html"' in ranking
+    event = (session.parent / "index.html").read_text(encoding="utf-8")
+    assert 'href="s1/A/card-6.html"' in event and 'href="s1/A/card-6-2.html"' in event
     board = (session / "A" / "board-1.html").read_text(encoding="utf-8")
     assert '<a href="card-6.html">6</a>' in board and '<a href="card-6-2.html">6.</a>' in board
     player = (out / "site" / "players" / "Dotty-One.html").read_text(encoding="utf-8")
