@@ -498,8 +498,13 @@ class Site:
         return found if found.height else None
 
     @staticmethod
-    def _names(st: pl.DataFrame) -> dict[str, str]:
-        return {r["contestant"]: r.get("names") or "" for r in st.to_dicts()}
+    def _names(st: pl.DataFrame) -> dict[tuple[str, str], str]:
+        """Each team's names by ``(section or "", team)``: team 1 of section A is not team 1
+        of section B (:mod:`.teams`)."""
+        return {
+            (r["section"] or "", r["contestant"]): r.get("names") or ""
+            for r in st.select("section", "contestant", "names").to_dicts()
+        }
 
     # ------------------------------------------------------------------ writing
 

@@ -26,8 +26,14 @@ def _f(value: Any, decimals: int = 2) -> str:
     return "" if value is None else f"{float(value):.{decimals}f}".replace("-", "\u2212")
 
 
-def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
-    """The matches of one session, in round and match order, ready to print."""
+def _section(m: dict[str, Any]) -> str:
+    """A match's (or a team's) section, ``""`` when it has none."""
+    return m.get("section") or ""
+
+
+def match_rows(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
+    """The matches of one session, in round and match order, ready to print; ``names``: the
+    teams' names by ``(section, team)`` (team 1 of section A is not team 1 of section B)."""
     out = []
     for m in matches.sort(["round", "match_id"], nulls_last=True).to_dicts():
         out.append(
@@ -35,8 +41,8 @@ def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, A
                 "round": m.get("round") or "",
                 "home": m["home"],
                 "away": m["away"],
-                "home_names": names.get(m["home"], ""),
-                "away_names": names.get(m["away"], ""),
+                "home_names": names.get((_section(m), m["home"]), ""),
+                "away_names": names.get((_section(m), m["away"]), ""),
                 "imps": f"{_f(m.get('home_imps'))} – {_f(m.get('away_imps'))}",
                 "net": f"{_f(m.get('home_net'))} – {_f(m.get('away_net'))}",
                 "penalties": (
@@ -60,14 +66,21 @@ def match_rows(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, A
     return out
 
 
-def vp_table(matches: pl.DataFrame, names: dict[str, str]) -> dict[str, Any] | None:
-    """Teams by total VPs, with each round's VPs and opponent; ``None`` without VPs."""
+def vp_table(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> dict[str, Any] | None:
+    """Teams by total VPs, with each round's VPs and opponent; ``None`` without VPs. A team is
+    its section and number: the teams of each section are listed together, by their VPs,
+    each labelled with its section when there are several (``names`` by ``(section, team)``)."""
     if not matches.height or matches["home_vp"].is_null().all():
         return None
+    if "section" not in matches.columns:
+        matches = matches.with_columns(pl.lit(None, pl.Utf8).alias("section"))
+    matches = matches.with_columns(pl.col("section").fill_null(""))
+    several = matches["section"].n_unique() > 1
     sides = [  # each match once from the home team's side, once from the away team's
         matches.select(
             "session",
             "round",
+            "section",
             pl.col(team).alias("team"),
             pl.col(opponent).alias("opponent"),
             pl.col(f"{team}_vp").alias("vp"),
@@ -83,25 +96,19 @@ def vp_table(matches: pl.DataFrame, names: dict[str, str]) -> dict[str, Any] | N
     long = pl.concat(sides).join(order, on=["session", "round"], nulls_equal=True)
     slots = sorted(long["slot"].unique().to_list())
     totals = (
-        long.group_by("team")
+        long.group_by("section", "team")
         .agg(pl.col("vp").sum().alias("total"))
-        .sort(["total", "team"], descending=[True, False])
+        .sort(["section", "total", "team"], descending=[False, True, False])
     )
-    cells = {(r["team"], r["slot"]): r for r in long.to_dicts()}
+    cells = {(r["section"], r["team"], r["slot"]): r for r in long.to_dicts()}
     rows = []
     for t in totals.to_dicts():
+        mine = [cells.get((t["section"], t["team"], s)) for s in slots]
         rows.append(
             {
-                "team": t["team"],
-                "names": names.get(t["team"], ""),
-                "cells": [
-                    (
-                        f"{_f(cells[(t['team'], s)]['vp'])} v {cells[(t['team'], s)]['opponent']}"
-                        if (t["team"], s) in cells
-                        else ""
-                    )
-                    for s in slots
-                ],
+                "team": f"{t['team']}, section {t['section']}" if several else t["team"],
+                "names": names.get((t["section"], t["team"]), ""),
+                "cells": [f"{_f(c['vp'])} v {c['opponent']}" if c else "" for c in mine],
                 "total": _f(t["total"]),
             }
         )
@@ -115,18 +122,22 @@ def _scored(team: str) -> pl.Expr:
     return pl.col(f"{team}_imps") - pl.col(f"{team}_penalties").fill_null(0)
 
 
-def bracket(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]]:
-    """The knockout rounds, each with its matches' totals over all segments and winner."""
+def bracket(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
+    """The knockout rounds, each with its matches' totals over all segments and winner
+    (``names`` by ``(section, team)``)."""
     ko = matches.filter(pl.col("stage") == "knockout") if "stage" in matches.columns else matches
     if not ko.height:
         return []
     for c in ("home_penalties", "away_penalties"):
         if c not in ko.columns:
             ko = ko.with_columns(pl.lit(0.0).alias(c))
+    if "section" not in ko.columns:
+        ko = ko.with_columns(pl.lit(None, pl.Utf8).alias("section"))
     per = (
         ko.sort("session")
         .group_by("round", "match_id", maintain_order=True)
         .agg(
+            pl.col("section").first(),
             pl.col("home").first(),
             pl.col("away").first(),
             (pl.col("home_carry_over").fill_null(0).first() + _scored("home").sum()).alias(
@@ -148,8 +159,8 @@ def bracket(matches: pl.DataFrame, names: dict[str, str]) -> list[dict[str, Any]
                 "matches": [
                     {
                         **m,
-                        "home_names": names.get(m["home"], ""),
-                        "away_names": names.get(m["away"], ""),
+                        "home_names": names.get((_section(m), m["home"]), ""),
+                        "away_names": names.get((_section(m), m["away"]), ""),
                         "home_total": _f(m["home_total"]),
                         "away_total": _f(m["away_total"]),
                     }

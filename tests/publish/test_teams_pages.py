@@ -42,11 +42,12 @@ def visible(page: Path) -> str:
 
 
 def test_vp_table_and_bracket():
-    vp = vp_table(MATCHES.filter(pl.col("stage") == "round_robin"), {"1": "Team One"})
+    vp = vp_table(MATCHES.filter(pl.col("stage") == "round_robin"), {("", "1"): "Team One"})
     assert vp is not None and vp["rounds"] == ["Round 1", "Round 2"]
     first = vp["rows"][0]
     assert (first["team"], first["total"]) == ("4", "30.30")
     assert first["cells"] == ["14.40 v 3", "15.90 v 2"]
+    assert [r["names"] for r in vp["rows"] if r["team"] == "1"] == ["Team One"]
     b = bracket(MATCHES, {})
     assert [r["round"] for r in b] == [1, 2]
     qf = b[0]["matches"][0]
@@ -154,3 +155,45 @@ def test_sample_imp_travellers_and_units(sample: Sample):
     for u in units:
         page = visible(sample.site / session_dir(u["event_id"], u["session"]) / "index.html")
         assert f"Score ({u['unit']})" in page
+
+
+def test_teams_of_two_sections_are_two_teams_in_the_vp_table_and_the_match_results():
+    """Team 1 of section A and team 1 of section B (two flights of one event, numbered from 1
+    each) are two teams: each keeps its own VPs, opponents and names, listed with its
+    section. (The VP table added their VPs together under one "1", and a match showed the
+    names of either.)"""
+    from pipelines.publish.teams import match_rows
+
+    two = pl.DataFrame(
+        {
+            "event_id": ["E"] * 2,
+            "session": [1, 1],
+            "section": ["A", "B"],
+            "round": [1, 1],
+            "match_id": ["E/1/A/R1/1-2", "E/1/B/R1/1-2"],
+            "stage": ["round_robin"] * 2,
+            "home": ["1", "1"],
+            "away": ["2", "2"],
+            "home_imps": [31.0, 2.0],
+            "away_imps": [12.0, 20.0],
+            "home_net": [31.0, 2.0],
+            "away_net": [12.0, 20.0],
+            "home_vp": [16.2, 4.9],
+            "away_vp": [3.8, 15.1],
+            "winner": ["1", "2"],
+        }
+    )
+    names = {("A", "1"): "Ann & Al", ("B", "1"): "Bea & Bo", ("A", "2"): "Cy", ("B", "2"): "Di"}
+    vp = vp_table(two, names)
+    assert vp is not None
+    assert [(r["team"], r["names"], r["total"], r["cells"]) for r in vp["rows"]] == [
+        ("1, section A", "Ann & Al", "16.20", ["16.20 v 2"]),
+        ("2, section A", "Cy", "3.80", ["3.80 v 1"]),
+        ("2, section B", "Di", "15.10", ["15.10 v 1"]),
+        ("1, section B", "Bea & Bo", "4.90", ["4.90 v 2"]),
+    ]
+    rows = match_rows(two, names)
+    assert [(m["home_names"], m["away_names"]) for m in rows] == [
+        ("Ann & Al", "Cy"),
+        ("Bea & Bo", "Di"),
+    ]
