@@ -218,3 +218,37 @@ def test_teams_level_on_vps_are_separated_by_imp_quotient():
     assert ranked["rank"].to_list() == [1, 2, 3]
     assert ranked["tied"].to_list() == [False, False, False]
     assert ranked["tiebreak"].to_list()[:2] == ["IMP quotient 2.000", "IMP quotient 1.200"]
+
+
+def test_knockout_carry_over_stays_within_its_section(tmp_path):
+    """Two sections play the same knockout pairing (teams T1 and T2 in each, two segments):
+    each match carries its own first segment forward — T1 of section A starts segment 2 at
+    −6, T1 of section B (who won its first segment by 6) at +6 — never the other section's.
+    (The carry-over was summed over both sections' segments.)"""
+    t1_t2 = RESULTS.splitlines(keepends=True)[1:5]  # section A's T1-T2 match, segment 1
+    mirrored = [
+        line.replace("E,1,A,", "E,1,B,").replace("T1", "Tx").replace("T2", "T1").replace("Tx", "T2")
+        for line in t1_t2
+    ]
+    segment1 = t1_t2 + mirrored
+    segment2 = [line.replace("E,1,", "E,2,") for line in segment1]
+    (tmp_path / "results-2026-11-20.csv").write_text(HEADER + "".join(segment1 + segment2))
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date,form,scoring,boards_per_match,vp_scale,stage\n"
+        "E,1,2026-11-20,teams,imps,2,none,knockout\n"
+        "E,2,2026-11-20,teams,imps,2,none,knockout\n"
+    )
+    snap = scan(tmp_path)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
+    )
+    ms = matches(day.dated.scored)
+    for section, margin in (("A", -6), ("B", 6)):
+        m = ms.filter(pl.col("section") == section).sort("session")
+        t1_home = [h == "T1" for h in m["home"].to_list()]
+        # the carry-over in T1's view: the home team's, or the away team's
+        carry = [
+            (c if home else -c)
+            for c, home in zip(m["home_carry_over"].to_list(), t1_home, strict=True)
+        ]
+        assert carry == [0, margin], (section, m.to_dicts())

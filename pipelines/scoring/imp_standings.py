@@ -311,9 +311,10 @@ def _margin() -> pl.Expr:
 
 def _carry_over(m: pl.DataFrame) -> pl.DataFrame:
     """Knockout segments: the margin (home's view, :func:`_margin`) carried from the earlier
-    sessions of the same match (same event, round and teams); ``home_total`` the running
-    total after it, which decides the ``winner``."""
-    key = ["event_id", "round", "__pair"]
+    sessions of the same match (same event, section, round and teams: teams 1 and 2 of
+    section A are not those of section B); ``home_total`` the running total after it, which
+    decides the ``winner``."""
+    key = ["event_id", *(["section"] if "section" in m.columns else []), "round", "__pair"]
     m = m.with_columns(
         pl.concat_str(
             pl.min_horizontal("home", "away"), pl.max_horizontal("home", "away"), separator="\x1f"
