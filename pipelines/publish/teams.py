@@ -123,8 +123,10 @@ def _scored(team: str) -> pl.Expr:
 
 
 def bracket(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list[dict[str, Any]]:
-    """The knockout rounds, each with its matches' totals over all segments and winner
-    (``names`` by ``(section, team)``)."""
+    """The knockout rounds, each with its matches — a match is its section, round and two
+    teams, played over one segment (session) or several — with the teams' IMPs over all its
+    segments (less their IMP penalties, plus a carry-over brought into the first) and the
+    winner after the last (``names`` by ``(section, team)``)."""
     ko = matches.filter(pl.col("stage") == "knockout") if "stage" in matches.columns else matches
     if not ko.height:
         return []
@@ -133,22 +135,41 @@ def bracket(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list[di
             ko = ko.with_columns(pl.lit(0.0).alias(c))
     if "section" not in ko.columns:
         ko = ko.with_columns(pl.lit(None, pl.Utf8).alias("section"))
+    # a match is its section, round and two teams, over all its segments (sessions; each
+    # segment has its own match_id, and its home team is the one seated NS at its first table)
+    lo, hi = pl.min_horizontal("home", "away"), pl.max_horizontal("home", "away")
+    home_is_lo = pl.col("home") == pl.col("__lo")
     per = (
-        ko.sort("session")
-        .group_by("round", "match_id", maintain_order=True)
+        ko.with_columns(lo.alias("__lo"), hi.alias("__hi"))
+        .with_columns(
+            pl.when(home_is_lo).then(_scored("home")).otherwise(_scored("away")).alias("__lo_s"),
+            pl.when(home_is_lo).then(_scored("away")).otherwise(_scored("home")).alias("__hi_s"),
+        )
+        .sort("session")
+        .group_by("section", "round", "__lo", "__hi", maintain_order=True)
         .agg(
-            pl.col("section").first(),
+            pl.col("match_id").first(),
             pl.col("home").first(),
             pl.col("away").first(),
-            (pl.col("home_carry_over").fill_null(0).first() + _scored("home").sum()).alias(
-                "home_total"
-            ),
-            (pl.col("away_carry_over").fill_null(0).first() + _scored("away").sum()).alias(
-                "away_total"
-            ),
+            # the first segment's carry-over (brought in), then every segment's IMPs
+            pl.col("home_carry_over").fill_null(0).first().alias("__home_in"),
+            pl.col("away_carry_over").fill_null(0).first().alias("__away_in"),
+            pl.col("__lo_s").sum(),
+            pl.col("__hi_s").sum(),
             pl.col("winner").last(),
             pl.len().alias("segments"),
         )
+        .with_columns(
+            (
+                pl.col("__home_in")
+                + pl.when(pl.col("home") == pl.col("__lo")).then("__lo_s").otherwise("__hi_s")
+            ).alias("home_total"),
+            (
+                pl.col("__away_in")
+                + pl.when(pl.col("home") == pl.col("__lo")).then("__hi_s").otherwise("__lo_s")
+            ).alias("away_total"),
+        )
+        .drop("__lo", "__hi", "__lo_s", "__hi_s", "__home_in", "__away_in")
         .sort(["round", "match_id"])
     )
     rounds = []
