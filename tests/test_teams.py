@@ -156,24 +156,28 @@ def test_procedural_penalty_in_imps_comes_off_the_offending_team_only(tmp_path):
     assert changed == ["T3"]
 
 
-def test_knockout_carry_over_between_segments(tmp_path):
-    # a knockout match of two segments (sessions 1 and 2, same round and teams): the
-    # second segment carries the first one's net IMPs forward
-    seg2 = RESULTS.replace("E,1,A,1,", "E,2,A,1,")
-    both = RESULTS + "".join(seg2.splitlines(keepends=True)[1:])
-    events = (
+def knockout_matches(tmp_path, segment1: list[str]) -> pl.DataFrame:
+    """The matches the pipeline scores from a knockout of two segments: the result lines
+    ``segment1`` (session 1) played again as session 2, same rounds and teams."""
+    segment2 = [line.replace("E,1,", "E,2,", 1) for line in segment1]
+    (tmp_path / "results-2026-11-20.csv").write_text(HEADER + "".join(segment1 + segment2))
+    (tmp_path / "events.csv").write_text(
         "event_id,session,date,form,scoring,boards_per_match,vp_scale,stage\n"
         "E,1,2026-11-20,teams,imps,2,none,knockout\n"
         "E,2,2026-11-20,teams,imps,2,none,knockout\n"
     )
-    (tmp_path / "results-2026-11-20.csv").write_text(both)
-    (tmp_path / "events.csv").write_text(events)
     snap = scan(tmp_path)
     day = score_day(
         snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
     )
-    r = day.dated
-    ms = matches(r.scored).filter(pl.col("home") == "T1").sort("session")
+    return matches(day.dated.scored)
+
+
+def test_knockout_carry_over_between_segments(tmp_path):
+    # a knockout match of two segments (sessions 1 and 2, same round and teams): the
+    # second segment carries the first one's net IMPs forward
+    both = knockout_matches(tmp_path, RESULTS.splitlines(keepends=True)[1:])
+    ms = both.filter(pl.col("home") == "T1").sort("session")
     # segment 1: T1 -6; segment 2 starts at -6 and ends at -12: T2 leads throughout
     assert ms["home_carry_over"].to_list() == [0, -6]
     assert ms["winner"].to_list() == ["T2", "T2"]
@@ -230,19 +234,7 @@ def test_knockout_carry_over_stays_within_its_section(tmp_path):
         line.replace("E,1,A,", "E,1,B,").replace("T1", "Tx").replace("T2", "T1").replace("Tx", "T2")
         for line in t1_t2
     ]
-    segment1 = t1_t2 + mirrored
-    segment2 = [line.replace("E,1,", "E,2,") for line in segment1]
-    (tmp_path / "results-2026-11-20.csv").write_text(HEADER + "".join(segment1 + segment2))
-    (tmp_path / "events.csv").write_text(
-        "event_id,session,date,form,scoring,boards_per_match,vp_scale,stage\n"
-        "E,1,2026-11-20,teams,imps,2,none,knockout\n"
-        "E,2,2026-11-20,teams,imps,2,none,knockout\n"
-    )
-    snap = scan(tmp_path)
-    day = score_day(
-        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
-    )
-    ms = matches(day.dated.scored)
+    ms = knockout_matches(tmp_path, t1_t2 + mirrored)
     for section, margin in (("A", -6), ("B", 6)):
         m = ms.filter(pl.col("section") == section).sort("session")
         t1_home = [h == "T1" for h in m["home"].to_list()]

@@ -205,27 +205,9 @@ def test_a_knockout_match_of_two_segments_is_one_line_of_the_bracket(tmp_path: P
     both segments and the winner after the last: T1 6 + 6 = 12 against T2 12 + 12 = 24, T2
     wins; T3 24 against T4 0. (Each segment was a match of its own, and the second showed
     the first's margin added to its own IMPs: T1 0.00 v T2 18.00.)"""
-    from datetime import datetime
+    from tests.test_teams import RESULTS, knockout_matches
 
-    from pipelines.inbox import scan
-    from pipelines.scoring.day import score_day
-    from pipelines.scoring.imp_standings import matches
-    from tests.test_teams import RESULTS
-
-    seg2 = RESULTS.replace("E,1,A,1,", "E,2,A,1,")
-    (tmp_path / "results-2026-11-20.csv").write_text(
-        RESULTS + "".join(seg2.splitlines(keepends=True)[1:])
-    )
-    (tmp_path / "events.csv").write_text(
-        "event_id,session,date,form,scoring,boards_per_match,vp_scale,stage\n"
-        "E,1,2026-11-20,teams,imps,2,none,knockout\n"
-        "E,2,2026-11-20,teams,imps,2,none,knockout\n"
-    )
-    snap = scan(tmp_path)
-    day = score_day(
-        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 11, 30)
-    )
-    ms = matches(day.dated.scored)
+    ms = knockout_matches(tmp_path, RESULTS.splitlines(keepends=True)[1:])
     assert ms["match_id"].n_unique() == 4  # two matches, two segments each
     b = bracket(ms, {("A", "T2"): "Bea & Bo"})
     assert [r["round"] for r in b] == [1]
