@@ -51,9 +51,8 @@ def slug(text: object) -> str:
     ``..``, ``/``, ``\\``, a control character or a leading dot and never leaves its folder
     (``../../etc`` → ``etc``, ``/etc/passwd`` → ``etc-passwd``, ``..`` → ``x``). Two events whose
     ids share a form take ``-2``, ``-3`` ... (:func:`unique_names`: their folders, their
-    exports), and so do two contestants of one session (:func:`card_names`); two sections of
-    one session that would share one are refused when the site is written
-    (:meth:`Site._write`), never written over each other. A form
+    exports), and so do two contestants of one session (:func:`card_names`) and two sections of
+    one session (:func:`section_dirs`), never written over each other. A form
     longer than 100 characters (a file name has at most 255 bytes) is cut to 91 and ends with
     8 hex digits of its SHA-256: still stable, still unique."""
     s = _UNSAFE.sub("-", str(text)).strip("-") or "x"
@@ -217,16 +216,35 @@ def slug_expr(text: pl.Expr) -> pl.Expr:
     return pl.when(stripped != "").then(stripped).otherwise(pl.lit("x"))  # the column's name
 
 
-def section_dir(section: str | None) -> str:
+def section_dirs(sections: Iterable[Any]) -> dict[Any, str]:
+    """The folder of each named section of one session (:func:`section_dir`): its
+    :func:`slug`, except that two sections whose names share a form (``A/B`` and ``A-B``) are
+    two folders — the later in the order of their names takes ``-2`` (:func:`unique_names`) —
+    never one section's boards written over the other's.
+
+    >>> section_dirs(["A-B", "A/B", "C", None])
+    {'A-B': 'A-B', 'A/B': 'A-B-2', 'C': 'C'}
+    """
+    named = sorted({s for s in sections if s}, key=str)
+    return unique_names((s, slug(s)) for s in named)
+
+
+def section_dir(section: str | None, dirs: dict[Any, str] | None = None) -> str:
     """The folder of a section's boards and scorecards within its session (``A/``); none for
-    a session's only, unnamed section."""
-    return f"{slug(section)}/" if section else ""
+    a session's only, unnamed section. ``dirs``: the session's :func:`section_dirs` (without
+    them, the section's :func:`slug`)."""
+    if not section:
+        return ""
+    return f"{(dirs or {}).get(section) or slug(section)}/"
 
 
-def card_name(section: str, contestant: str, direction: str | None) -> str:
-    """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``."""
+def card_name(
+    section: str, contestant: str, direction: str | None, dirs: dict[Any, str] | None = None
+) -> str:
+    """A contestant's scorecard, relative to the session's folder: ``A/card-7-ns.html``
+    (``dirs``: the session's :func:`section_dirs`)."""
     d = f"-{slug(direction).lower()}" if direction else ""
-    return f"{section_dir(section)}card-{slug(contestant)}{d}.html"
+    return f"{section_dir(section, dirs)}card-{slug(contestant)}{d}.html"
 
 
 def card_names(contestants: Iterable[tuple[Any, Any, Any]]) -> dict[tuple[Any, Any, Any], str]:
@@ -244,17 +262,20 @@ def card_names(contestants: Iterable[tuple[Any, Any, Any]]) -> dict[tuple[Any, A
         {(sec, c, d or None) for sec, c, d in contestants},
         key=lambda k: (str(k[0] or ""), str(k[2] or ""), str(k[1])),
     )
-    stems = unique_names((k, card_name(*k).removesuffix(".html")) for k in keys)
+    dirs = section_dirs(k[0] for k in keys)  # two sections of one form: two folders
+    stems = unique_names((k, card_name(*k, dirs).removesuffix(".html")) for k in keys)
     return {k: f"{stem}.html" for k, stem in stems.items()}
 
 
-def board_name(section: str, board: int, deal_round: int | None = 0) -> str:
+def board_name(
+    section: str, board: int, deal_round: int | None = 0, dirs: dict[Any, str] | None = None
+) -> str:
     """A board's traveller, relative to the session's folder: ``A/board-16.html``
     (``board-16.html`` in an unnamed section), or ``A/board-r3-2.html`` where each round plays
     its own deals (teams, pairs re-dealt per round: ``deal_round``), so board 2 of round 1 and
-    of round 3 are two travellers."""
+    of round 3 are two travellers. ``dirs``: the session's :func:`section_dirs`."""
     r = f"r{deal_round}-" if deal_round else ""
-    return f"{section_dir(section)}board-{r}{board}.html"
+    return f"{section_dir(section, dirs)}board-{r}{board}.html"
 
 
 def board_label(board: int, deal_round: int | None = 0) -> str:

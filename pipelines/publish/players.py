@@ -152,7 +152,8 @@ def with_partners(lines: pl.DataFrame) -> pl.DataFrame:
 def shared_forms(standings: pl.DataFrame) -> dict[tuple[str, Any], dict[tuple, str]]:
     """The scorecards' names (:func:`~.common.card_names`) of the sessions where two
     contestants of one section and direction have ids of one file-name form (``6`` and
-    ``6.``), by ``(event_id, session)``; every other session's scorecards are named by
+    ``6.``), or two section names of one form (``A/B`` and ``A-B``), by ``(event_id,
+    session)``; every other session's scorecards are named by
     :func:`~.common.card_name` alone. Found in one vectorised pass over the ids' forms
     (:func:`~.common.slug_expr`)."""
     if not standings.height or "contestant" not in standings.columns:
@@ -160,16 +161,24 @@ def shared_forms(standings: pl.DataFrame) -> dict[tuple[str, Any], dict[tuple, s
     st = standings.filter(pl.col("scope") == "session").select(
         "event_id", "session", "section", "contestant", "direction"
     )
-    form = slug_expr(pl.col("contestant"))
     keys = ["event_id", "session", "section", "direction"]
-    shared = (
-        st.with_columns(form.alias("__form"))
+    shared_ids = (
+        st.with_columns(slug_expr(pl.col("contestant")).alias("__form"))
         .group_by(*keys, "__form")
         .agg(pl.col("contestant").n_unique().alias("__n"))
         .filter(pl.col("__n") > 1)
         .select("event_id", "session")
-        .unique()
     )
+    # two sections of one form (``A/B`` and ``A-B``): two folders (:func:`~.common.section_dirs`)
+    shared_sections = (
+        st.filter(pl.col("section").is_not_null() & (pl.col("section") != ""))
+        .with_columns(slug_expr(pl.col("section")).alias("__form"))
+        .group_by("event_id", "session", "__form")
+        .agg(pl.col("section").n_unique().alias("__n"))
+        .filter(pl.col("__n") > 1)
+        .select("event_id", "session")
+    )
+    shared = pl.concat([shared_ids, shared_sections]).unique()
     if not shared.height:
         return {}
     rows = st.join(shared, on=["event_id", "session"], how="semi")

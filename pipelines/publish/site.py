@@ -64,6 +64,7 @@ from pipelines.publish.common import (  # noqa: F401 (board_label ... are this m
     penalty_text,
     rel,
     section_dir,
+    section_dirs,
     session_dir,
     signed,
     slug,
@@ -837,6 +838,7 @@ class Site:
             r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
         contestants = st.select("section", "contestant", "direction").rows()
         cards = card_names(contestants)  # two ids of one form: two scorecards
+        dirs = section_dirs(sec for sec, _, _ in contestants)  # two sections' names: two folders
         rankings = self._rankings(st, dec, link_dir="", cards=cards)
         matches = self._matches(event_id, n)
         changes = self._changes(self._of("changes", SESSION_KEYS, event_id, "session", n), st, dec)
@@ -862,7 +864,7 @@ class Site:
             changes=changes,
             penalties=penalties,
             boards=[
-                {"section": sec, "board": board_label(b, d), "href": board_name(sec, b, d)}
+                {"section": sec, "board": board_label(b, d), "href": board_name(sec, b, d, dirs)}
                 for sec, b, d in boards
             ],
             sections=len({sec for sec, *_ in boards}),
@@ -882,9 +884,13 @@ class Site:
             )
         cards_from: dict[Any, dict] = {}  # the scorecard links, per section of board pages
         for i, (sec, b, d) in enumerate(boards):
-            path = f"{base}/{board_name(sec, b, d)}"
-            prev = rel(f"{base}/{board_name(*boards[i - 1])}", path) if i > 0 else None
-            nxt = rel(f"{base}/{board_name(*boards[i + 1])}", path) if i + 1 < len(boards) else None
+            path = f"{base}/{board_name(sec, b, d, dirs)}"
+            prev = rel(f"{base}/{board_name(*boards[i - 1], dirs)}", path) if i > 0 else None
+            nxt = (
+                rel(f"{base}/{board_name(*boards[i + 1], dirs)}", path)
+                if i + 1 < len(boards)
+                else None
+            )
             rows = sorted(by_board[(sec, b, d)], key=by_ns_score)
             of_round = f" of round {d}" if d else ""
             self._write(
@@ -908,7 +914,7 @@ class Site:
             for row in ranking["rows"]
             if row["tie"]
         }
-        self._cards(base, st, res, dec, page, ties, lines, cards)
+        self._cards(base, st, res, dec, page, ties, lines, cards, dirs)
 
     @staticmethod
     def _card_links(
@@ -956,12 +962,14 @@ class Site:
         ties: dict[tuple[str, str], str] | None = None,
         travellers: list[dict[str, Any]] | None = None,
         cards: dict[tuple[Any, Any, Any], str] | None = None,
+        dirs: dict[Any, str] | None = None,
     ) -> None:
         """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
         of each contestant that has one (by section and label, :mod:`.ties`); ``travellers``:
         the traveller lines of ``res`` as :meth:`_session` worked them out (by ``__line``), whose
         words, contract shown and score each scorecard line takes instead of working them out
-        again; ``cards``: the scorecards' names (:func:`~.common.card_names`)."""
+        again; ``cards``: the scorecards' names (:func:`~.common.card_names`); ``dirs``: the
+        sections' folders (:func:`~.common.section_dirs`)."""
         seats = sides(res)
         # a scorecard lists its boards by round and board; a board played at two tables (a
         # team's two rooms) by table, then side: one order, whatever the input's
@@ -980,7 +988,7 @@ class Site:
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
             card = (cards or {}).get((r["section"], r["contestant"], d or None)) or card_name(
-                r["section"], r["contestant"], d or None
+                r["section"], r["contestant"], d or None, dirs
             )
             rows = groups.get((r["section"], r["contestant"], d))
             lines = []
@@ -1010,7 +1018,7 @@ class Site:
                     opponent = ("EW" if x["side"] == "NS" else "NS") if x.get("who_dir") else ""
                     x["against_names"] = names.get((x["section"], x["against"], opponent)) or ""
                     x["board_href"] = rel(
-                        f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'))}",
+                        f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'), dirs)}",
                         f"{base}/{card}",
                     )
                     x["board"] = board_label(x["board"], x.get("deal_round"))

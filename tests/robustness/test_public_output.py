@@ -452,3 +452,57 @@ def test_the_vectorised_file_name_form_is_slug(texts: list[str]):
 
     got = pl.DataFrame({"t": texts}).select(slug_expr(pl.col("t")))["t"].to_list()
     assert got == [slug(t) for t in texts]
+
+
+def test_two_sections_of_one_file_name_form_get_two_folders(tmp_path: Path):
+    """Sections ``A-B`` and ``A/B`` of one session (one file-name form, ``A-B``) are two
+    sections on the site: ``A/B``, the later name, has its boards and scorecards in ``A-B-2/``,
+    and every link — ranking, traveller, scorecard, player page — goes to its own section's
+    page (the whole publication stopped on "two pages on one path" before)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    lines = []
+    for sec in ("A-B", "A/B"):
+        tricks, score = (10, 420) if sec == "A-B" else (11, 450)
+        lines += [
+            f"EV1,1,{sec},1,1,1,1,2,4S,N,{tricks},{score}",
+            f"EV1,1,{sec},1,2,1,3,4,4S,N,10,420",
+            f"EV1,1,{sec},2,1,2,1,4,2H,E,8,-110",
+            f"EV1,1,{sec},2,2,2,3,2,2H,E,9,-140",
+        ]
+    (inbox / "results-a.csv").write_text(
+        "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,"
+        "score\n" + "\n".join(lines) + "\n",
+        encoding="utf-8",
+    )
+    (inbox / "events.csv").write_text(
+        "event_id,session,date,name,movement\nEV1,1,2026-11-21,Section Clash,howell\n",
+        encoding="utf-8",
+    )
+    (inbox / "contestants.csv").write_text(
+        "event_id,section,contestant,direction,names\n"
+        + "".join(f"EV1,A-B,{p},,Dash {p}a & Dash {p}b\n" for p in range(1, 5))
+        + "".join(f"EV1,A/B,{p},,Slash {p}a & Slash {p}b\n" for p in range(1, 5)),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    report = run_inbox(inbox, tmp_path / "wh" / "w.duckdb", publish_to=out)
+    assert report.failed_checks == [] and report.held_events == []
+    session = out / "site" / session_dir("EV1", 1)
+    dash, slash = session / "A-B", session / "A-B-2"
+    # each section's traveller: its own results, its own pairs' names and scorecards
+    dash_board = (dash / "board-1.html").read_text(encoding="utf-8")
+    slash_board = (slash / "board-1.html").read_text(encoding="utf-8")
+    assert "Dash 1a" in dash_board and "Slash" not in dash_board
+    assert "Slash 1a" in slash_board and "Dash" not in slash_board
+    assert "450" in slash_board and "450" not in dash_board
+    assert '<a href="card-1.html">1</a>' in slash_board
+    assert "Slash 1a" in (slash / "card-1.html").read_text(encoding="utf-8")
+    assert "Dash 1a" in (dash / "card-1.html").read_text(encoding="utf-8")
+    ranking = (session / "index.html").read_text(encoding="utf-8")
+    assert 'href="A-B/board-1.html"' in ranking and 'href="A-B-2/board-1.html"' in ranking
+    assert 'href="A-B/card-1.html"' in ranking and 'href="A-B-2/card-1.html"' in ranking
+    card = (slash / "card-1.html").read_text(encoding="utf-8")
+    assert 'href="board-1.html"' in card
+    player = (out / "site" / "players" / "Slash-1a.html").read_text(encoding="utf-8")
+    assert "s1/A-B-2/card-1.html" in player
