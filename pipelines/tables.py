@@ -245,6 +245,25 @@ class Table:
             f" FROM {_quoted(self.name)}{where} GROUP BY 1 ORDER BY 1;"
         )
 
+    def date_digests_sql(self, public: bool = False) -> str:
+        """:meth:`date_counts_sql` with ``digest``: the sum of each row's DuckDB ``hash`` of
+        the columns :meth:`export_sql` exports, as text — the same rows give the same digest
+        whatever order they were written in, and another row, another digest (but with the
+        odds of two 64-bit hashes meeting). DuckDB only: what a date's export holds is
+        known without reading its rows out."""
+        where = ""
+        if public and self.audit_rows:
+            column, value = self.audit_rows
+            where = f" WHERE {_quoted(column)} IS DISTINCT FROM {_literal(value)}"
+        names = self.public_names if public else self.names
+        cols = ", ".join(map(_quoted, names))
+        day = _quoted("session_date")
+        return (
+            f"SELECT CAST({day} AS VARCHAR) AS session_date, count(*) AS rows,"
+            f" CAST(sum(CAST(hash({cols}) AS HUGEINT)) AS VARCHAR) AS digest"
+            f" FROM {_quoted(self.name)}{where} GROUP BY 1 ORDER BY 1;"
+        )
+
     def polars_schema(self, drop: Sequence[str] = ()) -> dict[str, pl.DataType]:
         """The schema of the engine's frames for this table (``drop``: columns it adds later)."""
         return {c.name: POLARS_TYPES[c.type] for c in self.columns if c.name not in drop}

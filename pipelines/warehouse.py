@@ -245,6 +245,18 @@ def date_counts(
     return conn.sql(statement).fetchall()
 
 
+def date_digests(
+    conn: duckdb.DuckDBPyConnection, table: str, public: bool = False
+) -> list[tuple[str | None, int, str]] | None:
+    """``(session_date, rows, digest)`` of ``table`` by date in order (``public``: of the
+    rows :func:`export` publishes; :meth:`pipelines.tables.Table.date_digests_sql`): whether a
+    date's export changed, without reading its rows. ``None`` on PostgreSQL (no such hash):
+    the caller reads the rows."""
+    if not isinstance(conn, duckdb.DuckDBPyConnection):
+        return None
+    return conn.sql(registry.table(table).date_digests_sql(public)).fetchall()
+
+
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:
     """Apply ``writes`` in one transaction (delete the slice, insert the frame); rows inserted."""
     if not isinstance(conn, duckdb.DuckDBPyConnection):

@@ -28,7 +28,7 @@ from pipelines.batching import batches
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.settings import range_results
-from pipelines.warehouse import Warehouse, date_counts, export, query
+from pipelines.warehouse import Warehouse, date_counts, date_digests, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
 #: partitioned by date.
@@ -56,6 +56,11 @@ MARTS: tuple[str, ...] = tuple(
 #: others (the standings hold an event's totals on its last date, the marts span periods)
 #: are read whole and each partition compared by its content.
 DATE_LOCAL: frozenset[str] = frozenset({"scored_results", "adjustments", "rulings", "appeals"})
+
+#: The other date-partitioned tables (an event's totals are on its last date) are digested
+#: by date in DuckDB (:func:`~pipelines.warehouse.date_digests`): a date whose digest is
+#: that of the last publication keeps its file without its rows being read; the others are
+#: read and each partition compared by its content.
 
 #: The file of each partition (Polars' name for a partition's first file).
 PART_FILE = "00000000.parquet"
@@ -102,6 +107,29 @@ def date_chunks(sizes: list[tuple[str | None, int]], budget: int) -> list[list[s
     return [[day for day, _ in run] for run in runs]
 
 
+def _unchanged(conn, name: str, out: Path, record: _Record) -> tuple[dict[str, str], set]:
+    """The date digests of table ``name`` (:func:`~pipelines.warehouse.date_digests`, each
+    with the engine's code: a new version makes every file again), by partition file, and
+    the dates whose file the last publication made from the same digest and is still there
+    (their rows are not read). On PostgreSQL: none known, every date read."""
+    from pipelines.incremental import code_fingerprint
+
+    found = date_digests(conn, name, public=True)
+    if found is None:
+        return {}, set()
+    code = code_fingerprint()
+    sums = {
+        f"{name}/session_date={day or 'unknown'}/{PART_FILE}": (day, f"{code}:{rows}:{total}")
+        for day, rows, total in found
+    }
+    same = {
+        day
+        for rel, (day, key) in sums.items()
+        if record.files.get(rel, {}).get("sum") == key and (out / rel).is_file()
+    }
+    return {rel: key for rel, (_, key) in sums.items()}, same
+
+
 def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     """Write every export table under ``out`` (a Hive partition per date, month or period),
     each partition file only when its rows changed and atomically (:func:`~pipelines.publish.
@@ -114,7 +142,7 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
     record = _Record(out)
     budget = range_results()
 
-    def put_parts(name: str, df: pl.DataFrame, by: str) -> None:
+    def put_parts(name: str, df: pl.DataFrame, by: str, sums: dict[str, str] | None = None) -> None:
         refuse_private({name: df})
         for value, part in sorted(_parts(df, by).items()):
             rel = f"{name}/{by}={value}/{PART_FILE}"
@@ -124,6 +152,8 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
                 part.write_parquet(buf)
                 put(out / rel, buf.getvalue())
             record.now_files[rel] = {"digest": made_from, "rows": part.height}
+            if sums and rel in sums:
+                record.now_files[rel]["sum"] = sums[rel]
             counts[name] += part.height
 
     with Warehouse(warehouse).connect(read_only=True) as conn:
@@ -142,20 +172,24 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
         for name in TABLES:
             counts[name] = 0
             skipped = set(same) if name in DATE_LOCAL else set()
-            if skipped:  # the dates not read keep their files
-                for day in same:
-                    rel = f"{name}/session_date={day}/{PART_FILE}"
-                    entry = record.files.get(rel)
-                    if entry is not None:
-                        record.now_files[rel] = entry
-                        counts[name] += entry["rows"]
+            sums: dict[str, str] = {}
+            if name not in DATE_LOCAL:
+                sums, skipped = _unchanged(conn, name, out, record)
+            for day in sorted(skipped, key=str):  # the dates not read keep their files
+                rel = f"{name}/session_date={day or 'unknown'}/{PART_FILE}"
+                entry = record.files.get(rel)
+                if entry is not None:
+                    record.now_files[rel] = entry
+                    counts[name] += entry["rows"]
             sizes = [
                 (day, rows)
                 for day, rows in date_counts(conn, name, public=True)
                 if day not in skipped
             ]
             for days in date_chunks(sizes, budget):
-                put_parts(name, export(conn, name, public=True, of_dates=days), "session_date")
+                put_parts(
+                    name, export(conn, name, public=True, of_dates=days), "session_date", sums
+                )
         small = {"season_sessions": query(conn, "reports/season_sessions")}
         for mart in MARTS:
             if has_table(conn, mart):

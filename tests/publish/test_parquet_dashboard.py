@@ -145,3 +145,44 @@ def test_export_of_dates_names_the_rows_without_a_date(tmp_path):
         ("2026-11-03", None): ["session", "event"],
         (): [],
     }
+
+
+def test_a_date_whose_standings_did_not_change_is_not_read_again(
+    sample: Sample, tmp_path, monkeypatch
+):
+    """The standings (an event's totals on its last date: not made from that date alone) are
+    digested by date in DuckDB: a second export reads none of their rows; after one date's
+    standings changed, only that date is read, and the files are those an export from
+    scratch writes, byte for byte."""
+    import shutil
+
+    from pipelines.publish import parquet
+
+    wh = tmp_path / "w.duckdb"
+    shutil.copy(sample.warehouse, wh)
+    out = tmp_path / "parquet"
+    parquet.write_parquet(wh, out)
+    read: list[tuple[str, tuple]] = []
+    real = parquet.export
+
+    def spy(conn, table, public=False, but_dates=None, of_dates=None):
+        read.append((table, tuple(of_dates or ())))
+        return real(conn, table, public=public, but_dates=but_dates, of_dates=of_dates)
+
+    monkeypatch.setattr(parquet, "export", spy)
+    parquet.write_parquet(wh, out)
+    assert [t for t, _ in read if t in ("standings", "standings_changes", "matches")] == []
+    with duckdb.connect(str(wh)) as c:
+        c.execute(
+            "UPDATE standings SET names = names || ' (sub)' "
+            "WHERE session_date = DATE '2026-11-03' AND names IS NOT NULL"
+        )
+    read.clear()
+    parquet.write_parquet(wh, out)
+    assert [d for t, d in read if t == "standings"] == [("2026-11-03",)]
+    fresh = tmp_path / "fresh"
+    monkeypatch.setattr(parquet, "export", real)
+    parquet.write_parquet(wh, fresh)
+    got = pl.read_parquet(out / "standings", hive_partitioning=True)
+    assert got.filter(pl.col("names").str.ends_with(" (sub)")).height > 0
+    assert _files(out) == _files(fresh)
