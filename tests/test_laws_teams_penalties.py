@@ -164,6 +164,34 @@ def test_vp_penalty_in_a_knockout_is_refused_with_its_reason(tmp_path):
     assert day.rulings.rejected.height == 0
 
 
+def test_imp_penalty_naming_a_round_the_team_did_not_play_is_refused(tmp_path):
+    """Law 90: a penalty in IMPs comes off the team's match of the round it names. T1 played
+    round 1 only; a penalty naming round 2 (a bye, a slip) names no match: refused with the
+    rounds T1 played — it was accepted and then dropped without a word (applies, yet no match
+    and no standing carried it)."""
+    _, _, rul = checked(
+        tmp_path, "P1,E,1,2,procedural_penalty,NS,T1,3 IMP\n", "round_robin", "wbf2013"
+    )
+    assert rul.rulings.height == 0
+    bad = rul.rejected.row(0, named=True)
+    assert (bad["field"], bad["location"]) == ("round", "line 2")
+    assert (
+        "team T1 played no match in round 2 of session 1 of section A (it played rounds 1)"
+        in bad["reason"]
+    )
+    assert "Law 90" in bad["reason"]
+    # a round that is no whole number is refused too; the round it played, or none, is not
+    for line, refused in (
+        ("P1,E,1,one,procedural_penalty,NS,T1,3 IMP\n", ["round"]),
+        ("P1,E,1,1,procedural_penalty,NS,T1,3 IMP\n", []),
+        ("P1,E,1,,procedural_penalty,NS,T1,3 IMP\n", []),
+    ):
+        (tmp_path / "rulings.csv").write_text(RULING_HEADER + line)
+        snap = scan(tmp_path)
+        day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+        assert day.rulings.rejected["field"].to_list() == refused, line
+
+
 def test_imp_penalty_at_a_vp_event_shows_in_imps_and_costs_vps(tmp_path):
     # T3 beat T4 by 12 IMPs: 13.71 - 6.29 on the 12-board scale. A 3-IMP penalty on T3
     # leaves it a 9-IMP margin: 12.90; T4 keeps 6.29.

@@ -274,10 +274,12 @@ def validate_rulings(
     from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 
     problems = _Problems()
+    rounds: dict | None = None
     if results is None:
         tables, people, ev_info = None, {}, None
     else:
         tables, people = _tables(results, rulings)
+        rounds = _team_rounds(results)
         listed = {(r["event_id"], r["session"]): r for r in events.iter_rows(named=True)}
         # every event session with results; one not listed anywhere has the defaults
         ev_info = {
@@ -287,7 +289,9 @@ def validate_rulings(
     clean: list[dict] = []
     parsed: dict[str, tuple[SideResult | None, SideResult | None]] = {}
     for rec in rulings.iter_rows(named=True):
-        row = _ruling(rec, problems, tables, people, ev_info, RULING_COLUMNS, profs=profs)
+        row = _ruling(
+            rec, problems, tables, people, ev_info, RULING_COLUMNS, profs=profs, rounds=rounds
+        )
         if row is not None:
             row, sides = row
             clean.append(row)
@@ -438,8 +442,10 @@ def _ruling(
     columns: tuple[str, ...],
     *,
     profs: ProfileSet | None = None,
+    rounds: dict | None = None,
 ) -> tuple[dict, tuple[SideResult | None, SideResult | None]] | None:
-    """Check one ruling; its cleaned row and parsed sides, or ``None`` (problems recorded)."""
+    """Check one ruling; its cleaned row and parsed sides, or ``None`` (problems recorded).
+    ``rounds``: the rounds each team played (:func:`_team_rounds`; ``None``: not checked)."""
     profs = ProfileSet.ensure(profs)
     n_before = len(problems.rows)
 
@@ -573,6 +579,8 @@ def _ruling(
                 bad("penalty", "a penalty in VP belongs to a team event")
             if p.status == "suspended" and rec.get("round") and not _int(rec.get("round")):
                 bad("round", "a suspension from a round names the round as a whole number")
+            if form == "teams" and p.unit == "IMP" and rec.get("round") and penalized:
+                _match_round(rec, session, section, penalized, rounds, bad)
             if p.unit == "VP" and no_vps(info):
                 bad(
                     "penalty",
@@ -877,6 +885,56 @@ def _imp_award(
             bad(col, str(e))
             out.append(None)
     return out[0], out[1]
+
+
+def _team_rounds(results: pl.DataFrame) -> dict[tuple, set[int]]:
+    """The rounds each team played a match in: {(event, session, section, team): {round}}
+    (a section is ``""`` in a single-section session), from the team events' results."""
+    if "form" not in results.columns or "round" not in results.columns:
+        return {}
+    teams = results.filter(pl.col("form") == "teams")
+    if not teams.height:
+        return {}
+    keys = [
+        "event_id",
+        pl.col("session").cast(pl.Int64),
+        pl.col("section").fill_null(""),
+        pl.col("round").cast(pl.Int64, strict=False),
+    ]
+    played = pl.concat(
+        [teams.select(*keys, pl.col(side).alias("team")) for side in ("ns_pair", "ew_pair")]
+    ).unique()
+    out: dict[tuple, set[int]] = {}
+    for ev, s, sec, rnd, team in played.iter_rows():
+        if rnd is not None:
+            out.setdefault((ev, s, sec, team), set()).add(rnd)
+    return out
+
+
+def _match_round(
+    rec: dict, session: int | None, section: str | None, team: str, rounds: dict | None, bad
+) -> None:
+    """A penalty in IMPs at teams comes off the team's match of the round the ruling names
+    (Law 90; no round: its first match of the session), so that round must be one the team
+    played: a bye, or a round of another session, names no match and is refused — the
+    penalty is never dropped without a word."""
+    rnd = _int(rec.get("round"))
+    if rnd is None:
+        bad("round", "a penalty in IMP names the round of its match as a whole number")
+        return
+    if rounds is None:
+        return
+    played = rounds.get((rec.get("event_id"), session, section or "", team))
+    if played is None or rnd in played:
+        return  # a team that played no match at all is not this check's to refuse
+    where = f" of section {section}" if section else ""
+    bad(
+        "round",
+        f"team {team} played no match in round {rnd} of session {session}{where} (it played "
+        f"rounds {', '.join(map(str, sorted(played)))}): a penalty in IMP comes off the match "
+        "of the round it names (Law 90); give one of those rounds, or none for its first "
+        "match of the session",
+    )
 
 
 def _penalized(
