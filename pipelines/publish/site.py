@@ -675,7 +675,7 @@ class Site:
             rankings=rankings if len(sessions) > 1 else [],
             changes=changes if len(sessions) > 1 else [],
             status="Final" if final else "Provisional: a session is not final yet",
-            vp=vp_table(league, names) if league is not None and league.height else None,
+            vp=vp_table(league, names, st) if league is not None and league.height else None,
             bracket=bracket(matches, names) if matches is not None else [],
         )
 

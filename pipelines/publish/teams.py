@@ -66,10 +66,20 @@ def match_rows(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list
     return out
 
 
-def vp_table(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> dict[str, Any] | None:
-    """Teams by total VPs, with each round's VPs and opponent; ``None`` without VPs. A team is
-    its section and number: the teams of each section are listed together, by their VPs,
-    each labelled with its section when there are several (``names`` by ``(section, team)``)."""
+def vp_table(
+    matches: pl.DataFrame,
+    names: dict[tuple[str, str], str],
+    standings: pl.DataFrame | None = None,
+) -> dict[str, Any] | None:
+    """Teams with each round's VPs and opponent, their VP penalties and their total; ``None``
+    without VPs. A team is its section and number: the teams of each section are listed
+    together, each labelled with its section when there are several (``names`` by
+    ``(section, team)``).
+
+    The total is the standing's: the matches' VPs less the team's VP penalties (Law 90, the
+    ``vp_penalties`` of its event standing in ``standings``), and the teams are in the
+    ranking's order (its ``rank``, ties broken as the ranking breaks them, then by number) —
+    the table and the event ranking never disagree. Without ``standings``: by total VPs."""
     if not matches.height or matches["home_vp"].is_null().all():
         return None
     if "section" not in matches.columns:
@@ -95,11 +105,21 @@ def vp_table(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> dict[s
     )
     long = pl.concat(sides).join(order, on=["session", "round"], nulls_equal=True)
     slots = sorted(long["slot"].unique().to_list())
+    totals = long.group_by("section", "team").agg(pl.col("vp").sum().alias("total"))
+    ranked = _event_ranks(standings)
     totals = (
-        long.group_by("section", "team")
-        .agg(pl.col("vp").sum().alias("total"))
-        .sort(["section", "total", "team"], descending=[False, True, False])
+        totals.join(ranked, on=["section", "team"], how="left")
+        .with_columns(
+            pl.col("penalty").fill_null(0.0),
+            (pl.col("total") - pl.col("penalty").fill_null(0.0)).alias("total"),
+        )
+        .sort(
+            ["section", "rank", "total", "team"],
+            descending=[False, False, True, False],
+            nulls_last=True,
+        )
     )
+    penalised = bool((totals["penalty"] != 0).any())
     cells = {(r["section"], r["team"], r["slot"]): r for r in long.to_dicts()}
     rows = []
     for t in totals.to_dicts():
@@ -109,10 +129,33 @@ def vp_table(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> dict[s
                 "team": f"{t['team']}, section {t['section']}" if several else t["team"],
                 "names": names.get((t["section"], t["team"]), ""),
                 "cells": [f"{_f(c['vp'])} v {c['opponent']}" if c else "" for c in mine],
+                "penalty": _f(-t["penalty"]) if t["penalty"] else "",
                 "total": _f(t["total"]),
             }
         )
-    return {"rounds": [f"Round {s}" for s in slots], "rows": rows}
+    return {"rounds": [f"Round {s}" for s in slots], "rows": rows, "penalties": penalised}
+
+
+def _event_ranks(standings: pl.DataFrame | None) -> pl.DataFrame:
+    """Each team's event rank and VP penalties (``section, team, rank, penalty``) from its
+    event standing (the newest version), empty without ``standings``."""
+    schema = {"section": pl.Utf8, "team": pl.Utf8, "rank": pl.Int64, "penalty": pl.Float64}
+    if standings is None or not standings.height:
+        return pl.DataFrame(schema=schema)
+    st = standings
+    if "scope" in st.columns:
+        st = st.filter(pl.col("scope") == "event")
+    penalty = (
+        pl.col("vp_penalties").cast(pl.Float64).fill_null(0.0)
+        if "vp_penalties" in st.columns
+        else pl.lit(0.0)
+    )
+    return st.select(
+        pl.col("section").fill_null("").cast(pl.Utf8),
+        pl.col("contestant").cast(pl.Utf8).alias("team"),
+        pl.col("rank").cast(pl.Int64),
+        penalty.alias("penalty"),
+    ).unique(["section", "team"], keep="first", maintain_order=True)
 
 
 def _scored(team: str) -> pl.Expr:

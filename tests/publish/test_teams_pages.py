@@ -217,3 +217,47 @@ def test_a_knockout_match_of_two_segments_is_one_line_of_the_bracket(tmp_path: P
     ]
     assert got == [("T1", "12.00", "T2", "24.00", 2, "T2"), ("T3", "24.00", "T4", "0.00", 2, "T3")]
     assert b[0]["matches"][0]["away_names"] == "Bea & Bo"
+
+
+def test_the_vp_table_takes_off_vp_penalties_and_follows_the_event_ranking(tmp_path: Path):
+    """A VP penalty (Law 90) comes off the team's total in the VP table as in its standing,
+    and the table lists the teams in the ranking's order: T3 won its match by 12 IMPs (the
+    most VPs of the round) and was given a 10 VP penalty, which puts it third. (The table
+    added the matches' VPs only: T3 first, above a ranking that put it third.)"""
+    import duckdb
+
+    from pipelines.runner import run_inbox
+    from tests.test_laws_teams_penalties import RESULTS, RULING_HEADER
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-2026-11-20.csv").write_text(RESULTS)
+    (inbox / "events.csv").write_text(
+        "event_id,session,date,name,form,scoring,boards_per_match,vp_scale,stage\n"
+        "E,1,2026-11-20,Teams League,teams,imps,2,wbf2013,round_robin\n"
+    )
+    (inbox / "rulings.csv").write_text(
+        RULING_HEADER.rstrip("\n") + ",called_at,ruled_at\nP1,E,1,1,procedural_penalty,NS,T3,10 VP,"
+        "2026-11-20 20:00,2026-11-20 20:05\n"
+    )
+    out, wh = tmp_path / "out", tmp_path / "wh" / "w.duckdb"
+    report = run_inbox(inbox, wh, publish_to=out)
+    assert report.failed_checks == [] and report.held_events == []
+    page = (out / "site" / "events" / "E" / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('<table class="vp">') :]
+    table = table[: table.index("</table>")]
+    assert "VP penalty" in table
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', table)
+    got = {team: re.findall(r'<td class="num">([^<]*)</td>', cells) for team, cells in rows}
+    vp = {team: float(cells[0].split(" v ")[0]) for team, cells in got.items()}
+    assert max(vp, key=vp.get) == "T3"  # the most VPs at the table
+    assert got["T3"][1:] == ["\u221210.00", f"{vp['T3'] - 10:.2f}"]
+    assert all(got[t][1:] == ["", f"{vp[t]:.2f}"] for t in ("T1", "T2", "T4"))
+    with duckdb.connect(str(wh), read_only=True) as c:
+        ranked = c.sql(
+            "SELECT contestant, score FROM standings WHERE scope = 'event' "
+            "AND status <> 'superseded' ORDER BY rank, contestant"
+        ).fetchall()
+    assert [team for team, _ in rows] == [team for team, _ in ranked]
+    assert [team for team, _ in ranked][2] == "T3"
+    assert {team: f"{score:.2f}" for team, score in ranked} == {t: c[-1] for t, c in got.items()}
