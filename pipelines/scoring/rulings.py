@@ -32,7 +32,8 @@ check). Per ruling:
   ``penalized`` contestant of the session (and its section where the number is used in
   several) and a legal ``penalty`` (empty: the profile's standard amount); suspension and
   disqualification are disciplinary only; IMPs and VPs cannot be deducted at matchpoints,
-  nor VPs in a knockout (no VPs there);
+  nor VPs in a knockout (no VPs there); a penalty in IMPs at teams that names a round names
+  one the team played a match in (:func:`_match_round`);
 * times are ``YYYY-MM-DD HH:MM[:SS]``; a score correction needs ``ruled_at`` unless it
   is ``approved`` (Law 79C); a ruling is not made before the director was called, nor an
   appeal decided before it was lodged or lodged before its ruling was made;
