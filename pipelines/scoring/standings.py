@@ -500,7 +500,7 @@ def event_standings(
     parts = []
     for name in sorted(s["profile"].unique().to_list()):
         prof = profs[name]
-        sp = s.filter(pl.col("profile") == name)
+        sp = missed_sessions(s.filter(pl.col("profile") == name), group, keys)
         cid, n_cont = group_ids(sp, keys)
         row_rg, _ = group_ids(sp, group)
         rg = np.zeros(n_cont, dtype=np.int64)
@@ -558,6 +558,45 @@ def event_standings(
     if imp_part is not None:
         parts.append(imp_part)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
+
+
+def missed_sessions(sp: pl.DataFrame, group: list[str], keys: list[str]) -> pl.DataFrame:
+    """``sp`` (session standings of events at matchpoints) with a row for each session of
+    its event a contestant did not play at all: no matchpoints, against that session's full
+    top (the largest top of its ranking group, ``group``, in that session), no board played.
+
+    Event totals add the sessions: a contestant's event percentage is its matchpoints over
+    the tops of every session of the event, so a pair that played one session of two (a
+    withdrawal, a late entry) is never ranked on that one session's percentage above the
+    pairs that played both. Within a session a pair that sat out boards is still measured
+    against the boards it played (Law 12C2(c)'s session, Neuberg for the field); a whole
+    session missed is no sit-out. ``keys``: ``group`` and the contestant. One vectorised
+    pass: the ranking groups' sessions crossed with their contestants, less those played."""
+    if not sp.height or sp["session"].n_unique() < 2:
+        return sp
+    full = (
+        sp.filter(pl.col("top_num").is_not_null() & (pl.col("top_den") > 0))
+        .sort(pl.col("top_num") / pl.col("top_den"), descending=True, maintain_order=True)
+        .unique([*group, "session"], keep="first", maintain_order=True)
+        .select(*group, "session", "top_num", "top_den")
+    )
+    # the contestant's own session dates stay its event row's (the date of its last session)
+    per_session = ("session", "top_num", "top_den")
+    who = sp.unique(keys, keep="first", maintain_order=True)
+    missing = (
+        who.drop(per_session)
+        .join(full, on=group, how="inner", nulls_equal=True)
+        .join(sp.select(*keys, "session"), on=[*keys, "session"], how="anti", nulls_equal=True)
+    )
+    if not missing.height:
+        return sp
+    zero = {"score_num": 0, "score_den": 1, "penalty_num": 0, "penalty_den": 1}
+    missing = missing.with_columns(
+        *(pl.lit(v, sp.schema[c]).alias(c) for c, v in zero.items() if c in sp.columns),
+        pl.lit(0, sp.schema["boards"]).alias("boards"),
+        *(pl.lit(None, sp.schema[c]).alias(c) for c in ("sanction",) if c in sp.columns),
+    ).select(sp.columns)
+    return pl.concat([sp, missing], how="vertical")
 
 
 def _over_sessions() -> list[pl.Expr]:

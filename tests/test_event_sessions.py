@@ -1,0 +1,72 @@
+"""Event totals over the sessions of an event at matchpoints: a contestant that missed a
+whole session scores nothing there against that session's top (``missed_sessions``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+
+import polars as pl
+
+from pipelines.inbox import scan
+from pipelines.scoring.day import score_day
+
+HEADER = (
+    "event_id,session,section,round,table,board,ns_pair,ew_pair,contract,declarer,tricks,score\n"
+)
+# Session 1, pairs 1-4, two boards each played twice (a percentage per board: the better
+# of the two NS scores 100 %, the other 0 %; EW the other way round):
+#   board 1: 1-2 +450, 3-4 +420 -> 1 NS 100, 2 EW 0, 3 NS 0, 4 EW 100
+#   board 2: 1-4 -140, 3-2 -110 -> 1 NS 0, 4 EW 100, 3 NS 100, 2 EW 0
+#   session 1: pair 1 50 %, pair 2 0 %, pair 3 50 %, pair 4 100 %.
+# Session 2, pair 4 absent, pair 5 in its place:
+#   board 1: 1-2 +420, 3-5 +450 -> 1 NS 0, 2 EW 100, 3 NS 100, 5 EW 0
+#   board 2: 1-5 -110, 3-2 -140 -> 1 NS 100, 5 EW 0, 3 NS 0, 2 EW 100
+#   session 2: pair 1 50 %, pair 2 100 %, pair 3 50 %, pair 5 0 %.
+RESULTS = HEADER + (
+    "E,1,A,1,1,1,1,2,4S,N,11,450\n"
+    "E,1,A,1,2,1,3,4,4S,N,10,420\n"
+    "E,1,A,2,1,2,1,4,2H,E,9,-140\n"
+    "E,1,A,2,2,2,3,2,2H,E,8,-110\n"
+    "E,2,A,1,1,1,1,2,4S,N,10,420\n"
+    "E,2,A,1,2,1,3,5,4S,N,11,450\n"
+    "E,2,A,2,1,2,1,5,2H,E,8,-110\n"
+    "E,2,A,2,2,2,3,2,2H,E,9,-140\n"
+)
+EVENTS = "event_id,session,date,movement\nE,1,2026-11-20,howell\nE,2,2026-11-20,howell\n"
+
+
+def test_a_pair_that_missed_a_session_is_not_ranked_on_the_one_it_played(tmp_path):
+    """Pair 4 played session 1 only (100 %): over the event's two sessions it has half the
+    event's top, 50 %, level with pairs 1, 2 and 3 (each 100 % of one session's top over
+    two); pair 5, which played session 2 only and scored nothing, 0 %. (Pair 4 was first
+    on its one session's 100 %.)"""
+    (tmp_path / "results-2026-11-20.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text(EVENTS)
+    snap = scan(tmp_path)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    assert day.rejected.height == 0
+    st = day.dated.standings
+    session = {
+        (r["session"], r["contestant"]): Fraction(r["score_num"], r["score_den"])
+        / Fraction(r["top_num"], r["top_den"])
+        for r in st.filter(pl.col("scope") == "session").to_dicts()
+    }
+    assert session[(1, "4")] == 1 and session[(2, "5")] == 0
+    events, _ = day.event_versions()
+    ev = {r["contestant"]: r for r in events.filter(pl.col("status") != "superseded").to_dicts()}
+    share = {
+        c: Fraction(r["score_num"], r["score_den"]) / Fraction(r["top_num"], r["top_den"])
+        for c, r in ev.items()
+    }
+    assert share == {
+        "1": Fraction(1, 2),
+        "2": Fraction(1, 2),
+        "3": Fraction(1, 2),
+        "4": Fraction(1, 2),
+        "5": Fraction(0),
+    }
+    assert {c: r["rank"] for c, r in ev.items()} == {"1": 1, "2": 1, "3": 1, "4": 1, "5": 5}
+    assert ev["4"]["boards"] == 2 and ev["5"]["boards"] == 2  # the boards each played
