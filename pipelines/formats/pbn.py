@@ -307,6 +307,13 @@ def read_pbn(path: Path, file: str) -> ReadResult:
     )
 
 
+def _table_location(section: str | None, board: str, table: str, row: int) -> str:
+    """``board 1 ScoreTable row 3``, or ``section B board 1 ScoreTable row 3`` for a row of
+    a named section."""
+    where = f"board {board} {table} row {row}"
+    return f"section {section} {where}" if section else where
+
+
 def _own_result(rec: Record) -> bool:
     """A record without a ScoreTable whose own tags give a result (one result row)."""
     return not any(t.name == "ScoreTable" for t in rec.tables) and any(
@@ -329,6 +336,12 @@ class _Reader:
         self.rejected: list[Row] = []
         self.warnings: list[Row] = []
         self.ranking: list[dict[str, str]] = []
+        # board numbers whose tables several records hold (sections, or a board repeated)
+        self._repeated: dict[str, int] = {}
+        for rec in pbn.records:
+            if rec.tables:
+                b = rec.tags.get("Board", "?")
+                self._repeated[b] = self._repeated.get(b, 0) + 1
 
     def run(self) -> None:
         """Read every record's tables (or its own result tags); reject every stray line."""
@@ -418,8 +431,13 @@ class _Reader:
     def _table(self, rec: Record, table: Table) -> None:
         """Read one table's rows; a row with the wrong number of values is rejected."""
         board = rec.tags.get("Board", "?")
+        # a record's [Section] tag (PBN 2.x supplemental tag) names the section of its
+        # tables' rows unless a row gives its own Section column
+        rec_section = _dash(rec.tags.get("Section"))
+        if self._repeated.get(board, 0) > 1 and rec_section is None:
+            board = f"{board} (record {rec.number})"
         for r, (_, line) in enumerate(table.rows, start=1):
-            location = f"board {board} {table.name} row {r}"
+            location = _table_location(rec_section, board, table.name, r)
             values = tokens(line)
             if len(values) != len(table.columns):
                 self.rejected.append(
@@ -434,6 +452,11 @@ class _Reader:
                 )
                 continue
             row = dict(zip(table.columns, values, strict=True))
+            if _dash(row.get("Section")) is None and rec_section is not None:
+                row["Section"] = rec_section
+            # two records of one board (several sections) hold rows of the same number:
+            # the section keeps each row's location its own
+            location = _table_location(_dash(row.get("Section")), board, table.name, r)
             if table.name == "ScoreTable":
                 self._score_row(rec, row, location)
             else:
@@ -499,7 +522,12 @@ class _Reader:
         )
         ids = [v for c, raw in row.items() if c.startswith("MemberID") and (v := _dash(raw))]
         self.contestants.append(
-            {**common, "names": _dash(row.get("Names")), "player_ids": ";".join(ids) or None}
+            {
+                **common,
+                "names": _dash(row.get("Names")),
+                "player_ids": ";".join(ids) or None,
+                "section": _dash(row.get("Section")),
+            }
         )
 
     def _record_result(self, rec: Record) -> None:

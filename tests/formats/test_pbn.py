@@ -270,3 +270,84 @@ def test_a_file_without_a_date_tag_is_dated_by_its_name(tmp_path: Path) -> None:
     assert read(tmp_path, undated, name="club.pbn").events.row(0, named=True)["date"] is None
     tagged = read(tmp_path, PAIRS_PBN, name="club-2024-03-06.pbn").events.row(0, named=True)
     assert tagged["date"] == "2024-03-05"  # the file's own Date tag comes first
+
+
+def _section_record(section: str, scores: tuple[str, str], names: str) -> str:
+    return f"""[Event "#"]
+[Date "#"]
+[Board "1"]
+[Section "{section}"]
+{TOTAL_HEADER}
+ 1  1  1 "N-S"  1.0 100.00 -   "{names} One"   1 - -
+ 1  1  1 "E-W"  1.0 100.00 -   "{names} Two"   1 - -
+ 2  2  2 "N-S"  0.0   0.00 -   "{names} Three" 1 - -
+ 2  2  2 "E-W"  0.0   0.00 -   "{names} Four"  1 - -
+{SCORE_HEADER}
+ 1  1  1  1 4S  N {TRICKS[scores[0]]} -   "{scores[0]}"  -  1.0  0.0
+ 2  1  2  2 4S  N {TRICKS[scores[1]]} -   "{scores[1]}"  -  0.0  1.0
+"""
+
+
+TRICKS = {"420": 10, "450": 11}
+
+
+def _two_sections() -> str:
+    head = PAIRS_PBN[: PAIRS_PBN.index('[Event "Club')]
+    return (
+        head
+        + '[Event "Club Séance"]\n[Date "2024.03.05"]\n[Scoring "MatchPoints;MP1"]\n'
+        + '[Competition "Pairs"]\n'
+        + _section_record("A", ("450", "420"), "Alpha")[len('[Event "#"]\n[Date "#"]\n') :]
+        + "\n"
+        + _section_record("B", ("420", "450"), "Beta")
+    )
+
+
+def test_a_section_tag_puts_each_records_rows_in_its_section(tmp_path: Path) -> None:
+    """Two sections of one session, each its own records of board 1 with a ``[Section]`` tag
+    (a PBN 2.x supplemental tag): each section's results, standings and pairs are its own,
+    each row located in its section. (The tag was not read: section B's 1 NS was taken for
+    section A's, its results rejected as a second result of one pair on one board and its
+    pairs as listed twice.)"""
+    result = read(tmp_path, _two_sections())
+    assert result.rejected.height == 0, result.rejected.to_dicts()
+    rows = result.results.to_dicts()
+    assert [(r["section"], r["ns_pair"], r["score"]) for r in rows] == [
+        ("A", "1", "450"),
+        ("A", "2", "420"),
+        ("B", "1", "420"),
+        ("B", "2", "450"),
+    ]
+    assert len({r["location"] for r in rows}) == 4
+    assert rows[2]["location"] == "section B board 1 ScoreTable row 1"
+    cont = result.contestants.to_dicts()
+    assert [(c["section"], c["names"]) for c in cont][::4] == [
+        ("A", "Alpha One"),
+        ("B", "Beta One"),
+    ]
+    assert len({c["location"] for c in cont}) == 8
+
+
+def test_two_sections_of_a_pbn_file_are_ranked_apart(tmp_path: Path) -> None:
+    """The run scores the two sections of the file above as two fields, nothing rejected:
+    in A pair 1 NS made the better score, in B pair 2 NS; each pair has its own names."""
+    import duckdb
+
+    from pipelines.runner import run_inbox
+
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "inbox" / "s.pbn").write_text(_two_sections(), encoding="utf-8")
+    report = run_inbox(tmp_path / "inbox", tmp_path / "w.duckdb", publish_to=tmp_path / "out")
+    assert report.failed_checks == [] and report.held_events == []
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as c:
+        assert c.sql("SELECT count(*) FROM rejected_inputs").fetchall() == [(0,)]
+        got = c.sql(
+            "SELECT section, contestant, names, percentage FROM standings "
+            "WHERE scope = 'session' AND direction = 'NS' ORDER BY section, contestant"
+        ).fetchall()
+    assert got == [
+        ("A", "1", "Alpha One", 100.0),
+        ("A", "2", "Alpha Three", 0.0),
+        ("B", "1", "Beta One", 0.0),
+        ("B", "2", "Beta Three", 100.0),
+    ]
