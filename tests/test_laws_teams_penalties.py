@@ -192,6 +192,33 @@ def test_imp_penalty_naming_a_round_the_team_did_not_play_is_refused(tmp_path):
         assert day.rulings.rejected["field"].to_list() == refused, line
 
 
+def test_imp_penalty_where_the_results_give_no_round(tmp_path):
+    """Results that give no round: a penalty in IMPs naming none comes off the team's match
+    of the session (it matched no match and was dropped); one naming a round is refused, as
+    the results name none."""
+    no_rounds = RESULTS.replace("E,1,A,1,", "E,1,A,,")
+    for rulings, refused in (
+        ("P1,E,1,,procedural_penalty,NS,T1,3 IMP\n", []),
+        ("P1,E,1,2,procedural_penalty,NS,T1,3 IMP\n", ["round"]),
+    ):
+        (tmp_path / "results-2026-11-20.csv").write_text(no_rounds)
+        (tmp_path / "events.csv").write_text(events("knockout", "none"))
+        (tmp_path / "rulings.csv").write_text(RULING_HEADER + rulings)
+        snap = scan(tmp_path)
+        day = score_day(snap.results, snap.rulings, snap.appeals, snap.events, now=NOW)
+        assert day.rulings.rejected["field"].to_list() == refused, rulings
+        if refused:
+            assert "give no round" in day.rulings.rejected["reason"][0]
+            continue
+        res = day.dated
+        ms = matches(res.scored, penalties_frame(day.rulings.rulings, res.scored))
+        m = match_of(ms, "T1")
+        # as with the round given: 3 IMPs off T1's 2-IMP lead, once
+        assert (m["home_net"], m["away_net"], m["home_penalties"], m["winner"]) == (
+            -1, -2, 3, "T2",
+        )  # fmt: skip
+
+
 def test_imp_penalty_at_a_vp_event_shows_in_imps_and_costs_vps(tmp_path):
     # T3 beat T4 by 12 IMPs: 13.71 - 6.29 on the 12-board scale. A 3-IMP penalty on T3
     # leaves it a 9-IMP margin: 12.90; T4 keeps 6.29.

@@ -286,9 +286,17 @@ def _imp_penalties(per: pl.DataFrame, penalties: pl.DataFrame | None) -> pl.Data
         .group_by("event_id", "session", "section", "team", "round")
         .agg(pl.col("__deduct").sum())
     )
-    per = per.drop("pen").join(
-        p, on=["event_id", "session", "section", "team", "round"], how="left"
+    # the one match of that round (the first by id; a match without a round number, from
+    # results that give none, is still the team's match): a penalty is deducted once
+    keys = ["event_id", "session", "section", "team", "round"]
+    target = (
+        per.sort("match_id")
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("match_id").first())
+        .join(p, on=keys, how="inner", nulls_equal=True)
+        .select("match_id", "team", "__deduct")
     )
+    per = per.drop("pen").join(target, on=["match_id", "team"], how="left", maintain_order="left")
     return (
         per.with_columns(pl.col("__deduct").fill_null(0).cast(pl.Int64).alias("pen"))
         .with_columns((pl.col("board_net") - pl.col("pen")).alias("net"))

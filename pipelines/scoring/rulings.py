@@ -907,8 +907,9 @@ def _team_rounds(results: pl.DataFrame) -> dict[tuple, set[int]]:
     ).unique()
     out: dict[tuple, set[int]] = {}
     for ev, s, sec, rnd, team in played.iter_rows():
+        rounds = out.setdefault((ev, s, sec, team), set())  # none: results without rounds
         if rnd is not None:
-            out.setdefault((ev, s, sec, team), set()).add(rnd)
+            rounds.add(rnd)
     return out
 
 
@@ -929,6 +930,14 @@ def _match_round(
     if played is None or rnd in played:
         return  # a team that played no match at all is not this check's to refuse
     where = f" of section {section}" if section else ""
+    if not played:
+        bad(
+            "round",
+            f"the results of team {team} in session {session}{where} give no round: a "
+            "penalty in IMP there names none (Law 90: it comes off the team's match of the "
+            "session)",
+        )
+        return
     bad(
         "round",
         f"team {team} played no match in round {rnd} of session {session}{where} (it played "
