@@ -21,6 +21,7 @@ director audit is written) would be published with them, so publication refuses 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,10 +33,10 @@ from pipelines.publish.common import export_stems
 from pipelines.publish.data import PER_EVENT, event_keys, event_sizes, load, load_events
 from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
-from pipelines.publish.pbn_writer import write_pbn
+from pipelines.publish.pbn_writer import pbn_name, write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
-from pipelines.publish.usebio_writer import write_usebio
+from pipelines.publish.usebio_writer import exportable, usebio_name, write_usebio
 from pipelines.settings import publish_results
 from pipelines.warehouse import Warehouse
 
@@ -92,27 +93,31 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     refuse_exposed(out, Warehouse(warehouse).folder)
     keys = event_keys(warehouse)
     site_dir = out / "site"
-    folders = _folders(warehouse)
+    sessions = _sessions(warehouse)
+    folders = _folders(sessions)
     keys = {e: f"{k}:{folders.get(e, '')}" for e, k in keys.items()}
     # the record of the last publication and the site's files, each read once: what is kept
     # is judged on them, and what is no longer published is pruned from the same listing
     before = Site.recorded(site_dir)
     there = listing(site_dir) if site_dir.is_dir() else set()
     kept = Site.keepable(site_dir, keys, before, there)
+    exports = out / "exports"
+    folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}
+    made = {k: Manifest(f) for k, f in folders_out.items()}
+    stems = export_stems(folders)  # two ids of one form: neither file written over the other
+    # an event whose export file is gone is made again, never kept (its rows are not read
+    # when it is kept: the file would come back without its boards)
+    kept -= lost_exports(sessions, kept, folders_out, made, stems)
     todo = [e for e in folders if e not in kept]
     batches = event_batches(todo, event_sizes(warehouse), publish_results())
     data = load(warehouse, batches[0] if batches else [])
     summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
     site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
     site.start()
-    exports = out / "exports"
-    folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}
-    made = {k: Manifest(f) for k, f in folders_out.items()}
     of = pl.col("event_id")
     # the events kept as they are keep their files; the others are made batch by batch (at
     # most half $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
     old = data.sessions.filter(of.is_in(sorted(kept)))
-    stems = export_stems(folders)  # two ids of one form: neither file written over the other
     written = {
         "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
                                kept, made["usebio"], stems),
@@ -182,12 +187,50 @@ def event_batches(events: list[str], sizes: dict[str, int], budget: int) -> list
     return batches(events, lambda event_id: sizes.get(event_id, 0), budget)
 
 
-def _folders(warehouse: Path | str) -> dict[str, str]:
-    """Each published event's folder (:func:`~pipelines.publish.site.event_folders`): part of
-    what its pages are made from (an event known only by a GUID may take another's title)."""
-    from pipelines.publish.site import event_folders, readable
+def lost_exports(
+    sessions: pl.DataFrame,
+    kept: set[str],
+    folders: dict[str, Path],
+    made: dict[str, Manifest],
+    stems: dict[str, str],
+) -> set[str]:
+    """The events of ``kept`` one of whose export files is not there, or not in its folder's
+    record (``made``): the USEBIO file of an event it exports, the PBN file of each session
+    it exports, the team PBN file of each team session (``folders`` by kind, ``stems`` the
+    events' file names)."""
+    mine = sessions.filter(pl.col("event_id").is_in(sorted(kept)))
+    wanted: list[tuple[str, str, str]] = []
+    ok = exportable(mine)
+    for event_id in ok["event_id"].unique().to_list():
+        wanted.append((event_id, "usebio", usebio_name(event_id, stems)))
+    for event_id, n in ok.select("event_id", "session").iter_rows():
+        wanted.append((event_id, "pbn", pbn_name(event_id, n, stems)))
+    teams = mine.filter(pl.col("form") == "teams")
+    for event_id, n in teams.select("event_id", "session").iter_rows():
+        wanted.append((event_id, "pbn-teams", pbn_name(event_id, n, stems)))
+    there = {  # one listing of each folder, not a test of each file
+        kind: set(os.listdir(folder)) if folder.is_dir() else set()
+        for kind, folder in folders.items()
+    }
+    return {
+        event_id
+        for event_id, kind, name in wanted
+        if name not in made[kind].before or name not in there[kind]
+    }
+
+
+def _sessions(warehouse: Path | str) -> pl.DataFrame:
+    """The published event sessions (``sql/publish/sessions``)."""
     from pipelines.warehouse import query
 
     with Warehouse(warehouse).connect(read_only=True) as conn:
-        sessions = query(conn, "publish/sessions")
+        return query(conn, "publish/sessions")
+
+
+def _folders(sessions: pl.DataFrame) -> dict[str, str]:
+    """Each published event's folder (:func:`~pipelines.publish.site.event_folders`) from the
+    published ``sessions``: part of what its pages are made from (an event known only by a
+    GUID may take another's title)."""
+    from pipelines.publish.site import event_folders, readable
+
     return event_folders([readable(s) for s in sessions.to_dicts()])

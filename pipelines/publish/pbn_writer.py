@@ -176,6 +176,12 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
     return "\n".join(head) + "\n\n".join(records) + "\n"
 
 
+def pbn_name(event_id: str, session: int, stems: Mapping[str, str] | None = None) -> str:
+    """The file name of an event session's PBN export, pairs or teams (``stems``: see
+    :func:`~pipelines.publish.usebio_writer.write_usebio`)."""
+    return f"{(stems or {}).get(event_id) or slug(event_id)}-s{session}.pbn"
+
+
 def write_pbn(
     sessions: pl.DataFrame,
     standings: pl.DataFrame,
@@ -198,8 +204,7 @@ def write_pbn(
     rows = split_by(ok, ["event_id", "session"])
     for s in ok.to_dicts():
         key = (s["event_id"], s["session"])
-        stem = (stems or {}).get(s["event_id"]) or slug(s["event_id"])
-        path = out / f"{stem}-s{s['session']}.pbn"
+        path = out / pbn_name(s["event_id"], s["session"], stems)
         if s["event_id"] in kept and made.keep(path):
             written.append(path)
             continue

@@ -27,8 +27,7 @@ import polars as pl
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.files import Manifest, digest, put
 from pipelines.publish.lines import export_line
-from pipelines.publish.pbn_writer import header, quote
-from pipelines.publish.site import slug
+from pipelines.publish.pbn_writer import header, pbn_name, quote
 
 
 def _imps(value: Any) -> str:
@@ -113,8 +112,7 @@ def write_teams_pbn(
     res = results.partition_by(["event_id", "session"], as_dict=True) if results.height else {}
     for s in teams.to_dicts():
         of_session = res.get((s["event_id"], s["session"]), results.clear())
-        stem = (stems or {}).get(s["event_id"]) or slug(s["event_id"])
-        path = out / f"{stem}-s{s['session']}.pbn"
+        path = out / pbn_name(s["event_id"], s["session"], stems)
         written.append(path)
         if s["event_id"] in kept and made.keep(path):
             continue

@@ -169,6 +169,11 @@ def usebio_event(
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
+def usebio_name(event_id: str, stems: Mapping[str, str] | None = None) -> str:
+    """The file name of an event's USEBIO export (``stems``: see :func:`write_usebio`)."""
+    return f"{(stems or {}).get(event_id) or slug(event_id)}.xml"
+
+
 def write_usebio(
     sessions: pl.DataFrame,
     standings: pl.DataFrame,
@@ -191,7 +196,7 @@ def write_usebio(
     made = Manifest(out) if made is None else made  # an unchanged event is not exported again
     ok = exportable(sessions)
     rows = split_by(ok, ["event_id"])
-    paths = {e: out / f"{(stems or {}).get(e) or slug(e)}.xml" for e in ok["event_id"].unique()}
+    paths = {e: out / usebio_name(e, stems) for e in ok["event_id"].unique()}
     # an event kept as it was keeps its file: its sessions are not split out at all
     todo = []
     for event_id in sorted(paths):

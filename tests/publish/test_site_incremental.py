@@ -121,3 +121,27 @@ def test_only_the_player_pages_whose_lines_changed_are_rendered_again(sample: Sa
     fresh = tmp_path / "fresh"
     Site(changed, fresh).render()
     assert _files(out) == _files(fresh)
+
+
+def test_an_export_file_gone_is_made_again_whole(sample: Sample, tmp_path):
+    """A publication keeps an unchanged event's pages and export files without reading its
+    rows; when one of its export files is gone (deleted by hand, by a sync), the event is
+    made again: the USEBIO, PBN and team PBN files come back byte for byte as they were.
+    (They came back from no rows: a USEBIO file without a board, a PBN without a score.)"""
+    from pipelines.publish import publish
+
+    out = tmp_path / "out"
+    publish(sample.warehouse, out, dashboard=False)
+    exports = out / "exports"
+    gone = [
+        sorted((exports / "usebio").glob("*.xml"))[0],
+        sorted((exports / "pbn").glob("*.pbn"))[0],
+        sorted((exports / "pbn-teams").glob("*.pbn"))[0],
+    ]
+    whole = {p: p.read_bytes() for p in gone}
+    assert b"<BOARD>" in whole[gone[0]] and b"[ScoreTable" in whole[gone[1]]
+    for p in gone:
+        p.unlink()
+    summary = publish(sample.warehouse, out, dashboard=False)
+    assert {p: p.read_bytes() for p in gone} == whole
+    assert summary.events_kept > 0  # the other events were still kept
