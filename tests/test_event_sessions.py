@@ -7,6 +7,8 @@ from datetime import datetime
 from fractions import Fraction
 
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipelines.inbox import scan
 from pipelines.scoring.day import score_day
@@ -70,3 +72,82 @@ def test_a_pair_that_missed_a_session_is_not_ranked_on_the_one_it_played(tmp_pat
     }
     assert {c: r["rank"] for c, r in ev.items()} == {"1": 1, "2": 1, "3": 1, "4": 1, "5": 5}
     assert ev["4"]["boards"] == 2 and ev["5"]["boards"] == 2  # the boards each played
+
+
+#: Results whose score does not depend on the vulnerability: (contract, declarer, tricks,
+#: NS score).
+PARTSCORES = [
+    ("2S", "N", 8, 110),
+    ("1NT", "S", 7, 90),
+    ("1S", "N", 7, 80),
+    ("2H", "E", 8, -110),
+    ("3C", "W", 9, -110),
+    ("2D", "E", 8, -90),
+]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.permutations(["1", "2", "3", "4", "5", "6"]),
+            st.lists(st.integers(0, len(PARTSCORES) - 1), min_size=8, max_size=8),
+        ),
+        min_size=2,
+        max_size=3,
+    )
+)
+def test_event_totals_over_every_session_of_the_event(tmp_path_factory, sessions):
+    """Random events of two or three Howell sessions, each of four of six pairs (so pairs miss
+    sessions): a pair's event matchpoints are the sum of its sessions', and its event top the
+    sum, over every session of the event, of its own top where it played and of the session's
+    full top where it did not."""
+    tmp_path = tmp_path_factory.mktemp("ev")
+    lines = []
+    for n, (pairs, picks) in enumerate(sessions, start=1):
+        p = pairs[:4]
+        seats = [(1, 1, p[0], p[1]), (1, 2, p[2], p[3]), (2, 1, p[0], p[3]), (2, 2, p[2], p[1])]
+        k = 0
+        for rnd, table, ns, ew in seats:
+            for board in (1, 2) if rnd == 1 else (3, 4):
+                contract, declarer, tricks, score = PARTSCORES[picks[k]]
+                k += 1
+                lines.append(
+                    f"E,{n},A,{rnd},{table},{board},{ns},{ew},{contract},{declarer},{tricks},{score}"
+                )
+    (tmp_path / "results-2026-11-20.csv").write_text(HEADER + "\n".join(lines) + "\n")
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date,movement\n"
+        + "".join(f"E,{n},2026-11-20,howell\n" for n in range(1, len(sessions) + 1))
+    )
+    snap = scan(tmp_path)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    assert day.rejected.height == 0
+    rows = day.dated.standings.filter(pl.col("scope") == "session").to_dicts()
+    own = {(r["session"], r["contestant"]): r for r in rows}
+    full = {}
+    for r in rows:
+        top = Fraction(r["top_num"], r["top_den"])
+        full[r["session"]] = max(full.get(r["session"], top), top)
+    events, _ = day.event_versions()
+    newest = events.filter(pl.col("status") != "superseded").to_dicts()
+    assert {r["contestant"] for r in newest} == {c for _, c in own}
+    for r in newest:
+        c = r["contestant"]
+        score = sum(
+            (Fraction(x["score_num"], x["score_den"]) for (s, d), x in own.items() if d == c),
+            Fraction(0),
+        )
+        top = sum(
+            (
+                Fraction(own[(s, c)]["top_num"], own[(s, c)]["top_den"])
+                if (s, c) in own
+                else full[s]
+                for s in full
+            ),
+            Fraction(0),
+        )
+        assert Fraction(r["score_num"], r["score_den"]) == score, c
+        assert Fraction(r["top_num"], r["top_den"]) == top, c
