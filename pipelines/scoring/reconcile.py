@@ -22,6 +22,11 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   file's single score cannot show;
 * ``swapped`` — the program's figures are Traveller's NS and EW figures exchanged, while
   equal scores earn equal matchpoints (Law 78A);
+* ``across_sections`` — matchpoints: the program compared the board across every section of
+  the session (one field): on every line of the board, in every section, its NS and EW
+  figures add up to one top, that of the board's results in all sections together, where
+  Traveller compares the board within each section (the comparison field is the organiser's
+  choice, Law 78A); the session's totals, percentages and places differ with them;
 * ``no_other_table`` — teams: the match board has no comparable result at the other table,
   so Traveller scores it by ``imps.missing_board`` and the program's figure has nothing to
   be compared with;
@@ -40,6 +45,8 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
 
 Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place``):
 
+* ``across_sections`` — a session whose boards the program compared across its sections (as
+  above): its totals differ for that reason (not taken for running totals);
 * ``running_totals`` — the official totals cover sessions not in this file (the total over
   the percentage implies a top larger than the session's): compared with the event's
   standings instead, and not comparable where those differ;
@@ -90,6 +97,9 @@ EXPLANATIONS: dict[str, str] = {
     "matchpoints (Law 78A)",
     "datum_rounding": "program rounds the datum's exact half the other way (profile "
     "imps.datum_rounding)",
+    "across_sections": "the program compared the board across every section of the session "
+    "(one field); Traveller compares it within its section (Law 78A: the field is the "
+    "organiser's choice): the matchpoints, totals, percentages and places differ",
     "no_other_table": "the match board has no result at the other table: Traveller gives each "
     "team the profile's imps.missing_board (Law 86); the program's figure has no comparison",
     "display_rounding": "the same figure: the program shows fewer decimals than the profile "
@@ -227,6 +237,56 @@ def _butler_alternative(r: dict) -> dict | None:
     return None
 
 
+def across_sections(lines: pl.DataFrame) -> set[tuple]:
+    """The boards (``file, event_id, session, deal_round, board``) a program scored across
+    every section of the session, at matchpoints: the board is in two sections or more, and
+    on every one of its lines with official figures the NS and EW figures add up to one
+    top, that of the played results of all its sections compared together — each section's
+    top per result beaten (``top_display`` over its results less one) times all the
+    sections' played results less one — and larger than each section's own top."""
+    if not lines.height or "n_results" not in lines.columns:
+        return set()
+    key = ["file", "event_id", "session", "deal_round", "board"]
+    mp = lines.filter(
+        ~pl.col("__imp")
+        & pl.col("source_ns_mp").is_not_null()
+        & pl.col("source_ew_mp").is_not_null()
+    )
+    if not mp.height:
+        return set()
+    official = pl.col("source_ns_mp") + pl.col("source_ew_mp")
+    played = mp.filter(pl.col("kind") == "played")
+    sections = played.group_by(*key, "section").agg(
+        pl.len().alias("__n"),
+        (pl.col("top_display") / (pl.col("n_results") - 1)).first().alias("__unit"),
+        pl.col("top_display").max().alias("__top"),
+    )
+    fields = sections.group_by(key).agg(
+        pl.col("__n").sum().alias("__all"),
+        pl.len().alias("__sections"),
+        pl.col("__unit").min().alias("__lo"),
+        pl.col("__unit").max().alias("__hi"),
+        pl.col("__top").max().alias("__top"),
+    )
+    sums = (
+        mp.filter(pl.col("kind") == "played")
+        .group_by(key)
+        .agg(official.min().alias("__min"), official.max().alias("__max"))
+    )
+    found = (
+        fields.join(sums, on=key, how="inner", nulls_equal=True)
+        .filter(
+            (pl.col("__sections") >= 2)
+            & ((pl.col("__hi") - pl.col("__lo")).abs() < 1e-9)
+            & ((pl.col("__max") - pl.col("__min")).abs() < 1e-6)
+            & ((pl.col("__min") - pl.col("__lo") * (pl.col("__all") - 1)).abs() < 1e-6)
+            & (pl.col("__min") > pl.col("__top") + 1e-6)
+        )
+        .select(key)
+    )
+    return {tuple(r) for r in found.iter_rows()}
+
+
 def compare_lines(
     scored: pl.DataFrame, *, profs: ProfileSet | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -270,8 +330,13 @@ def compare_lines(
         ).alias("__ok")
     )
     bad = x.filter(~pl.col("__ok"))
+    across = across_sections(x)
+    board_key = ("file", "event_id", "session", "deal_round", "board")
     rows: list[dict] = []
     for r in bad.iter_rows(named=True):
+        if tuple(r.get(k) for k in board_key) in across:
+            rows.append({**r, "__code": "across_sections"})
+            continue
         alt = _butler_alternative(r)
         code = _line_reason(r, r["__imp"], alt)
         rows.append({**r, "__code": code})
@@ -331,6 +396,17 @@ def compare_standings(
     running: set[tuple[str, str]] = set()
     if official.height == 0:
         return rows, counts, running
+    # the sessions whose boards the program compared across its sections: their totals too
+    across = (
+        {
+            (f, e, str(n))
+            for f, e, n in line_diffs.filter(pl.col("code") == "across_sections")
+            .select("file", "event_id", "session")
+            .iter_rows()
+        }
+        if line_diffs.height
+        else set()
+    )
     # boards each contestant played on which the official lines differ or a score is artificial
     touched: dict[tuple[str, str], set[str]] = {}
     if scored.height:
@@ -368,7 +444,8 @@ def compare_standings(
             ev = events.filter(pl.col("event_id") == event_id)
             prof = profs[ours["profile"][0] if ours.height else None]
             mine = _join(o, ours)
-            if _is_running(mine):
+            whole_field = (file, event_id, str(session)) in across
+            if not whole_field and _is_running(mine):
                 running.add((file, event_id))
                 mine = _join(o, ev)
                 scope_words = " (the event's standings)"
@@ -419,7 +496,11 @@ def compare_standings(
                         code = "display_rounding"
                     elif what == "total":
                         bad_total = True
-                        code = _total_reason(r, t, ov, prof, touched.get((file, r["contestant"])))
+                        code = (
+                            "across_sections"
+                            if whole_field
+                            else _total_reason(r, t, ov, prof, touched.get((file, r["contestant"])))
+                        )
                     pending.append(
                         {
                             "file": file,
