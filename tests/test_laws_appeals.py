@@ -309,6 +309,47 @@ def test_standings_say_when_time_alone_makes_them_final():
     assert st["final_at"].null_count() == st.height
 
 
+def test_a_ruling_after_the_scores_keeps_them_provisional_while_it_may_be_appealed():
+    """Official scores at 22:30, 30-minute periods; a ruling called at 22:45 and given at
+    22:55 can be appealed until 23:25 (the appeal period from the ruling, Law 92B, as appeals
+    are checked): the standings stay provisional until then, not final from 23:00 — an appeal
+    lodged at 23:20 would otherwise change final standings."""
+    r = ruling(
+        "R1", "assigned", 2, "13", "14", ns_result="+620",
+        called_at="2026-11-02 22:45", ruled_at="2026-11-02 22:55",
+    )  # fmt: skip
+    st = run(seven_tables(), [r], now=datetime(2026, 11, 2, 23, 10)).standings
+    assert st["status"].unique().to_list() == ["provisional"]
+    assert st["final_at"].unique().to_list() == ["2026-11-02 23:25:00"]
+    on_time = appeal("A1", "R1", "changed", ns_result="+420", lodged_at="2026-11-02 23:20")
+    st = run(seven_tables(), [r], [on_time]).standings
+    assert "final" in st["status"].to_list() and st["version"].max() == 2
+
+
+def test_a_ruling_may_be_requested_within_the_period_of_law_92b():
+    """Law 92B times the request of a ruling (the event's appeal period, here 60 minutes from
+    the official scores at 22:30); the correction period of Law 79C (30 minutes) limits
+    score corrections only: a ruling called at 23:10 applies, one called at 23:40 is late."""
+    events = session_events().with_columns(pl.lit(60, pl.Int32).alias("appeal_minutes"))
+    in_time = ruling(
+        "R1", "assigned", 2, "13", "14", ns_result="+620",
+        called_at="2026-11-02 23:10", ruled_at="2026-11-02 23:15",
+    )  # fmt: skip
+    late = ruling(
+        "R1", "assigned", 2, "13", "14", ns_result="+620",
+        called_at="2026-11-02 23:40", ruled_at="2026-11-02 23:45",
+    )  # fmt: skip
+    v = validated(seven_tables(), events)
+    got = checked(v, events, [in_time]).rulings.row(0, named=True)
+    assert got["applies"] and not got["late"]
+    got = checked(v, events, [late]).rulings.row(0, named=True)
+    assert got["late"] and not got["applies"]
+    assert (
+        "after the time to request a ruling ended 2026-11-02 23:30:00 (Law 92B)"
+        in (got["not_applied_reason"])
+    )
+
+
 def test_an_older_version_has_no_final_time():
     """An appeal decided makes version 2; version 1 is superseded, never final by time."""
     r = ruling("R1", "assigned", 2, "13", "14", ns_result="+620")

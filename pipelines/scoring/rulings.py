@@ -46,7 +46,9 @@ profile (``[periods]``): a score correction applies within the correction period
 only when ``approved`` by the organiser (Law 79C2 — the 2007 Laws have no such provision,
 so an approved late correction does not apply under them); any other ruling except a
 disciplinary one is ``late`` when it was requested (``called_at``, else ``ruled_at``)
-after the correction period, the right to request a ruling having expired (Law 92B). A
+after the period of Law 92B (the event's ``appeal_minutes`` from the official scores), the
+right to request a ruling having expired; the correction period of Law 79C limits score
+corrections only. A
 late ruling is kept, marked, listed and counted, and changes no standings.
 
 Appeals (Laws 92, 93): an appeal about a ruling that was rejected is rejected too; the
@@ -605,7 +607,7 @@ def _ruling(
         info.get("published_at") or info.get("date") or rec.get("session_date")
     ):
         published = published_at(info, rec.get("session_date"))
-        minutes, _ = periods(info, profs=profs)
+        minutes, appeal_minutes = periods(info, profs=profs)
         deadline = correction_deadline(published, minutes)
         laws = info.get("laws") or "2017"
         if kind == RulingKind.SCORE_CORRECTION:
@@ -625,13 +627,16 @@ def _ruling(
             if not ok:
                 applies, late = False, True
         elif kind != RulingKind.DISCIPLINARY_PENALTY:
+            # Law 92B: the right to request a ruling expires with the period of 92B (the
+            # event's appeal_minutes), not with the correction period of Law 79C
             asked = times.get("called_at") or times.get("ruled_at")
-            if asked is not None and asked > deadline:
+            request_deadline = correction_deadline(published, appeal_minutes)
+            if asked is not None and asked > request_deadline:
                 applies, late = False, True
                 what = "requested" if times.get("called_at") else "made"
                 why = (
-                    f"late: {what} {_iso(asked)}, after the correction period ended "
-                    f"{_iso(deadline)} (Laws 79C, 92B); kept in the log, not applied"
+                    f"late: {what} {_iso(asked)}, after the time to request a ruling ended "
+                    f"{_iso(request_deadline)} (Law 92B); kept in the log, not applied"
                 )
     row = {
         "session_date": rec.get("session_date"),

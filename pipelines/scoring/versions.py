@@ -26,13 +26,13 @@ from fractions import Fraction
 
 import polars as pl
 
-from pipelines.laws.corrections import correction_deadline, standings_status
+from pipelines.laws.corrections import correction_deadline
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.laws.vocabulary import OVERTURNED, PENALTY_KINDS, RulingKind
 from pipelines.profiles import ProfileSet
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
 from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
-from pipelines.scoring.rulings import decide, periods, published_at
+from pipelines.scoring.rulings import decide, parse_time, periods, published_at
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
     STANDINGS_SCHEMA,
@@ -423,15 +423,29 @@ def _status(
         .unique(["event_id", "session"])
         .iter_rows(named=True)
     }
+    # Law 92B: a ruling given after the official scores can be appealed until the appeal
+    # period from the ruling is over (the rule the appeals are checked by, rulings.py)
+    last_ruled: dict[tuple[str, int], datetime] = {}
+    if in_effect is not None and "ruled_at" in in_effect.columns:
+        for r in in_effect.select("event_id", "session", "ruled_at").iter_rows(named=True):
+            t = parse_time(r["ruled_at"]) if isinstance(r["ruled_at"], str) else r["ruled_at"]
+            key = (r["event_id"], r["session"])
+            if t is not None and (key not in last_ruled or t > last_ruled[key]):
+                last_ruled[key] = t
     rows = []
     for k in latest.iter_rows(named=True):
         key = (k["event_id"], k["session"])
         e = info.get(key, {})
-        published, minutes = published_at(e, dates[key]), max(periods(e, profs=profs))
+        published = published_at(e, dates[key])
+        correction, appeal = periods(e, profs=profs)
+        start = max(published, last_ruled.get(key, published))
+        deadline = max(
+            correction_deadline(published, correction), correction_deadline(start, appeal)
+        )
         pending = n_pending.get(key, 0)
-        status = standings_status(now, published, minutes, pending)
+        status = "provisional" if pending or now < deadline else "final"
         # when time alone makes it final; a pending appeal or approval waits for an input
-        final_at = None if pending else correction_deadline(published, minutes)
+        final_at = None if pending else deadline
         rows.append(
             {
                 "event_id": k["event_id"],
