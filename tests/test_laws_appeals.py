@@ -264,6 +264,13 @@ def test_the_2007_laws_have_no_approved_late_correction():
     assert ns_mp(run(seven_tables(), [fix], events=old).scored) == 2
     row = checked(validated(seven_tables(), old), old, [fix]).rulings.row(0, named=True)
     assert row["applies"] is False and "2007" in row["not_applied_reason"]
+    # without the time it was made, an approval cannot show it was within the period (2007):
+    # refused with the reason (under 2017 the approval lets it apply)
+    untimed = {**fix, "ruled_at": None}
+    res = checked(validated(seven_tables(), old), old, [untimed])
+    assert res.rulings.height == 0 and res.rejected["field"].to_list() == ["ruled_at"]
+    assert "2007 Laws" in res.rejected["reason"][0]
+    assert ns_mp(run(seven_tables(), [untimed]).scored) == 5
 
 
 def test_an_appeal_the_laws_forbid_holds_nothing_back():

@@ -554,12 +554,20 @@ def _ruling(
                 "board_version",
                 "a fouled_board ruling names the board_version the table played (B, C, ...)",
             )
-        if kind == RulingKind.SCORE_CORRECTION and times.get("ruled_at") is None and not approved:
-            bad(
-                "ruled_at",
-                "a score correction needs ruled_at (Law 79C: it applies within "
-                "the correction period) unless it is approved",
-            )
+        if kind == RulingKind.SCORE_CORRECTION and times.get("ruled_at") is None:
+            if not approved:
+                bad(
+                    "ruled_at",
+                    "a score correction needs ruled_at (Law 79C: it applies within "
+                    "the correction period) unless it is approved",
+                )
+            elif ((info or {}).get("laws") or "2017") == "2007":
+                bad(
+                    "ruled_at",
+                    "a score correction under the 2007 Laws needs ruled_at: it applies only "
+                    "within the correction period, approved or not (Law 79C has no later "
+                    "correction before 2017)",
+                )
     elif kind in PENALTY_KINDS:
         penalized, penalized_dir, section = _penalized(
             rec, people.get((rec.get("event_id"), session)), section, bad
