@@ -151,3 +151,53 @@ def test_event_totals_over_every_session_of_the_event(tmp_path_factory, sessions
         )
         assert Fraction(r["score_num"], r["score_den"]) == score, c
         assert Fraction(r["top_num"], r["top_den"]) == top, c
+
+
+def test_a_pair_that_moved_section_is_not_taken_for_one_that_missed_a_session(tmp_path):
+    """Pairs numbered across the sections (1-4 in A, 11-14 in B); pairs 3 and 13 change
+    sections for session 2. Pair 3 played both sessions: it is not given a missed session in
+    either section (its two rows keep the tops of the session each played), while the event
+    still counts pairs by section (two rows for it)."""
+    seating = {
+        1: {"A": ["1", "2", "3", "4"], "B": ["11", "12", "13", "14"]},
+        2: {"A": ["1", "2", "13", "4"], "B": ["11", "12", "3", "14"]},
+    }
+    lines = []
+    for n, sections in seating.items():
+        for sec, p in sections.items():
+            seats = [(1, 1, p[0], p[1]), (1, 2, p[2], p[3]), (2, 1, p[0], p[3]), (2, 2, p[2], p[1])]
+            k = 0
+            for rnd, table, ns, ew in seats:
+                for board in (1, 2) if rnd == 1 else (3, 4):
+                    contract, declarer, tricks, score = PARTSCORES[(k + n) % len(PARTSCORES)]
+                    k += 1
+                    lines.append(
+                        f"E,{n},{sec},{rnd},{table},{board},{ns},{ew},"
+                        f"{contract},{declarer},{tricks},{score}"
+                    )
+    (tmp_path / "results-2026-11-20.csv").write_text(HEADER + "\n".join(lines) + "\n")
+    (tmp_path / "events.csv").write_text(
+        "event_id,session,date,movement\nE,1,2026-11-20,howell\nE,2,2026-11-20,howell\n"
+    )
+    snap = scan(tmp_path)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    assert day.rejected.height == 0
+    own = {
+        (r["section"], r["contestant"]): r
+        for r in day.dated.standings.filter(pl.col("scope") == "session").to_dicts()
+    }
+    events, _ = day.event_versions()
+    ev = {
+        (r["section"], r["contestant"]): r
+        for r in events.filter(pl.col("status") != "superseded").to_dicts()
+    }
+    for key in (("A", "3"), ("B", "3"), ("A", "13"), ("B", "13")):
+        assert (ev[key]["top_num"], ev[key]["top_den"]) == (
+            own[key]["top_num"],
+            own[key]["top_den"],
+        ), key
+    # a pair that stayed: both sessions' tops
+    one = Fraction(ev[("A", "1")]["top_num"], ev[("A", "1")]["top_den"])
+    assert one == 2 * Fraction(own[("A", "1")]["top_num"], own[("A", "1")]["top_den"])

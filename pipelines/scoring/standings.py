@@ -571,7 +571,12 @@ def missed_sessions(sp: pl.DataFrame, group: list[str], keys: list[str]) -> pl.D
     pairs that played both. Within a session a pair that sat out boards is still measured
     against the boards it played (Law 12C2(c)'s session, Neuberg for the field); a whole
     session missed is no sit-out. ``keys``: ``group`` and the contestant. One vectorised
-    pass: the ranking groups' sessions crossed with their contestants, less those played."""
+    pass: the ranking groups' sessions crossed with their contestants, less those played.
+
+    A contestant whose number a session gives in another section, where that session gives
+    each number in one section only, moved sections rather than missed the session: it is
+    not given the row (the event's contestants are numbered per section, so it stays two
+    contestants of the event)."""
     if not sp.height or sp["session"].n_unique() < 2:
         return sp
     full = (
@@ -587,6 +592,16 @@ def missed_sessions(sp: pl.DataFrame, group: list[str], keys: list[str]) -> pl.D
         who.drop(per_session)
         .join(full, on=group, how="inner", nulls_equal=True)
         .join(sp.select(*keys, "session"), on=[*keys, "session"], how="anti", nulls_equal=True)
+    )
+    # a number that session gives in one section only, played there: the pair moved to
+    # another section, it did not miss the session (it stays two contestants of the event,
+    # one per section, as before: not padded)
+    others = [c for c in keys if c != "section"]
+    numbers = sp.group_by("session", *others).agg(pl.col("section").n_unique().alias("__n"))
+    unique = numbers.group_by("session", "event_id").agg((pl.col("__n").max() == 1).alias("__u"))
+    moved = numbers.join(unique.filter("__u"), on=["session", "event_id"], how="semi")
+    missing = missing.join(
+        moved.select("session", *others), on=["session", *others], how="anti", nulls_equal=True
     )
     if not missing.height:
         return sp
