@@ -102,7 +102,9 @@ def tie_rule(profile: str | None, rows: list[dict[str, Any]]) -> str | None:
 
 
 def _teams(rows: list[dict[str, Any]]) -> bool:
-    return any((r.get("unit") or "") == "VP" for r in rows)
+    """A teams ranking: VPs (a league, a Swiss) or a team event's IMPs (a knockout, whose
+    standings are in IMPs and whose ties ``imps.team_tiebreak`` breaks, as at VPs)."""
+    return any((r.get("unit") or "") == "VP" or (r.get("movement") or "") == "teams" for r in rows)
 
 
 def _level_sets(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -93,3 +93,22 @@ def test_teams_level_on_vps_placed_by_the_imp_quotient_or_their_match():
     swapped = [team("K3", 1, 45), team("K1", 2, 45)]
     notes = tie_notes(swapped, "acbl", matches)
     assert notes[("K3", "")] == "ahead of K1 on the VPs of their match (equal VPs)"
+
+
+def test_knockout_teams_level_on_imps_placed_by_the_imp_quotient():
+    """A knockout ranks its teams in IMPs, and breaks their ties as teams do
+    (``imps.team_tiebreak``): the page says so, not that ties are not broken (the pairs'
+    ``ranking.tiebreak``, which placed nothing here)."""
+    rows = [
+        {**team("K1", 1, 15, "IMP quotient 6.000"), "unit": "IMP", "movement": "teams"},
+        {**team("K3", 2, 15, "IMP quotient 1.750"), "unit": "IMP", "movement": "teams"},
+    ]
+    notes = tie_notes(rows, "wbf")
+    assert notes[("K1", "")] == "ahead of K3 on the IMP quotient (equal IMPs); IMP quotient 6.000"
+    assert tie_rule("wbf", rows) == (
+        "Contestants with equal IMPs are placed by the IMP quotient (profile wbf, "
+        "imps.team_tiebreak = imp_quotient); those still level share the place."
+    )
+    # Butler pairs in IMPs are pairs: the pairs' setting says how their ties are placed
+    butler = [{**r, "movement": "howell", "tiebreak": None} for r in rows]
+    assert "ranking.tiebreak" in (tie_rule("wbf", butler) or "")
