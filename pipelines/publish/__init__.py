@@ -169,7 +169,18 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         sorted(written["pbn-teams"]),
     )
     summary.parquet = write_parquet(warehouse, exports / "parquet")
-    write_events_csv(data.sessions, exports / "events.csv")
+    # the events of the exported files only: an event no file exports (an individual) would
+    # be an events.csv row without its results when the exports are read again
+    exported = pl.concat(
+        [
+            exportable(data.sessions).select("event_id"),
+            data.sessions.filter(pl.col("form") == "teams").select("event_id"),
+        ]
+    )
+    write_events_csv(
+        data.sessions.join(exported.unique(), on="event_id", how="semi", maintain_order="left"),
+        exports / "events.csv",
+    )
     if dashboard:
         from pipelines.reports.season import render_season
 

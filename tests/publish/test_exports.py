@@ -264,3 +264,22 @@ def test_real_files_round_trip(tmp_path: Path, name: str):
         assert not any(i in text for v in ids for i in v.split(";") if len(i) >= 4)
         again = reimport(files, events_csv, tmp_path / f"inbox-{fmt}")
         compare(ours.scored, ours.standings, again)
+
+
+def test_the_exported_events_csv_lists_the_exported_events_only(sample: Sample, tmp_path: Path):
+    """exports/events.csv names the events of the exported files: an event no file exports
+    (an individual) is not listed — read again with the PBN exports, its row named no event
+    and was rejected (the run exited 3 where it should exit 0)."""
+    from pipelines.publish import publish
+
+    out = tmp_path / "out"
+    publish(sample.warehouse, out, dashboard=False)
+    exports = out / "exports"
+    rows = pl.read_csv(exports / "events.csv", infer_schema=False)
+    individual = q(sample, "SELECT DISTINCT event_id FROM events WHERE form = 'individual'")
+    assert individual.height and not set(individual["event_id"]) & set(rows["event_id"])
+    files = sorted([*(exports / "pbn").glob("*.pbn"), *(exports / "pbn-teams").glob("*.pbn")])
+    names = {f.name for f in files}
+    assert all(any(n.startswith(f"{e}-s") for n in names) for e in set(rows["event_id"]))
+    again = reimport(files, exports / "events.csv", tmp_path / "inbox")
+    assert again.snap.rejected.filter(pl.col("file") == "events.csv").height == 0  # type: ignore[attr-defined]
