@@ -203,21 +203,42 @@ def unknown_contestants(
     unknown = unknown.join(counts, on="event_id", how="left").with_columns(
         _word(pl.col("form")).alias("__word")
     )
+    # a pair named by the other direction's number (14EW at NS): an arrow-switched line
+    other = pl.when(pl.col("field") == "ns_pair").then(pl.lit("EW")).otherwise(pl.lit("NS"))
+    switched = (
+        pl.col("field").is_in(["ns_pair", "ew_pair"])
+        & pl.col("id").str.to_uppercase().str.contains(r"^\d+(NS|EW)$")
+        & pl.col("id").str.to_uppercase().str.ends_with(other)
+    )
     rejected = unknown.select(
         "file",
         "location",
         "field",
-        pl.format(
-            "{} is not a contestant of event {}{}: its list of contestants ({} names) does not "
-            "know it, so this is a mistyped number, not a new contestant; correct the row "
-            "(or the list)",
-            "label",
-            "event_id",
-            pl.when(pl.col("section") != "")
-            .then(pl.format(" section {}", "section"))
-            .otherwise(pl.lit("")),
-            "__n",
-        ).alias("reason"),
+        pl.when(switched)
+        .then(
+            pl.format(
+                "the {} pair is {}, a pair of the other direction: an arrow-switched line (the "
+                "pairs sat the other way round on this board); Traveller does not score arrow "
+                "switches, so the event is held: score the board with each pair in its own "
+                "direction, or send the session without the switch",
+                pl.when(pl.col("field") == "ns_pair").then(pl.lit("NS")).otherwise(pl.lit("EW")),
+                "id",
+            )
+        )
+        .otherwise(
+            pl.format(
+                "{} is not a contestant of event {}{}: its list of contestants ({} names) does "
+                "not know it, so this is a mistyped number, not a new contestant; correct the "
+                "row (or the list)",
+                "label",
+                "event_id",
+                pl.when(pl.col("section") != "")
+                .then(pl.format(" section {}", "section"))
+                .otherwise(pl.lit("")),
+                "__n",
+            )
+        )
+        .alias("reason"),
         pl.lit(None, pl.Utf8).alias("raw"),
     )
     kept = indexed.join(unknown.select("__row"), on="__row", how="anti")
