@@ -37,9 +37,10 @@ Results (``ReceivedData``, one row per entry made at a table)
 * ``Remarks`` (compared without case or surrounding spaces):
 
   - empty: an ordinary result; a row with neither contract nor remark is rejected;
-  - ``Wrong direction``: the pairs sat the wrong way round: ``ns_pair`` and
-    ``ew_pair`` are swapped (the seats of the contract stay as recorded) and the
-    result is kept;
+  - ``Wrong direction``: the pairs sat the wrong way round: in a Howell section
+    ``ns_pair`` and ``ew_pair`` are swapped (the seats of the contract stay as recorded)
+    and the result is kept; in a Mitchell section (NS 2 and EW 2 are two pairs) the row is
+    rejected: the pairs played the board as in an arrow switch, which a row cannot say;
   - ``Not played`` → score ``NP``;
   - ``<ns>%-<ew>%`` (``60%-40%``) → the director's table-level score ``A<ns>/<ew>``,
     written as the percentages say (``A55/45``); validation accepts only 60/50/40;
@@ -88,7 +89,8 @@ else the file's stem; ``name`` = ``Session.Name``; ``date`` = ``Session.Date``; 
 ``pairs``; scoring ``matchpoints`` when every section's ``ScoringType`` is 1, else left
 to the defaults (warned); movement ``mitchell`` when in every section the NS pair at
 each table is the same in every round, else ``howell`` — judged on ``RoundData`` where it
-is used, else on the results.
+is used, else on the results; a file with a Mitchell section beside a Howell one has its
+Mitchell sections' rows rejected with the reason (one movement per event session).
 
 Names: ``PlayerNumbers`` (with ``PlayerNames``) give each pair its players' names, one
 contestant row per pair (see :func:`_players`); the numbers are stored, never published.
@@ -465,6 +467,8 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
     }
     for row in live:
         _result(row, sections[_int(row["Section"]) or 0], used, common, out)
+    movement = _movement(used, out)
+    _by_movement(_section_movements(used, out), sections, out)
     _table_warnings(rows, sections, used, out)
     _suspicious(rows, out)
     event: Row = {
@@ -476,7 +480,7 @@ def tables_to_result(tables: Mapping[str, pl.DataFrame], file: str, stem: str) -
         "name": session.get("Name"),
         "form": "pairs",
         "scoring": _scoring(sections, out),
-        "movement": _movement(used, out),
+        "movement": movement,
         "boards": _boards_in_play(used, {_int(r["Section"]) for r in live}),
         "source_event_id": session.get("GUID"),
     }
@@ -844,7 +848,7 @@ def _result(
         if result["contract"] == "PASS":
             result["lead"] = None
         if kind == "wrong direction":
-            result["ns_pair"], result["ew_pair"] = ew, ns
+            result["_wrong"] = True  # turned round once the section's movement is known
         out.results.append(result)
         return
     percent = _PERCENT.match(remark)
@@ -1065,6 +1069,66 @@ def _scoring(sections: dict[int, _Section], out: _Out) -> str | None:
 
 def _movement(used: dict[int, dict[tuple[int, int], _Seat]], out: _Out) -> str | None:
     """``mitchell`` when in every section each table keeps its NS pair in every round."""
+    found = _section_movements(used, out)
+    if not found:
+        return None
+    return "mitchell" if all(m == "mitchell" for m in found.values()) else "howell"
+
+
+def _by_movement(found: dict[int, str], sections: Mapping[int, _Section], out: _Out) -> None:
+    """The results as their section's movement reads them (``found``, by section ID).
+
+    * ``Wrong direction``: in a Howell the two pairs' numbers are swapped (a pair number is
+      one pair whichever way it sits); in a Mitchell NS 2 and EW 2 are two pairs, so a pair
+      that sat the other way round played the board as in an arrow switch, which a result
+      row cannot say: the row is rejected with that reason (swapping the numbers gave the
+      score to another pair, or a pair two results).
+    * A file whose sections do not share one movement (a Mitchell section beside a Howell
+      one): the event session has one movement, a Howell, under which NS 3 and EW 3 of the
+      Mitchell section would be one pair: that section's rows are rejected with the reason.
+    """
+    mixed = len(set(found.values())) > 1
+    kept: list[Row] = []
+    for r in out.results:
+        sid = _int(r["_sid"]) or 0
+        movement = found.get(sid)
+        letter = sections[sid].letter if sid in sections else r.get("section")
+        raw = None
+        if mixed and movement == "mitchell":
+            others = sorted(
+                {sections[i].letter for i, m in found.items() if m == "howell" and i in sections}
+            )
+            out.reject(
+                r["location"],
+                "section",
+                f"section {letter} is a Mitchell (each table keeps its NS pair) and section(s) "
+                f"{', '.join(map(str, others))} a Howell: Traveller scores an event session "
+                "under one movement, and as a Howell this section's NS and EW pair of one "
+                "number would be one pair; the event is held",
+                raw,
+            )
+            continue
+        if r.pop("_wrong", False):
+            if movement == "mitchell":
+                out.reject(
+                    r["location"],
+                    "Remarks",
+                    f"remark 'Wrong direction' in Mitchell section {letter}: NS {r['ns_pair']} "
+                    f"and EW {r['ew_pair']} sat the other way round, as in an arrow switch, "
+                    "which Traveller does not score (in a Mitchell they are two pairs: "
+                    "swapping their numbers would give the score to another pair); the event "
+                    "is held",
+                    raw,
+                )
+                continue
+            r["ns_pair"], r["ew_pair"] = r["ew_pair"], r["ns_pair"]
+        kept.append(r)
+    out.results[:] = kept
+
+
+def _section_movements(used: dict[int, dict[tuple[int, int], _Seat]], out: _Out) -> dict[int, str]:
+    """Each section's movement (by section ID): ``mitchell`` when each of its tables keeps
+    its NS pair in every round, else ``howell``."""
     ns_by_table: dict[tuple[int, int], set[str]] = {}
     for ident, seats in used.items():
         for (table, _), seat in seats.items():
@@ -1074,6 +1138,10 @@ def _movement(used: dict[int, dict[tuple[int, int], _Seat]], out: _Out) -> str |
         if ident not in used:
             key = (ident, _int(r["table"]) or 0)
             ns_by_table.setdefault(key, set()).add(r["ns_pair"] or "")
-    if not ns_by_table:
-        return None
-    return "mitchell" if all(len(v) == 1 for v in ns_by_table.values()) else "howell"
+    found: dict[int, str] = {}
+    for (ident, _), pairs in ns_by_table.items():
+        if len(pairs) != 1 or found.get(ident) == "howell":
+            found[ident] = "howell"
+        else:
+            found.setdefault(ident, "mitchell")
+    return found

@@ -497,6 +497,70 @@ def test_two_pairings_at_one_table_and_round_are_warned():
     assert any(x.startswith("RoundData has no rows for section A") for x in reasons)
 
 
+#: A Mitchell on two tables: each table keeps its NS pair, the EW pairs move.
+MITCHELL = [
+    {"Table": "1", "Round": "1", "NSPair": "1", "EWPair": "1", "LowBoard": "1", "HighBoard": "2"},
+    {"Table": "2", "Round": "1", "NSPair": "2", "EWPair": "2", "LowBoard": "3", "HighBoard": "4"},
+    {"Table": "1", "Round": "2", "NSPair": "1", "EWPair": "2", "LowBoard": "3", "HighBoard": "4"},
+    {"Table": "2", "Round": "2", "NSPair": "2", "EWPair": "1", "LowBoard": "1", "HighBoard": "2"},
+]
+
+
+def _played(movement: list[dict[str, str]], first: int = 1, section: str = "1") -> list[dict]:
+    rows, ident = [], first
+    for m in movement:
+        for b in range(int(m["LowBoard"]), int(m["HighBoard"]) + 1):
+            rows.append(
+                entry(
+                    ident,
+                    int(m["Table"]),
+                    int(m["Round"]),
+                    b,
+                    int(m["NSPair"]),
+                    int(m["EWPair"]),
+                    Section=section,
+                )
+            )
+            ident += 1
+    return rows
+
+
+def test_wrong_direction_in_a_mitchell_is_rejected_as_an_arrow_switch():
+    """In a Mitchell NS 2 and EW 2 are two pairs: a result entered 'Wrong direction' cannot be
+    turned round by swapping the numbers (NS 2 v EW 1 would become NS 1 v EW 2, and NS 1
+    played boards 1-2 at table 1 already). The row is rejected with the reason; every other
+    row is read as it is."""
+    rows = _played(MITCHELL)
+    rows[-1]["Remarks"] = "Wrong direction"  # table 2, round 2: NS 2 v EW 1, board 2
+    r = read(rows, movement=MITCHELL)
+    assert r.events["movement"].item() == "mitchell"
+    assert r.results.height == len(rows) - 1
+    bad = r.rejected.row(0, named=True)
+    assert r.rejected.height == 1 and bad["location"] == f"ReceivedData ID {rows[-1]['ID']}"
+    assert "'Wrong direction' in Mitchell section A" in bad["reason"]
+    assert "arrow switch" in bad["reason"]
+
+
+def test_a_mitchell_section_beside_a_howell_one_is_rejected_with_the_reason():
+    """Section A a Mitchell, section B the Howell of :data:`MOVEMENT`: one event session has
+    one movement (a Howell, where NS 1 and EW 1 of section A would be one pair): section A's
+    rows are rejected naming the two movements, section B's are read."""
+    t = tables(_played(MITCHELL) + _played(MOVEMENT, first=100, section="2"))
+    rounds = [{"Section": "1", "CustomBoards": None, **m} for m in MITCHELL]
+    rounds += [{"Section": "2", "CustomBoards": None, **m} for m in MOVEMENT]
+    t["RoundData"] = utf8(rounds, list(t["RoundData"].columns))
+    section = t["Section"].row(0, named=True)
+    t["Section"] = utf8([section, {**section, "ID": "2", "Letter": "B"}], t["Section"].columns)
+    r = tables_to_result(t, "club.bws", "club")
+    assert r.events["movement"].item() == "howell"
+    assert set(r.results["section"]) == {"B"} and r.results.height == 8
+    assert r.rejected.height == 8
+    assert all(
+        "section A is a Mitchell" in x and "section(s) B a Howell" in x
+        for x in r.rejected["reason"]
+    )
+
+
 def test_movement_is_mitchell_when_every_table_keeps_its_ns_pair():
     mitchell = [
         {
