@@ -4,15 +4,13 @@ is given that reason, not a split score or running totals."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import polars as pl
 
-from pipelines.inbox import scan
-from pipelines.scoring.day import score_day
 from pipelines.scoring.reconcile import reconcile
 from tests.formats.test_pbn import PAIRS_PBN, SCORE_HEADER, TOTAL_HEADER
+from tests.realdata.scoring import score_inbox_day
 
 # Board 1, two sections of two tables, the profile's 2 matchpoints per result beaten (ffb).
 # Across the field (four results, top 6): NS A1 450 -> 6, NS B2 430 -> 4, NS A2 420 -> 2,
@@ -59,17 +57,7 @@ def test_a_program_that_scored_across_the_sections_is_reconciled_with_that_reaso
         + _record("B")
     )
     (tmp_path / "s.pbn").write_text(text, encoding="utf-8")
-    snap = scan(tmp_path)
-    day = score_day(
-        snap.results,
-        snap.rulings,
-        snap.appeals,
-        snap.events,
-        now=datetime(2026, 11, 30),
-        contestants=snap.contestants,
-    )
-    assert day.rejected.height == 0, day.rejected.to_dicts()
-    res = day.dated
+    res, snap = score_inbox_day(tmp_path)  # nothing rejected
     mine = res.scored.sort("section", "ns_pair")["ns_mp_display"].to_list()
     assert mine == [2.0, 0.0, 0.0, 2.0]  # within each section
     diffs, summary = reconcile(res.scored, res.standings, snap.source_standings)
