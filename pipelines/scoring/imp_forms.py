@@ -286,32 +286,41 @@ def _side_imps(real: pl.DataFrame, against: str) -> pl.DataFrame:
 def _cross(
     rows: pl.DataFrame, comps: pl.DataFrame, prof: profiles.Profile, w: int = 100
 ) -> pl.DataFrame:
-    """Cross-IMPs: each side's result against every other played result of the field."""
+    """Cross-IMPs: each side's result against every other result of the field, played or
+    adjusted: an adjusted (weighted or split) table by each of its components, with its
+    weight, on the side compared (scoring-rules §5: every other table compares against each
+    component with its weight), so the IMPs of a board sum to nought. Each comparison's
+    IMPs are over ``w × w`` (the two results' weights)."""
     rows = _field_counts(rows)
-    others = rows.filter(pl.col("kind") == "played").select(
-        *FIELD, pl.col("__row").alias("__orow"), pl.col("computed_score").alias("__oscore")
-    )
     c = _with_comps(rows, comps)
-    real = (
-        c.filter(pl.col("art").is_null())
-        .join(others, on=FIELD, nulls_equal=True)
-        .filter(pl.col("__orow") != pl.col("__row"))
+    scored = c.filter(pl.col("art").is_null())
+    others = scored.select(
+        *FIELD,
+        "side",
+        pl.col("__row").alias("__orow"),
+        pl.col("ns_score").alias("__oscore"),
+        pl.col("weight").alias("__ow"),
     )
-    real = _side_imps(real, "__oscore")
-    # comparisons each row's result met: the other played results of its field
+    real = scored.join(others, on=[*FIELD, "side"], nulls_equal=True).filter(
+        pl.col("__orow") != pl.col("__row")
+    )
+    real = _side_imps(real, "__oscore").with_columns(pl.col("__v") * pl.col("__ow"))
+    # comparisons each row's result met: the other results (played or adjusted) of its field
+    compared = pl.col("kind").is_in(["played", "adjusted"])
     rows = rows.with_columns(
-        (pl.col("n_results") - (pl.col("kind") == "played").cast(pl.Int32)).alias("__k")
+        (compared.sum().over(FIELD) - compared.cast(pl.Int32)).cast(pl.Int32).alias("__k")
     )
     full = (pl.col("expected") - 1).cast(pl.Int64)
+    ww = w * w
     if prof.cross_imps == "average":
         art_mult = pl.lit(1, pl.Int64)
-        den = w * pl.max_horizontal(pl.col("__k"), pl.lit(1))
+        den = ww * pl.max_horizontal(pl.col("__k"), pl.lit(1))
         scale = pl.lit(1, pl.Int64)
     else:
         art_mult = full
         # a field short of results is factored to the full field: x (N-1)/(g-1)
         short = (pl.col("__k") > 0) & (pl.col("__k") < full)
-        den = pl.when(short).then(w * pl.col("__k")).otherwise(w)
+        den = pl.when(short).then(ww * pl.col("__k")).otherwise(ww)
         scale = pl.when(short).then(full).otherwise(1)
     art = c.filter(pl.col("art").is_not_null()).with_columns(
         (_art_imps(pl.col("art"), prof) * pl.col("weight") * art_mult).alias("__v")
