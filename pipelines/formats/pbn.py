@@ -172,13 +172,15 @@ def table_score(ns: str | None, ew: str | None) -> str | None:
     """The NS score of a ScoreTable row from ``Score_NS``/``Score_EW`` (``-`` = not this side).
 
     Artificial scores pair up: ``A+``/``A+`` → ``A+/+``, ``A-``/``A+`` → ``A-/+``,
-    ``A60``/``A40`` → ``A60/40``. A lone artificial side is returned as written.
+    ``A60``/``A40`` → ``A60/40``. A bare ``A`` is average (Law 12C2(a): 50 %), as in
+    :func:`pipelines.laws.adjustments.parse_side_result`: ``A``/``A`` → ``A=/=``,
+    ``A``/``A+`` → ``A=/+``. A lone artificial side is returned as written.
     """
     ns, ew = _dash(ns), _dash(ew)
     art_ns = ns is not None and ns.upper().startswith("A")
     art_ew = ew is not None and ew.upper().startswith("A")
     if art_ns and art_ew:
-        return f"A{ns[1:]}/{ew[1:]}"  # type: ignore[index]
+        return f"A{ns[1:] or '='}/{ew[1:] or '='}"  # type: ignore[index]
     if ns is not None and not art_ns:
         return ns
     if ew is not None and not art_ew:

@@ -230,6 +230,9 @@ def test_parser_details() -> None:
         ("A+", "A+", "A+/+"),
         ("A-", "A+", "A-/+"),
         ("A=", "A=", "A=/="),
+        ("A", "A", "A=/="),
+        ("A", "A+", "A=/+"),
+        ("A-", "A", "A-/="),
         ("A60", "A40", "A60/40"),
         ("-", "-", None),
         ("A60", "-", "A60"),
@@ -351,3 +354,42 @@ def test_two_sections_of_a_pbn_file_are_ranked_apart(tmp_path: Path) -> None:
         ("B", "1", "Beta One", 0.0),
         ("B", "2", "Beta Three", 100.0),
     ]
+
+
+PLAIN_AVERAGE_PBN = f"""% PBN 2.0
+% <META  name=Generator                  content="Magic Contest France">
+% <META  name=ContestID                  content="4712">
+% <META  name=ScoringType                content="MatchPoints;MP1">
+
+[Event "Club Séance"]
+[Date "2024.03.05"]
+[Board "1"]
+[Scoring "MatchPoints;MP1"]
+[Competition "Pairs"]
+{SCORE_HEADER}
+ 1  1  1  2 3N  S  9 D3   "400"      -  4.0  0.0
+ 2  1  3  4 3N  S  8 D3       -   "50"  0.0  4.0
+ 3  1  5  6 -   -  - -      "A"    "A"  2.0  2.0
+"""
+
+
+def test_a_bare_a_is_an_average_and_is_scored(tmp_path: Path) -> None:
+    """``"A"``/``"A"`` in a ScoreTable is an average (Law 12C2(a): 50 %), like ``A=``: the
+    line is read as ``A=/=`` and scored 50 % of the full top of 4 (2.0 each); the two played
+    results are compared with each other and scaled to that top (the ffb profile: linearly,
+    2 and 0 on a top of 2 -> 4.0 and 0.0). (It was read as ``A/``, rejected as no score.)"""
+    import polars as pl
+
+    from pipelines.inbox import scan
+    from pipelines.scoring.score import score_results
+    from pipelines.scoring.validate import validate_results
+
+    result = read(tmp_path, PLAIN_AVERAGE_PBN)
+    assert result.results["score"].to_list() == ["400", "-50", "A=/="]
+    snap = scan(tmp_path)
+    validated, rejected = validate_results(snap.results, snap.events)
+    assert rejected.height == 0, rejected
+    scored = score_results(validated).sort("ns_pair")
+    got = scored.select("ns_pair", "ns_mp_display", "ew_mp_display").rows()
+    assert got == [("1", 4.0, 0.0), ("3", 0.0, 4.0), ("5", 2.0, 2.0)]
+    assert scored.filter(pl.col("ns_pair") == "5")["kind"].to_list() == ["artificial"]
