@@ -6,6 +6,16 @@ entities) is refused. The reader maps one ``EVENT`` to an events row, each
 ``BOARD/TRAVELLER_LINE`` to a table result. ``SESSION`` and ``SECTION`` elements nesting
 the boards or participants are followed to give the session and section numbers.
 
+Pair numbers: ``WINNER_TYPE`` 2 (two winners, a Mitchell) numbers the pairs of each direction
+apart, ``1NS`` and ``1EW``; the suffix of a pair's own direction is dropped (``1NS`` at NS is
+pair 1 NS), and a pair named at the other direction's seat keeps it (``14EW`` at NS: an
+arrow-switched line, rejected as such by :mod:`pipelines.scoring.completeness`). A one-winner
+event (``WINNER_TYPE`` 1, or none) whose pair numbers carry a direction (a one-winner Mitchell:
+the director arrow-switches rounds so that the pairs play both ways, and all are ranked in one
+field) keeps the suffix as part of the pair's id, upper-case and without spaces (``14ew`` →
+``14EW``): it is scored as a Howell of pairs ``1NS`` … ``21EW``, each board matchpointed among
+the NS seats and among the EW seats whoever sits in them.
+
 A ``DATE`` is kept as written (``11/03/2026``): which field is the day is decided with the
 event's profile, by :mod:`pipelines.scoring.dates`; ``dates_written`` lists every ``DATE``
 of the file, whose unambiguous ones state its order.
@@ -13,6 +23,7 @@ of the file, whose unambiguous ones state its order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element, ParseError
@@ -34,6 +45,8 @@ from pipelines.formats.model import (
 FORMAT = "usebio"
 _MP_TAGS = ("MATCH_POINTS", "BUTLER_POINTS", "CROSS_IMP_POINTS")
 _CONTAINERS = ("SESSION", "SECTION", "PARTICIPANTS")
+#: A pair number with its direction (``1NS``, ``15 ew``).
+_SUFFIXED = re.compile(r"^\s*\d+\s*(NS|EW)\s*$", re.IGNORECASE)
 
 Row = dict[str, str | None]
 
@@ -66,12 +79,15 @@ def event_form_scoring(event_type: str | None) -> tuple[str | None, str | None]:
 
 @dataclass
 class _Ctx:
-    """Where the walk is: element path, session, section and date in force."""
+    """Where the walk is: element path, session, section and date in force; ``one_field``:
+    the event ranks all its pairs in one field with their direction in their number (a
+    one-winner Mitchell), which keeps the suffix in the pair's id (:func:`_pair_id`)."""
 
     path: str
     session: str
     section: str | None
     date: str | None
+    one_field: bool = False
 
 
 @dataclass
@@ -200,6 +216,9 @@ def _read_event(
     form, scoring = event_form_scoring(event_type)
     winner = text_of(event, "WINNER_TYPE")
     movement = {"1": "howell", "2": "mitchell", None: "howell"}.get(winner, winner)
+    # a one-winner event numbering its pairs by direction: a one-winner Mitchell, scored as a
+    # Howell whose pairs are 1NS ... 21EW (arrow-switched lines name them at either seat)
+    one_field = movement == "howell" and _numbers_directed(event)
     program = text_of(event, "PROGRAM_NAME") or ""
     base: Row = {
         "file": file,
@@ -213,11 +232,21 @@ def _read_event(
         # the program's own identifier, by which events.csv may also name the event
         "source_event_id": ident,
     }
-    ctx = _Ctx(prefix, "1", None, text_of(event, "DATE"))
+    ctx = _Ctx(prefix, "1", None, text_of(event, "DATE"), one_field)
     start = len(out.sessions)
     _walk(event, ctx, base, out)
     sessions = out.sessions[start:] or [ctx]
     return [{**base, "location": s.path, "session": s.session, "date": s.date} for s in sessions]
+
+
+def _numbers_directed(event: Element) -> bool:
+    """Whether a pair number of ``event`` (a traveller line's or a participant's) carries its
+    direction, ``1NS`` / ``15EW``."""
+    for tag in ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "PAIR_NUMBER"):
+        for el in event.iter(tag):
+            if _SUFFIXED.match(el.text or ""):
+                return True
+    return False
 
 
 def _nested_event_type(event: Element) -> str | None:
@@ -251,7 +280,7 @@ def _walk(parent: Element, ctx: _Ctx, base: Row, out: _Out) -> None:
         elif child.tag == "PAIR" and parent.tag == "PARTICIPANTS":
             _pair(child, where, ctx, base, out)
         elif child.tag in _CONTAINERS:
-            sub = _Ctx(where, ctx.session, ctx.section, ctx.date)
+            sub = _Ctx(where, ctx.session, ctx.section, ctx.date, ctx.one_field)
             if child.tag == "SESSION":
                 sub.session = _label(child, ("SESSION_NUMBER", "NUMBER", "number")) or str(
                     counts[child.tag]
@@ -281,8 +310,8 @@ def _board(board: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
                 "session": ctx.session,
                 "section": ctx.section,
                 "board": number,
-                "ns_pair": _strip_suffix(text_of(line, "NS_PAIR_NUMBER"), "NS"),
-                "ew_pair": _strip_suffix(text_of(line, "EW_PAIR_NUMBER"), "EW"),
+                "ns_pair": _pair_id(text_of(line, "NS_PAIR_NUMBER"), "NS", ctx),
+                "ew_pair": _pair_id(text_of(line, "EW_PAIR_NUMBER"), "EW", ctx),
                 "contract": text_of(line, "CONTRACT"),
                 "declarer": text_of(line, "PLAYED_BY"),
                 "tricks": text_of(line, "TRICKS"),
@@ -302,10 +331,20 @@ def _strip_suffix(value: str | None, suffix: str | None) -> str | None:
     return value
 
 
+def _pair_id(value: str | None, direction: str | None, ctx: _Ctx) -> str | None:
+    """A pair's id from its number as written: in a one-field event a number with its
+    direction is kept whole, normalised (``14 ew`` → ``14EW``), so that the pair is one
+    contestant wherever it sits; otherwise the suffix of ``direction`` is dropped
+    (:func:`_strip_suffix`)."""
+    if ctx.one_field and value and _SUFFIXED.match(value):
+        return re.sub(r"\s+", "", value).upper()
+    return _strip_suffix(value, direction)
+
+
 def _pair(pair: Element, where: str, ctx: _Ctx, base: Row, out: _Out) -> None:
     """One PARTICIPANTS/PAIR → a contestant and a source standing."""
     direction = text_of(pair, "DIRECTION")
-    contestant = _strip_suffix(text_of(pair, "PAIR_NUMBER"), direction)
+    contestant = _pair_id(text_of(pair, "PAIR_NUMBER"), direction, ctx)
     players = pair.findall("PLAYER")
     names = [n for p in players if (n := text_of(p, "PLAYER_NAME"))]
     ids = [i for p in players if (i := text_of(p, "NATIONAL_ID_NUMBER"))]

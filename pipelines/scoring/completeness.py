@@ -13,9 +13,12 @@ section, from what the event states and from the session's own structure:
   ``TotalScoreTable`` — a result naming a pair (team, player) the list does not know is
   rejected at its row: a mistyped pair number is an error, never a new contestant. Such a
   list is the event's whole field: a ``contestants*.csv`` naming some pairs only rejects the
-  others' results (each with that reason). (A Bridgemate file's results are checked
-  against its own movement, ``RoundData``, by its reader; its ``PlayerNumbers`` name only
-  the players entered, so they are no list.)
+  others' results (each with that reason). In a Mitchell (two fields) a pair named at the
+  other direction's seat (USEBIO ``14EW`` at NS) is an arrow-switched line, rejected as such:
+  Traveller scores arrow switches only in one field, a one-winner Mitchell being read as a
+  Howell of pairs ``1NS`` … ``21EW`` (:mod:`pipelines.formats.usebio`). (A Bridgemate
+  file's results are checked against its own movement, ``RoundData``, by its reader; its
+  ``PlayerNumbers`` name only the players entered, so they are no list.)
 * **Declared boards and pairs** (``events.csv`` ``boards`` and ``pairs``; a Magic Contest
   PBN's ``BoardCountSession``): a section whose results cover another number of boards, or
   a session with another number of contestants, than the event states — the boards or the
@@ -218,9 +221,11 @@ def unknown_contestants(
         .then(
             pl.format(
                 "the {} pair is {}, a pair of the other direction: an arrow-switched line (the "
-                "pairs sat the other way round on this board); Traveller does not score arrow "
-                "switches, so the event is held: score the board with each pair in its own "
-                "direction, or send the session without the switch",
+                "pairs sat the other way round on this board); Traveller scores arrow switches "
+                "only where all pairs are ranked in one field (a one-winner Mitchell: USEBIO "
+                "WINNER_TYPE 1, and no movement mitchell in events.csv), not in two, so the "
+                "event is held: score the board with each pair in its own direction, or send "
+                "the session without the switch",
                 pl.when(pl.col("field") == "ns_pair").then(pl.lit("NS")).otherwise(pl.lit("EW")),
                 "id",
             )

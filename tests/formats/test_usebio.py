@@ -196,3 +196,46 @@ def test_read_file_dispatches_usebio_by_content(tmp_path: Path) -> None:
     result = read_file(path, tmp_path)
     assert result.format == "usebio"
     assert result.results.height == 3
+
+
+ONE_WINNER = """
+<PARTICIPANTS>
+  <PAIR><PAIR_NUMBER>1NS</PAIR_NUMBER><DIRECTION>NS</DIRECTION><PLACE>1</PLACE></PAIR>
+  <PAIR><PAIR_NUMBER>1 ew</PAIR_NUMBER><DIRECTION>EW</DIRECTION><PLACE>2</PLACE></PAIR>
+  <PAIR><PAIR_NUMBER>2NS</PAIR_NUMBER><DIRECTION>NS</DIRECTION><PLACE>3</PLACE></PAIR>
+  <PAIR><PAIR_NUMBER>2EW</PAIR_NUMBER><DIRECTION>EW</DIRECTION><PLACE>4</PLACE></PAIR>
+</PARTICIPANTS>
+<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+  <TRAVELLER_LINE><NS_PAIR_NUMBER>1NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2EW</EW_PAIR_NUMBER>
+    <SCORE>A5050</SCORE></TRAVELLER_LINE>
+  <TRAVELLER_LINE><NS_PAIR_NUMBER>1ew</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2NS</EW_PAIR_NUMBER>
+    <SCORE>A5050</SCORE></TRAVELLER_LINE>
+</BOARD>
+"""
+
+
+def test_one_winner_pair_numbers_keep_their_direction(tmp_path: Path) -> None:
+    """WINNER_TYPE 1 with numbers like 1NS: a one-winner Mitchell, read as a Howell whose
+    pairs are 1NS ... (an arrow-switched line names 1EW at NS); each id normalised."""
+    text = usebio(ONE_WINNER).replace("<WINNER_TYPE>2<", "<WINNER_TYPE>1<")
+    result = read(tmp_path, text)
+    assert result.events["movement"].to_list() == ["howell"]
+    res = result.results.to_dicts()
+    assert [(r["ns_pair"], r["ew_pair"]) for r in res] == [("1NS", "2EW"), ("1EW", "2NS")]
+    assert [(c["contestant"], c["direction"]) for c in result.contestants.to_dicts()] == [
+        ("1NS", "NS"),
+        ("1EW", "EW"),
+        ("2NS", "NS"),
+        ("2EW", "EW"),
+    ]
+    assert result.source_standings["contestant"].to_list() == ["1NS", "1EW", "2NS", "2EW"]
+    # two winners: numbers per direction, the own direction's suffix dropped (as before)
+    two = read(tmp_path, usebio(ONE_WINNER), "two.xml")
+    assert [(r["ns_pair"], r["ew_pair"]) for r in two.results.to_dicts()] == [
+        ("1", "2"),
+        ("1ew", "2NS"),  # an arrow-switched line: rejected as such when validated
+    ]
+    # one winner with plain numbers (a Howell): unchanged
+    plain = usebio(BOARDS.replace("NS<", "<").replace("EW<", "<"))
+    howell = read(tmp_path, plain.replace("<WINNER_TYPE>2<", "<WINNER_TYPE>1<"), "h.xml")
+    assert {r["ns_pair"] for r in howell.results.to_dicts()} == {"1", "2"}

@@ -68,8 +68,10 @@ def score_file(
     tmp: Path,
     edit: dict[tuple[int, str, str], dict[str, str | None]] | None = None,
     howell_directions: bool = False,
+    source: Path | None = None,
 ) -> Scored:
-    """Copy real file ``name`` into an inbox, read and score it.
+    """Copy real file ``name`` (or ``source``, a file a test made from one) into an inbox,
+    read and score it.
 
     ``edit`` replaces canonical fields of given lines, keyed by (board, ns_pair, ew_pair):
     used to test explanations of the official figures. With ``howell_directions`` the
@@ -78,7 +80,7 @@ def score_file(
     """
     inbox = tmp / "inbox"
     inbox.mkdir(exist_ok=True)
-    shutil.copy(shared_file(REALDATA / name), inbox / name)
+    shutil.copy(source or shared_file(REALDATA / name), inbox / name)
     snap = scan(inbox)
     raw = snap.results
     for (board, ns, ew), fields in (edit or {}).items():
