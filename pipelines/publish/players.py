@@ -82,7 +82,10 @@ class SitePages(Protocol):
 def with_member_keys(lines: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataFrame:
     """``lines`` (one row per player of a standing) with ``member_key``: the key of the
     membership number its contestant's row of ``contestants`` gives that player (same event,
-    number and names; a row naming a section or a direction only for that one), else null."""
+    number and names; a row naming a section only for that one, and one naming a direction
+    only for that one where the standing has a direction — a Howell's contestant has none, so
+    a list giving a pair's starting direction, as a one-winner Mitchell's does, still names
+    it), else null."""
     if keys is None or not keys.height:
         return lines.with_columns(pl.lit(None, pl.Utf8).alias("member_key"))
     k = keys.rename({"direction": "__kdir", "section": "__ksec"}).with_columns(
@@ -93,7 +96,11 @@ def with_member_keys(lines: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataF
         lines.select(*LINE, "names", pl.col("position").cast(pl.Int64))
         .join(k, on=on, how="inner")
         .filter(
-            (pl.col("__kdir").is_null() | (pl.col("__kdir") == pl.col("direction")))
+            (
+                pl.col("__kdir").is_null()
+                | pl.col("direction").is_null()
+                | (pl.col("__kdir") == pl.col("direction"))
+            )
             & (pl.col("__ksec").is_null() | (pl.col("__ksec") == pl.col("section")))
         )
         .group_by(*LINE, "position")

@@ -17,7 +17,7 @@ import polars as pl
 from markupsafe import escape
 
 from pipelines.publish.common import Decimals
-from pipelines.publish.players import chart, identities, page_names
+from pipelines.publish.players import chart, identities, page_names, with_member_keys
 from tests.publish.conftest import HOSTILE, Sample
 
 
@@ -190,3 +190,34 @@ def test_the_chart_has_whole_percentages_and_dates_that_do_not_overlap():
     xs = [d["x"] for d in c["dates"]]
     assert len(xs) >= 3 and all(b - a >= 60 for a, b in itertools.pairwise(xs))
     assert chart([{"date": "2026-11-02", "pct": None, "pct_text": ""}]) is None
+
+
+def test_a_howell_pair_listed_with_its_starting_direction_keeps_its_membership_keys():
+    """A one-winner Mitchell's list gives each pair its direction (1NS: NS); the standing of
+    a Howell has none, and the list's row still names its players."""
+    lines = pl.DataFrame(
+        {
+            "event_id": ["E", "E", "F"],
+            "scope": ["session"] * 3,
+            "session": [1, 1, 1],
+            "section": ["", "", ""],
+            "contestant": ["1NS", "1NS", "1"],
+            "direction": [None, None, "EW"],
+            "names": ["A & B", "A & B", "C & D"],
+            "position": [1, 2, 1],
+        }
+    )
+    keys = pl.DataFrame(
+        {
+            "event_id": ["E", "E", "F"],
+            "contestant": ["1NS", "1NS", "1"],
+            "direction": ["NS", "NS", "NS"],
+            "section": [None, None, None],
+            "names": ["A & B", "A & B", "C & D"],
+            "position": [1, 2, 1],
+            "member_key": ["ka", "kb", "kc"],
+        }
+    )
+    got = with_member_keys(lines, keys)["member_key"].to_list()
+    # a Mitchell's EW 1 is not the NS 1 the list names
+    assert got == ["ka", "kb", None]
