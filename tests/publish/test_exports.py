@@ -19,6 +19,7 @@ from pipelines.publish.usebio_writer import write_usebio
 from tests.conftest import REALDATA, shared_file
 from tests.publish.conftest import Sample
 from tests.publish.roundtrip import as_published, score_inbox
+from tests.realdata.one_winner import build
 
 LINE = ["event_id", "session", "section", "board", "ns_pair", "ew_pair"]
 #: The points a line carries: matchpoints, or IMPs in Butler and cross-IMP pairs.
@@ -283,3 +284,23 @@ def test_the_exported_events_csv_lists_the_exported_events_only(sample: Sample, 
     assert all(any(n.startswith(f"{e}-s") for n in names) for e in set(rows["event_id"]))
     again = reimport(files, exports / "events.csv", tmp_path / "inbox")
     assert again.snap.rejected.filter(pl.col("file") == "events.csv").height == 0  # type: ignore[attr-defined]
+
+
+def test_one_winner_mitchell_round_trip(tmp_path: Path):
+    """A one-winner Mitchell (pairs 1NS ... 21EW, arrow-switched rounds: read as a Howell of
+    those pairs) is exported as one field under the program's numbers and read back alike."""
+    path, _ = build(tmp_path / "src")
+    ours = score_inbox(path.parent)
+    assert ours.rejected.height == 0
+    sessions, standings, results = as_published(ours)
+    events_csv = write_events_csv(sessions, tmp_path / "events.csv")
+    for fmt, writer in (("usebio", write_usebio), ("pbn", write_pbn)):
+        files = writer(sessions, standings, results, tmp_path / fmt)
+        text = files[0].read_text(encoding="utf-8")
+        assert "14EW" in text
+        if fmt == "usebio":
+            assert "<WINNER_TYPE>1</WINNER_TYPE>" in text
+        again = reimport(files, events_csv, tmp_path / f"inbox-{fmt}")
+        assert set(again.scored["movement"]) == {"howell"}
+        assert "14EW" in set(again.standings["contestant"])
+        compare(ours.scored, ours.standings, again)
