@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -21,18 +21,33 @@ import polars as pl
 
 def put(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` unless it already holds exactly that; atomically (a
-    temporary file in the same folder, then :func:`os.replace`). Whether it was written."""
+    temporary file in the same folder, then :func:`os.replace`), readable by all (``0644``).
+    Whether it was written.
+
+    The temporary file is named for the writing process and thread (``.<name>.<pid>-<thread>
+    .tmp``): no other writer uses that name, so it is opened directly, without drawing random
+    names until one is free (what :func:`tempfile.mkstemp` costs a site of many thousand
+    pages); one a crashed run left behind is written over. The folder is made only when the
+    file cannot be opened for want of it."""
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = os.path.join(
+        os.path.dirname(path) or ".",
+        f".{os.path.basename(path)}.{os.getpid()}-{threading.get_ident()}.tmp",
+    )
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(tmp, flags, 0o644)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, flags, 0o644)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, 0o644)
+            os.fchmod(f.fileno(), 0o644)  # whatever the umask
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

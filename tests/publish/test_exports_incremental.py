@@ -116,3 +116,29 @@ def test_publishing_in_batches_of_events_writes_what_one_batch_writes(
     assert {
         p: p.stat().st_mtime_ns for p in (tmp_path / "batched").rglob("*") if p.is_file()
     } == stamps
+
+
+def test_put_writes_a_file_whole_readable_by_all_and_only_when_its_bytes_change(tmp_path):
+    """A published file is replaced in one rename, mode 0644 whatever the umask, its folders
+    made as needed, no temporary file left; the same bytes again write nothing (the time
+    stamp stays); a temporary file a crashed run left under the writer's name is written
+    over, not in the way."""
+    import os
+    import threading
+
+    page = tmp_path / "site" / "events" / "a" / "s1" / "index.html"
+    old = os.umask(0o077)
+    try:
+        assert put(page, b"<p>one</p>")
+    finally:
+        os.umask(old)
+    assert page.read_bytes() == b"<p>one</p>"
+    assert page.stat().st_mode & 0o777 == 0o644
+    stamp = page.stat().st_mtime_ns
+    assert not put(page, b"<p>one</p>")
+    assert page.stat().st_mtime_ns == stamp
+    stale = page.parent / f".{page.name}.{os.getpid()}-{threading.get_ident()}.tmp"
+    stale.write_bytes(b"half a page from a run cut short, longer than the new one")
+    assert put(page, b"<p>two</p>")
+    assert page.read_bytes() == b"<p>two</p>"
+    assert sorted(p.name for p in page.parent.iterdir()) == ["index.html"]
