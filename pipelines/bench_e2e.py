@@ -14,7 +14,9 @@ inbox, validation, rulings, scoring, standings, the audit and the publication â€
 * the run is repeated with **nothing new**.
 
 Each run is its own process (``python -m pipelines.cli bench-run ...``), so its wall time
-counts the start-up as a user sees it and its peak resident memory is its own. Throughput is
+counts the start-up as a user sees it and its peak resident memory is its own (a large
+publication's helper processes, :func:`pipelines.publish.publish`, print theirs beside it).
+Throughput is
 results read per second of the whole process. Timings are measurements of this machine, not
 test assertions: the README says what was measured and on what.
 """
@@ -87,6 +89,8 @@ class PhaseReport:
     seconds: dict[str, float] = field(default_factory=dict)  # per asset group
     steps: dict[str, float] = field(default_factory=dict)  # per asset / check
     peak_mb: float = 0.0
+    #: the largest peak of the processes that helped make the publication (0: none did)
+    helper_peak_mb: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -127,6 +131,7 @@ class EndToEndReport:
             out.append(
                 f"{p.name:<20} {p.wall:8.1f} s  {p.results:>9,} results  "
                 f"{p.rate:>9,.0f} results/s  peak {p.peak_mb:,.0f} MB"
+                + (f" (publication helper {p.helper_peak_mb:,.0f} MB)" if p.helper_peak_mb else "")
             )
             if p.results and p.without_site > 0:
                 out.append(
@@ -234,6 +239,7 @@ def _run_phase(
         seconds=data["seconds"],
         steps=data["steps"],
         peak_mb=data["peak_mb"],
+        helper_peak_mb=data.get("helper_peak_mb", 0.0),
     )
 
 
@@ -314,5 +320,16 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
         report = run_inbox(inbox, warehouse, publish_to=publish_to)
         seconds, steps = report.seconds, report.step_seconds
     from pipelines.bench import peak_rss_mb
+    from pipelines.publish import HELPER_PEAKS
 
-    print(json.dumps({"seconds": seconds, "steps": steps, "peak_mb": peak_rss_mb()}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "steps": steps,
+                "peak_mb": peak_rss_mb(),
+                # a publication's helper processes' own peaks (:func:`pipelines.publish.publish`)
+                "helper_peak_mb": max(HELPER_PEAKS, default=0.0),
+            }
+        )
+    )

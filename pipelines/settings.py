@@ -81,3 +81,17 @@ def publish_results() -> int:
     costs the scoring at its peak (its rows, their split by session, the rows the pages are
     rendered from), so a batch of half the range holds about what a range holds."""
     return max(1, range_results() // 2)
+
+
+def publish_workers() -> int:
+    """``$TRAVELLER_PUBLISH_WORKERS`` or the machine's processors (at most 4): how many
+    processes make a large publication's pages and files together (a first load, a season
+    made again; a night's few events are made in one, see
+    :data:`pipelines.publish.PARALLEL_FROM_RESULTS`). ``1`` makes every publication in the
+    run's own process."""
+    text = (os.environ.get("TRAVELLER_PUBLISH_WORKERS") or "").strip()
+    if not text:
+        return max(1, min(4, os.cpu_count() or 1))
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"TRAVELLER_PUBLISH_WORKERS must be a whole number >= 1, not {text!r}")
+    return int(text)

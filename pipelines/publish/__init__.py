@@ -30,14 +30,21 @@ import polars as pl
 from pipelines.batching import batches
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.common import export_stems
-from pipelines.publish.data import PER_EVENT, event_keys, event_sizes, load, load_events
+from pipelines.publish.data import (
+    PER_EVENT,
+    Published,
+    event_keys,
+    event_sizes,
+    load,
+    load_events,
+)
 from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import pbn_name, write_pbn
 from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import exportable, usebio_name, write_usebio
-from pipelines.settings import publish_results
+from pipelines.settings import publish_results, publish_workers
 from pipelines.warehouse import Warehouse
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
@@ -109,7 +116,25 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     # when it is kept: the file would come back without its boards)
     kept -= lost_exports(sessions, kept, folders_out, made, stems)
     todo = [e for e in folders if e not in kept]
-    batches = event_batches(todo, event_sizes(warehouse), publish_results())
+    sizes = event_sizes(warehouse)
+    shares = event_shares(todo, sizes, publish_workers())
+    # each process holds its share's batches: together no more than one publication alone
+    budget = max(1, publish_results() // len(shares))
+    helpers = _start_helpers(
+        shares[1:],
+        {
+            "warehouse": warehouse,
+            "site": site_dir,
+            "exports": folders_out,
+            "sizes": sizes,
+            "budget": budget,
+            "keys": keys,
+            "before": before,
+            "there": there,
+            "stems": stems,
+        },
+    )
+    batches = event_batches(shares[0], sizes, budget)
     data = load(warehouse, batches[0] if batches else [])
     summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
     site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
@@ -126,36 +151,14 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
                                      made["pbn-teams"], stems),
     }  # fmt: skip
-    for i, events in enumerate(batches):
-        batch = data if i == 0 else load_events(warehouse, events)
-        site.render_events(events, batch)
-        these = data.sessions.filter(of.is_in(events))
-        written["usebio"] += write_usebio(
-            these,
-            data.standings,
-            batch.results,
-            folders_out["usebio"],
-            made=made["usebio"],
-            stems=stems,
-        )
-        written["pbn"] += write_pbn(
-            these,
-            data.standings,
-            batch.results,
-            folders_out["pbn"],
-            made=made["pbn"],
-            stems=stems,
-        )
-        written["pbn-teams"] += write_teams_pbn(
-            these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"], stems=stems
-        )
-        if i == 0 and len(batches) > 1:  # the first batch's rows go while the others are made
-            data = replace(
-                data,
-                **{name: getattr(data, name).clear() for name in PER_EVENT},
-                extra={"players": data.extra.get("players")},
-            )
-        del batch
+    data = _make_events(site, data, batches, warehouse, folders_out, made, stems, written)
+    for helper in helpers:  # what the helper processes made, as if made here
+        part = helper.result()
+        site.take(part["site"])
+        for kind, files in part["written"].items():
+            written[kind] += [Path(f) for f in files]
+            made[kind].now.update(part["made"][kind])
+        HELPER_PEAKS.append(part["peak_mb"])
     summary.pages = len(site.finish())
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
@@ -186,6 +189,123 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
 
         summary.dashboard = render_season(warehouse, out / "season.html")
     return summary
+
+
+def _make_events(
+    site: Site,
+    data: Published,
+    batches: list[list[str]],
+    warehouse: Path | str,
+    folders_out: dict[str, Path],
+    made: dict[str, Manifest],
+    stems: dict[str, str],
+    written: dict[str, list[Path]],
+) -> Published:
+    """Make the pages and export files of the events of ``batches``, batch by batch (the
+    first batch's rows are ``data``'s, the others read in turn); the export files written
+    are added to ``written``, what they were made from to ``made``. ``data``, without the
+    first batch's rows once the next is read (its sessions and standings are kept)."""
+    of = pl.col("event_id")
+    for i, events in enumerate(batches):
+        batch = data if i == 0 else load_events(warehouse, events)
+        site.render_events(events, batch)
+        these = data.sessions.filter(of.is_in(events))
+        written["usebio"] += write_usebio(
+            these,
+            data.standings,
+            batch.results,
+            folders_out["usebio"],
+            made=made["usebio"],
+            stems=stems,
+        )
+        written["pbn"] += write_pbn(
+            these,
+            data.standings,
+            batch.results,
+            folders_out["pbn"],
+            made=made["pbn"],
+            stems=stems,
+        )
+        written["pbn-teams"] += write_teams_pbn(
+            these, batch.results, folders_out["pbn-teams"], made=made["pbn-teams"], stems=stems
+        )
+        if i == 0 and len(batches) > 1:  # the first batch's rows go while the others are made
+            data = replace(
+                data,
+                **{name: getattr(data, name).clear() for name in PER_EVENT},
+                extra={"players": data.extra.get("players")},
+            )
+        del batch
+    return data
+
+
+#: The least number of scored results to make again for a publication to share its events
+#: with helper processes: starting one (Python, the libraries, the season's standings read
+#: again) costs about what two or three thousand results' pages cost, so a night of one date
+#: is made in one process, a first load or a season made again in several.
+PARALLEL_FROM_RESULTS = 40_000
+
+#: The peak memory (MB, ``VmHWM``) of each helper process of the publications of this
+#: process, for the benchmark (which counts a run's memory with its helpers').
+HELPER_PEAKS: list[float] = []
+
+
+def event_shares(events: list[str], sizes: dict[str, int], workers: int) -> list[list[str]]:
+    """``events`` split into ``workers`` shares of about equal numbers of scored results
+    (``sizes``), each in their order, none empty: one for this process, one for each helper
+    process (:data:`PARALLEL_FROM_RESULTS`). Fewer than that many results: one share.
+
+    >>> event_shares(["a", "b", "c", "d"], {"a": 30_000, "b": 10_000, "c": 20_000, "d": 20_000}, 2)
+    [['a', 'b'], ['c', 'd']]
+    >>> event_shares(["a", "b"], {"a": 10, "b": 10}, 2)
+    [['a', 'b']]
+    """
+    total = sum(sizes.get(e, 0) for e in events)
+    if workers < 2 or total < PARALLEL_FROM_RESULTS or len(events) < 2:
+        return [list(events)]
+    shares: list[list[str]] = [[]]
+    done = 0
+    for e in events:
+        if done >= total * len(shares) / workers and shares[-1] and len(shares) < workers:
+            shares.append([])
+        shares[-1].append(e)
+        done += sizes.get(e, 0)
+    return shares
+
+
+def _start_helpers(shares: list[list[str]], job: dict) -> list:
+    """A helper process for each share (:func:`_made_apart`), started now (a fresh Python,
+    ``spawn``: Polars' and DuckDB's threads are not forked); their futures."""
+    if not shares:
+        return []
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn"))
+    futures = [pool.submit(_made_apart, {**job, "events": share}) for share in shares]
+    pool.shutdown(wait=False)  # the futures are waited for; the processes then end
+    return futures
+
+
+def _made_apart(job: dict) -> dict:
+    """In a helper process: the pages and export files of ``job["events"]`` (none of them
+    kept), made exactly as the publication makes them (:func:`_make_events`), into the same
+    folders; what was made, as plain data for the publication to take (:meth:`Site.take`)."""
+    from pipelines.bench import peak_rss_mb
+
+    batches = event_batches(job["events"], job["sizes"], job["budget"])
+    data = load(job["warehouse"], batches[0])
+    site = Site(data, job["site"], keys=job["keys"], before=job["before"], there=job["there"])
+    site.prepare()
+    made = {kind: Manifest(folder) for kind, folder in job["exports"].items()}
+    written: dict[str, list[Path]] = {kind: [] for kind in job["exports"]}
+    _make_events(site, data, batches, job["warehouse"], job["exports"], made, job["stems"], written)
+    return {
+        "site": site.made_apart(),
+        "written": {kind: [os.fspath(p) for p in files] for kind, files in written.items()},
+        "made": {kind: m.now for kind, m in made.items()},
+        "peak_mb": peak_rss_mb(),
+    }
 
 
 def event_batches(events: list[str], sizes: dict[str, int], budget: int) -> list[list[str]]:

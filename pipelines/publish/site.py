@@ -567,17 +567,54 @@ class Site:
             self._put(self.out / name, (TEMPLATES / name).read_text("utf-8"))
             for name in ("style.css", "search.js")
         ]
+        self.prepare()
+        self._index(self.sessions)
+        for event_id in self.by_event:
+            if event_id in self.kept_events:
+                self._keep_event(event_id)
+
+    def prepare(self) -> None:
+        """The published sessions (readable titles), each event's folder and its sessions:
+        what every page's links are made from. (:meth:`start` does it; a helper process that
+        makes some events' pages beside the publication does it alone, writing neither the
+        index nor the pages of the events kept.)"""
         self.sessions = [readable(s) for s in self.data.sessions.to_dicts()]
         self.folders = event_folders(self.sessions)
         for s in self.sessions:
             s["folder"] = self.folders[s["event_id"]]
-        self._index(self.sessions)
         self.by_event: dict[str, list[dict[str, Any]]] = {}
         for s in self.sessions:
             self.by_event.setdefault(s["event_id"], []).append(s)
-        for event_id in self.by_event:
-            if event_id in self.kept_events:
-                self._keep_event(event_id)
+
+    def made_apart(self) -> dict[str, Any]:
+        """What this site made, to hand to the publication it helps (:meth:`take`): the
+        pages' records, the pages (written or kept) and their paths, those written, and the
+        sessions rendered and kept — all as plain data."""
+        return {
+            "manifest": self.manifest,
+            "pages": [os.fspath(p) for p in self.pages],
+            "paths": sorted(self._paths),
+            "changed": [os.fspath(p) for p in self.changed],
+            "rendered": self.rendered,
+            "kept": self.kept,
+        }
+
+    def take(self, part: dict[str, Any]) -> None:
+        """Add what a helper process made of other events' pages (:meth:`made_apart`) to
+        this publication's: its pages count as written here (two pages on one path are
+        refused, as when one process writes both)."""
+        clash = self._paths.intersection(part["paths"])
+        if clash:
+            raise ValueError(
+                f"two pages would be written to {min(clash)}: two events, sections or "
+                "contestants whose names differ only in punctuation; rename one"
+            )
+        self._paths.update(part["paths"])
+        self.pages.extend(part["pages"])
+        self.changed.extend(Path(p) for p in part["changed"])
+        self.manifest.update(part["manifest"])
+        self.rendered += part["rendered"]
+        self.kept += part["kept"]
 
     def render_events(self, events: Iterable[str], batch: Published) -> None:
         """The pages of ``events`` (a batch of the events made again), from ``batch``, their

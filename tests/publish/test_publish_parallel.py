@@ -1,0 +1,80 @@
+"""A large publication is made by several processes (a share of the events each, the same
+folders): it must give, byte for byte, what one process gives — the pages, the exports, the
+records of what each was made from — and be kept whole by the next publication."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pipelines.publish as publish_mod
+from pipelines.publish import event_shares, publish
+from tests.publish.conftest import Sample
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    """Every file of a publication (its records in ``.manifests`` included), by path."""
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture
+def parallel(monkeypatch):
+    """Publications of any size shared among three processes."""
+    monkeypatch.setattr(publish_mod, "PARALLEL_FROM_RESULTS", 0)
+    monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "3")
+
+
+def test_events_are_shared_by_their_results_in_order():
+    sizes = {"a": 5, "b": 5, "c": 5, "d": 5, "e": 80}
+    assert event_shares(list("abcde"), sizes, 1) == [list("abcde")]
+    # never an empty share, each in the events' order, every event once
+    for workers in (2, 3, 4, 9):
+        shares = event_shares(list("abcde"), {**sizes, "e": 80_000}, workers)
+        assert [e for share in shares for e in share] == list("abcde")
+        assert all(shares) and len(shares) <= workers
+
+
+def test_a_publication_shared_among_processes_is_the_one_a_process_makes(
+    sample: Sample, tmp_path: Path, monkeypatch, parallel
+):
+    monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "1")
+    one = publish(sample.warehouse, tmp_path / "one")
+    monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "3")
+    peaks = len(publish_mod.HELPER_PEAKS)
+    shared = publish(sample.warehouse, tmp_path / "shared")
+    assert len(publish_mod.HELPER_PEAKS) == peaks + 2  # two helpers beside the run's process
+    assert _files(tmp_path / "shared") == _files(tmp_path / "one")
+    assert (shared.pages, shared.sessions_rendered, shared.pages_changed) == (
+        one.pages,
+        one.sessions_rendered,
+        one.pages_changed,
+    )
+    assert sorted(p.name for p in shared.usebio) == sorted(p.name for p in one.usebio)
+    assert sorted(p.name for p in shared.pbn) == sorted(p.name for p in one.pbn)
+    # the next publication keeps every event as it is: nothing rendered, nothing written
+    again = publish(sample.warehouse, tmp_path / "shared")
+    assert (again.sessions_rendered, again.pages_changed, again.pages_removed) == (0, 0, 0)
+    assert _files(tmp_path / "shared") == _files(tmp_path / "one")
+
+
+def test_pages_lost_since_a_shared_publication_are_made_again_by_the_helpers(
+    sample: Sample, tmp_path: Path, parallel
+):
+    out = tmp_path / "out"
+    publish(sample.warehouse, out)
+    whole = _files(out)
+    cards = sorted((out / "site" / "events").rglob("card-*.html"))
+    for page in cards[:: max(1, len(cards) // 5)]:
+        page.unlink()
+    (
+        out
+        / "exports"
+        / "usebio"
+        / sorted(p.name for p in (out / "exports" / "usebio").iterdir())[0]
+    ).unlink()
+    again = publish(sample.warehouse, out)
+    assert again.sessions_rendered > 0
+    assert _files(out) == whole
