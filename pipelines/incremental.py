@@ -13,9 +13,10 @@ A nightly run should cost what is new, not what is old. Three fingerprints decid
   and the same files read again before its eve give the same rows (:func:`still_read_alike`),
   so a quiet night costs a hash of the files;
 * a **date fingerprint** per session date (:func:`date_inputs`), from the rows that date is
-  computed from, not from whole files: its results, its rulings and appeals, and the rows of
-  ``events.csv``, of the contestants' lists and of the event holds of every event with a
-  session that day. Appending one event to ``events.csv`` changes that event's dates only.
+  computed from, not from whole files: its results, its rulings and appeals, the lines of its
+  results files that could not be read as rows, and the rows of ``events.csv``, of the
+  contestants' lists, of the event holds and of the official figures (a club program's) of
+  every event with a session that day. Appending one event to ``events.csv`` changes that event's dates only.
 
 The ingest stage writes the inbox fingerprint (``pipeline_state``, step ``inbox``) and the
 date fingerprints (``date_inputs``). When a date has been computed, ``dates_done`` keeps the
@@ -198,6 +199,14 @@ def date_inputs(snap) -> pl.DataFrame:
         _row_hashes(snap.events, "events", event_dates),
         _row_hashes(snap.contestants, "contestants", event_dates),
         _row_hashes(snap.event_holds, "holds", event_dates),
+        # the official figures of the event's files (the exporting program's): the
+        # reconciliation, the status it gives (reconciliation.on_difference) and the line of
+        # the ranking page follow them
+        _row_hashes(snap.source_standings, "official", event_dates),
+        # a line of a results file that could not be read as a row holds every event the
+        # file gives results to on its dates (sql/read/holds_for_dates.sql, unread_rows):
+        # the dates of the file's results are computed from it too
+        _row_hashes(_unread_rows(snap, results), "unread", None),
     ]
     every = pl.concat(parts).filter(
         pl.col("session_date").is_in(event_dates["session_date"].implode())
@@ -228,6 +237,18 @@ def date_inputs(snap) -> pl.DataFrame:
         .join(sizes, on="session_date", how="left")
         .with_columns(pl.col("results").fill_null(0))
         .sort("session_date")
+    )
+
+
+def _unread_rows(snap, results: pl.DataFrame) -> pl.DataFrame:
+    """The lines of results files that could not be read as rows (rejected while reading,
+    field ``row``), each beside every session date the file gives results to."""
+    unread = snap.rejected.filter((pl.col("field") == "row") & (pl.col("location") != "file"))
+    if unread.height == 0:
+        return pl.DataFrame()
+    file_dates = results.select("file", pl.col("session_date").cast(pl.Utf8)).unique()
+    return unread.select("file", "location", "field", "reason").join(
+        file_dates, on="file", how="inner"
     )
 
 

@@ -389,6 +389,8 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
                     _in(days),
                     delete="standings_changes_of_dates",
                 ),
+                # an event's team matches too (an event gone from the inbox keeps none)
+                Write("matches", pl.DataFrame(), _in(days), delete="matches_of_dates"),
                 Write("holds", pl.DataFrame(), _slice(days)),
                 # computed again from now on: done once the run has finished the date
                 Write("dates_done", pl.DataFrame(), _slice(days)),
