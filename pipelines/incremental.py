@@ -16,7 +16,8 @@ A nightly run should cost what is new, not what is old. Three fingerprints decid
   computed from, not from whole files: its results, its rulings and appeals, the lines of its
   results files that could not be read as rows, and the rows of ``events.csv``, of the
   contestants' lists, of the event holds and of the official figures (a club program's) of
-  every event with a session that day. Appending one event to ``events.csv`` changes that event's dates only.
+  every event with a session that day. Appending one event to ``events.csv`` changes that
+  event's dates only.
 
 The ingest stage writes the inbox fingerprint (``pipeline_state``, step ``inbox``) and the
 date fingerprints (``date_inputs``). When a date has been computed, ``dates_done`` keeps the
