@@ -142,6 +142,25 @@ class Warehouse:
         conn.close()
 
     @contextmanager
+    def open_to_readers(self) -> Iterator[Warehouse]:
+        """For the block, the file this process keeps open (:meth:`keep_open`) is closed, so
+        that other processes may read it (DuckDB lets many processes read a file only while
+        none writes it: a publication's helper processes read it beside the run's); it is
+        opened again after, held as many times as before. Meanwhile this process's
+        :meth:`connect` opens a connection of its own each time (read-only ones, beside the
+        readers). A file not kept open, or a PostgreSQL warehouse, is left as it is."""
+        key = None if self.url is not None else self._key()
+        if key is None or key not in _KEPT:
+            yield self
+            return
+        conn, n = _KEPT.pop(key)
+        conn.close()
+        try:
+            yield self
+        finally:
+            _KEPT[key] = (duckdb.connect(str(self.path)), n)
+
+    @contextmanager
     def kept_open(self) -> Iterator[Warehouse]:
         """The warehouse kept open for the block (:meth:`keep_open`)."""
         self.keep_open()

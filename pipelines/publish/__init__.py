@@ -22,6 +22,7 @@ director audit is written) would be published with them, so publication refuses 
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -120,6 +121,65 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     shares = event_shares(todo, sizes, publish_workers())
     # each process holds its share's batches: together no more than one publication alone
     budget = max(1, publish_results() // len(shares))
+    # the helpers read the warehouse beside this process: a DuckDB file this run keeps open
+    # for writing is closed meanwhile (every read here opens it read-only)
+    readers = Warehouse(warehouse).open_to_readers() if len(shares) > 1 else nullcontext()
+    with readers:
+        summary, site, data, written = _make_shares(
+            warehouse, out, site_dir, shares, sizes, budget, keys, kept, before, there,
+            folders_out, made, stems,
+        )  # fmt: skip
+    summary.pages = len(site.finish())
+    summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
+    summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
+    for name, folder in folders_out.items():
+        made[name].save()
+        # each export file was written only if it changed; those of sessions withdrawn go
+        prune(folder, written[name])
+    summary.usebio, summary.pbn, summary.pbn_teams = (
+        sorted(written["usebio"]),
+        sorted(written["pbn"]),
+        sorted(written["pbn-teams"]),
+    )
+    summary.parquet = write_parquet(warehouse, exports / "parquet")
+    # the events of the exported files only: an event no file exports (an individual) would
+    # be an events.csv row without its results when the exports are read again
+    exported = pl.concat(
+        [
+            exportable(data.sessions).select("event_id"),
+            data.sessions.filter(pl.col("form") == "teams").select("event_id"),
+        ]
+    )
+    write_events_csv(
+        data.sessions.join(exported.unique(), on="event_id", how="semi", maintain_order="left"),
+        exports / "events.csv",
+    )
+    if dashboard:
+        from pipelines.reports.season import render_season
+
+        summary.dashboard = render_season(warehouse, out / "season.html")
+    return summary
+
+
+def _make_shares(
+    warehouse: Path | str,
+    out: Path,
+    site_dir: Path,
+    shares: list[list[str]],
+    sizes: dict[str, int],
+    budget: int,
+    keys: dict[str, str],
+    kept: set[str],
+    before: dict,
+    there: set[str],
+    folders_out: dict[str, Path],
+    made: dict[str, Manifest],
+    stems: dict[str, str],
+) -> tuple[PublishSummary, Site, Published, dict[str, list[Path]]]:
+    """The pages and export files of the events of ``shares`` (:func:`event_shares`): the
+    first made here, each other by a helper process, taken here; the kept events keep
+    theirs. The summary so far, the site (to finish), the snapshot read and the export files
+    written."""
     helpers = _start_helpers(
         shares[1:],
         {
@@ -159,36 +219,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
             written[kind] += [Path(f) for f in files]
             made[kind].now.update(part["made"][kind])
         HELPER_PEAKS.append(part["peak_mb"])
-    summary.pages = len(site.finish())
-    summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
-    summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
-    for name, folder in folders_out.items():
-        made[name].save()
-        # each export file was written only if it changed; those of sessions withdrawn go
-        prune(folder, written[name])
-    summary.usebio, summary.pbn, summary.pbn_teams = (
-        sorted(written["usebio"]),
-        sorted(written["pbn"]),
-        sorted(written["pbn-teams"]),
-    )
-    summary.parquet = write_parquet(warehouse, exports / "parquet")
-    # the events of the exported files only: an event no file exports (an individual) would
-    # be an events.csv row without its results when the exports are read again
-    exported = pl.concat(
-        [
-            exportable(data.sessions).select("event_id"),
-            data.sessions.filter(pl.col("form") == "teams").select("event_id"),
-        ]
-    )
-    write_events_csv(
-        data.sessions.join(exported.unique(), on="event_id", how="semi", maintain_order="left"),
-        exports / "events.csv",
-    )
-    if dashboard:
-        from pipelines.reports.season import render_season
-
-        summary.dashboard = render_season(warehouse, out / "season.html")
-    return summary
+    return summary, site, data, written
 
 
 def _make_events(

@@ -78,3 +78,24 @@ def test_pages_lost_since_a_shared_publication_are_made_again_by_the_helpers(
     again = publish(sample.warehouse, out)
     assert again.sessions_rendered > 0
     assert _files(out) == whole
+
+
+def test_a_run_shares_its_publication_while_it_keeps_the_warehouse_open(
+    sample: Sample, tmp_path: Path, monkeypatch, parallel
+):
+    """``traveller run`` keeps its DuckDB file open for writing from its first stage to its
+    last, which no other process may then read: the publication lets its helpers read it,
+    and the run publishes what the sample's own run (one process) published."""
+    import shutil
+
+    from pipelines.runner import run_inbox
+    from tests.publish.conftest import NOW
+
+    monkeypatch.setenv("TRAVELLER_NOW", NOW)
+    inbox = tmp_path / "inbox"
+    shutil.copytree(sample.inbox, inbox)
+    peaks = len(publish_mod.HELPER_PEAKS)
+    report = run_inbox(inbox, tmp_path / "w.duckdb", publish_to=tmp_path / "out")
+    assert report.failed_checks == []
+    assert len(publish_mod.HELPER_PEAKS) == peaks + 2
+    assert _files(tmp_path / "out") == _files(sample.out)
