@@ -22,12 +22,14 @@ director audit is written) would be published with them, so publication refuses 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
 
+from pipelines import progress
 from pipelines.batching import batches
 from pipelines.formats.model import EVENT_COLUMNS
 from pipelines.publish.common import export_stems
@@ -180,8 +182,10 @@ def _make_shares(
     first made here, each other by a helper process, taken here; the kept events keep
     theirs. The summary so far, the site (to finish), the snapshot read and the export files
     written."""
+    tally = _Tally(sum(len(share) for share in shares), helpers=len(shares) > 1)
     helpers = _start_helpers(
         shares[1:],
+        tally.queue,
         {
             "warehouse": warehouse,
             "site": site_dir,
@@ -211,7 +215,10 @@ def _make_shares(
         "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
                                      made["pbn-teams"], stems),
     }  # fmt: skip
-    data = _make_events(site, data, batches, warehouse, folders_out, made, stems, written)
+    data = _make_events(
+        site, data, batches, warehouse, folders_out, made, stems, written, tally.one
+    )
+    tally.wait(helpers)
     for helper in helpers:  # what the helper processes made, as if made here
         part = helper.result()
         site.take(part["site"])
@@ -231,15 +238,17 @@ def _make_events(
     made: dict[str, Manifest],
     stems: dict[str, str],
     written: dict[str, list[Path]],
+    progress: Callable[[str], None] | None = None,
 ) -> Published:
     """Make the pages and export files of the events of ``batches``, batch by batch (the
     first batch's rows are ``data``'s, the others read in turn); the export files written
-    are added to ``written``, what they were made from to ``made``. ``data``, without the
-    first batch's rows once the next is read (its sessions and standings are kept)."""
+    are added to ``written``, what they were made from to ``made``; ``progress`` is told of
+    each event whose pages are made. ``data``, without the first batch's rows once the next
+    is read (its sessions and standings are kept)."""
     of = pl.col("event_id")
     for i, events in enumerate(batches):
         batch = data if i == 0 else load_events(warehouse, events)
-        site.render_events(events, batch)
+        site.render_events(events, batch, progress)
         these = data.sessions.filter(of.is_in(events))
         written["usebio"] += write_usebio(
             these,
@@ -304,15 +313,70 @@ def event_shares(events: list[str], sizes: dict[str, int], workers: int) -> list
     return shares
 
 
-def _start_helpers(shares: list[list[str]], job: dict) -> list:
+class _Tally:
+    """The publication's progress (:mod:`pipelines.progress`, task ``publishing events``):
+    the events whose pages are made, here and — told through ``queue`` — in the helper
+    processes."""
+
+    TASK = "publishing events"
+
+    def __init__(self, total: int, helpers: bool) -> None:
+        self.total, self.done = total, 0
+        self.queue = None
+        if helpers:
+            import multiprocessing
+
+            self.queue = multiprocessing.get_context("spawn").SimpleQueue()
+
+    def one(self, event_id: str = "") -> None:
+        """An event made here (``event_id``); the helpers' events made meanwhile counted."""
+        self.done += 1 + self._drain()
+        progress.tick(self.TASK, self.done, self.total, event_id)
+
+    def _drain(self) -> int:
+        n = 0
+        while self.queue is not None and not self.queue.empty():
+            self.queue.get()
+            n += 1
+        return n
+
+    def wait(self, helpers: list) -> None:
+        """Wait for the helper processes, counting their events as they are made."""
+        from concurrent.futures import wait
+
+        pending = set(helpers)
+        while pending:
+            _, pending = wait(pending, timeout=0.5)
+            more = self._drain()
+            if more:
+                self.done += more
+                progress.tick(self.TASK, self.done, self.total)
+
+
+#: The helper process's line to the publication's :class:`_Tally` (set as it starts).
+_TOLD = None
+
+
+def _listen(queue) -> None:
+    global _TOLD
+    _TOLD = queue
+
+
+def _start_helpers(shares: list[list[str]], queue, job: dict) -> list:
     """A helper process for each share (:func:`_made_apart`), started now (a fresh Python,
-    ``spawn``: Polars' and DuckDB's threads are not forked); their futures."""
+    ``spawn``: Polars' and DuckDB's threads are not forked), each telling ``queue`` of every
+    event it makes; their futures."""
     if not shares:
         return []
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(len(shares), mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        len(shares),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_listen,
+        initargs=(queue,),
+    )
     futures = [pool.submit(_made_apart, {**job, "events": share}) for share in shares]
     pool.shutdown(wait=False)  # the futures are waited for; the processes then end
     return futures
@@ -330,7 +394,10 @@ def _made_apart(job: dict) -> dict:
     site.prepare()
     made = {kind: Manifest(folder) for kind, folder in job["exports"].items()}
     written: dict[str, list[Path]] = {kind: [] for kind in job["exports"]}
-    _make_events(site, data, batches, job["warehouse"], job["exports"], made, job["stems"], written)
+    told = (lambda _event: _TOLD.put(1)) if _TOLD is not None else None
+    _make_events(
+        site, data, batches, job["warehouse"], job["exports"], made, job["stems"], written, told
+    )
     return {
         "site": site.made_apart(),
         "written": {kind: [os.fspath(p) for p in files] for kind, files in written.items()},

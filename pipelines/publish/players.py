@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
+from pipelines import progress
 from pipelines.publish.common import (
     GUID,
     Decimals,
@@ -479,9 +480,10 @@ class PlayerPages:
                 if site.keep(f"player\x1f{PLAYERS_DIR}/{page}.html", None):
                     still.add(page)
             kept += len(still)
-        for person, ctx in self.views(
-            site.folders, people.filter(~pl.col("page").is_in(sorted(still)))
-        ):
+        made = people.filter(~pl.col("page").is_in(sorted(still)))
+        for i, (person, ctx) in enumerate(self.views(site.folders, made), start=1):
+            if progress.every(200, i, made.height):
+                progress.tick("player pages", i, made.height)
             rel = f"{PLAYERS_DIR}/{person['page']}.html"
             key = f"player\x1f{rel}"
             made_from = digest(ctx)

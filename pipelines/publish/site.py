@@ -40,7 +40,7 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -616,10 +616,16 @@ class Site:
         self.rendered += part["rendered"]
         self.kept += part["kept"]
 
-    def render_events(self, events: Iterable[str], batch: Published) -> None:
+    def render_events(
+        self,
+        events: Iterable[str],
+        batch: Published,
+        made: Callable[[str], None] | None = None,
+    ) -> None:
         """The pages of ``events`` (a batch of the events made again), from ``batch``, their
         rows (:func:`~pipelines.publish.data.load_events`: the sessions and standings are the
-        snapshot's, read whole)."""
+        snapshot's, read whole); ``made`` is told of each event once its pages are made (the
+        publication's progress)."""
         self.data = replace(
             self.data,
             results=batch.results,
@@ -643,6 +649,8 @@ class Site:
             self.manifest[f"event\x1f{event_id}"]["sessions"] = [
                 f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
             ]
+            if made is not None:
+                made(event_id)
         self._batch, self._parts = None, {}  # what follows reads whole frames again
 
     def finish(self) -> list[Path | str]:

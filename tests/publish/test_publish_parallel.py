@@ -99,3 +99,24 @@ def test_a_run_shares_its_publication_while_it_keeps_the_warehouse_open(
     assert report.failed_checks == []
     assert len(publish_mod.HELPER_PEAKS) == peaks + 2
     assert _files(tmp_path / "out") == _files(sample.out)
+
+
+@pytest.mark.parametrize("workers", ["1", "3"])
+def test_the_publication_tells_its_progress_event_by_event(
+    sample: Sample, tmp_path: Path, monkeypatch, parallel, workers: str
+):
+    """The progress bar of ``traveller run`` counts the events whose pages are made — those
+    the helper processes make too — up to all of them, and the player pages made."""
+    from pipelines import progress
+
+    monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", workers)
+    ticks: list[tuple[str, int, int]] = []
+    with progress.listening(lambda task, done, total, _note: ticks.append((task, done, total))):
+        publish(sample.warehouse, tmp_path / "out")
+    events = [(done, total) for task, done, total in ticks if task == "publishing events"]
+    made = len(list((tmp_path / "out" / "site" / "events").iterdir()))
+    assert events and events[-1] == (made, made)
+    assert [d for d, _ in events] == sorted(d for d, _ in events)
+    players = [(done, total) for task, done, total in ticks if task == "player pages"]
+    pages = len(list((tmp_path / "out" / "site" / "players").glob("*.html"))) - 1  # the index
+    assert players and players[-1] == (pages, pages)
