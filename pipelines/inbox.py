@@ -25,6 +25,7 @@ import polars as pl
 from pipelines import progress, settings
 from pipelines.deals import checked as checked_deals
 from pipelines.formats import read_file
+from pipelines.formats.canonical_csv import normalise_results
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
     DEAL_COLUMNS,
@@ -184,10 +185,29 @@ def read_all(
     total = len(paths) + done if total is None else total
     out = []
     for i, p in enumerate(paths, start=done + 1):
-        out.append((p, read_file(p, inbox)))
+        out.append((p, read_file(p, inbox, normalise=False)))
         if progress.every(25, i, total):
             progress.tick("reading files", i, total)
+    normalise_together([r for _, r in out])
     return out
+
+
+def normalise_together(reads: list[ReadResult]) -> None:
+    """Write the results of the ``reads`` a reader left as read canonically
+    (``ReadResult.normalised`` false: :func:`~pipelines.formats.canonical_csv.
+    normalise_results`), all in one pass: each row is written canonically on its own, so the
+    rows come out as each file's reader would have given them, for the cost of one file."""
+    raw = [r for r in reads if not r.normalised]
+    rows = [r.results for r in raw if r.results.height]
+    if rows:
+        done = normalise_results(pl.concat(rows)).partition_by(
+            "file", as_dict=True, maintain_order=True
+        )
+        for r in raw:
+            if r.results.height:
+                r.results = done[(r.file,)]
+    for r in raw:
+        r.normalised = True
 
 
 def _concat(frames: list[pl.DataFrame], columns: tuple[str, ...]) -> pl.DataFrame:

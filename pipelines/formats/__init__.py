@@ -122,17 +122,20 @@ def _too_big(path: Path) -> str | None:
     return None
 
 
-def read_file(path: Path, inbox_root: Path) -> ReadResult:
+def read_file(path: Path, inbox_root: Path, normalise: bool = True) -> ReadResult:
     """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``.
 
     A symbolic link or a file whose name is not UTF-8 is refused as a whole (one ``file``
-    reject naming why), never read under another name."""
+    reject naming why), never read under another name. ``normalise=False``: a results CSV's
+    rows are left for the caller to write canonically (``ReadResult.normalised``)."""
     file = relative_name(path, inbox_root)
     refused = _refused(path, file) or _empty(path) or _too_big(path)
     if refused is not None:
         return file_failure(file, "unknown", "file", refused, None)
     fmt = detect_format(path)
     reader = READERS.get(fmt)
+    if reader is read_results_csv and not normalise:
+        return read_results_csv(path, file, normalise=False)
     if reader is not None:
         return reader(path, file)
     if fmt in _NO_READER:

@@ -435,11 +435,14 @@ def select_columns(
 # --------------------------------------------------------------------------- results reader
 
 
-def read_results_csv(path: Path, file: str) -> ReadResult:
+def read_results_csv(path: Path, file: str, normalise: bool = True) -> ReadResult:
     """Read a canonical results CSV into a :class:`ReadResult` (format ``csv``).
 
     ``file`` is the lineage label (path relative to the inbox). Missing required columns
     or non-UTF-8 content reject the whole file; ragged rows are rejected one by one.
+    ``normalise=False`` leaves the results as read, each value trimmed (empty → null), for
+    the caller to write them canonically (:func:`normalise_results`) — for many files at
+    once, what costs a small file most of its reading (``ReadResult.normalised``).
     """
     table = load_csv_table(path, file, whole="board")
     failed = table_failure(file, "csv", table)
@@ -467,7 +470,9 @@ def read_results_csv(path: Path, file: str) -> ReadResult:
         "source_ew_mp": None,
         "session_date": date_from_name(path),
     }
-    results = normalise_results(select_columns(table.frame, RESULT_COLUMNS, fixed))
+    results = select_columns(table.frame, RESULT_COLUMNS, fixed)
+    if normalise:
+        results = normalise_results(results)
     failure = no_numbers(file, results["board"], results["location"], "board")
     if failure is not None:
         rej = frame([failure], REJECT_COLUMNS)
@@ -478,4 +483,5 @@ def read_results_csv(path: Path, file: str) -> ReadResult:
         results=results,
         rejected=frame(table.rejected, REJECT_COLUMNS),
         rows_read=table.rows_read,
+        normalised=normalise,
     )

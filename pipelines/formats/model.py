@@ -202,3 +202,7 @@ class ReadResult:
     #: every date the file writes as written (USEBIO ``EVENT`` and ``SESSION`` ``DATE``):
     #: its slashed dates state the file's order (pipelines.scoring.dates)
     dates_written: tuple[str, ...] = ()
+    #: whether ``results`` are written canonically already (``normalise_results``); false
+    #: only where the caller asked a reader to leave that to it, to do it once for many
+    #: files (:func:`pipelines.inbox.read_all`)
+    normalised: bool = True

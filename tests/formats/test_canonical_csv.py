@@ -240,3 +240,48 @@ def test_an_unparseable_quoted_value_rejects_the_file(tmp_path: Path) -> None:
     rej = result.rejected.row(0, named=True)
     assert rej["location"] == "file"
     assert "cannot be parsed" in rej["reason"]
+
+
+def test_an_inbox_read_together_gives_each_file_s_rows_as_read_alone(tmp_path: Path) -> None:
+    """:func:`pipelines.inbox.read_all` writes the results of many CSV files canonically in
+    one pass: every file's rows, rejections and counts are what reading it alone gives —
+    contracts, declarers and scores in every notation, blanks, an individual, a ragged row, a
+    file refused whole, and the other formats beside them."""
+    from pipelines.inbox import read_all
+    from pipelines.resources import SAMPLE_INBOX
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    contracts = ["4s", "3 NT x", "ap", "", "7nxx", "pass", "2H"]
+    scores = ["A60-40", "a=/=", "np", " 110 ", "-420", "", "A+-"]
+    for k in range(5):
+        lines = [HEADER] + [
+            f"E{k},1,A,1,{t},{b},{t},{t + 10},{contracts[(k + b + t) % 7]},"
+            f"{'nesw'[(b + t) % 4]},{6 + b % 7},{scores[(k * b + t) % 7]}"
+            for b in range(1, 6)
+            for t in range(1, 4)
+        ]
+        if k == 2:
+            lines.append("E2,1,A,1,9,1,9")  # ragged
+        (inbox / f"results-{k}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (inbox / "individual.csv").write_text(
+        "event_id,session,board,north,south,east,west,contract,declarer,tricks,score\n"
+        "I1,1,1,a,b,c,d,4s,s,10,420\nI1,1,1,e,f,g,h,3nt,w,9,-400\n",
+        encoding="utf-8",
+    )
+    (inbox / "garbage.csv").write_text(
+        HEADER + "\n" + "\n".join("x,1,,,,board,1,2,4S,N,10,420" for _ in range(30)) + "\n",
+        encoding="utf-8",
+    )
+    for name in ("events.csv", "rulings.csv"):
+        (inbox / name).write_bytes((SAMPLE_INBOX / name).read_bytes())
+    together = read_all(inbox)
+    alone = [read_file(path, inbox) for path, _ in together]
+    assert len(together) == 9
+    for (_, t), a in zip(together, alone, strict=True):
+        assert t.normalised and a.normalised
+        assert t.results.equals(a.results), t.file
+        assert t.rejected.equals(a.rejected), t.file
+        assert t.rows_read == a.rows_read
+    contract = pl.concat([t.results for _, t in together])["contract"]
+    assert {"4S", "3NTX", "PASS", "7NTXX"} <= set(contract.drop_nulls().to_list())
