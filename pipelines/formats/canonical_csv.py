@@ -239,28 +239,44 @@ def load_csv_table(path: Path, file: str, whole: str | None = None) -> CsvTable:
             rows_read=max(n_lines - 1, 0),
             failure=reject(file, "file", "file", problem or "not UTF-8", None),
         )
-    lines = pl.Series("raw", text.split("\n"), dtype=pl.Utf8).str.strip_suffix("\r")
-    nonblank = (lines.str.strip_chars() != "").arg_true()
-    if nonblank.len() == 0:
+    # every non-blank line with its number (0-based), whether it holds an odd number of
+    # quotes, and how many fields it splits into outside quotes: one query, not one per
+    # question (a small file's reading is mostly the cost of each query)
+    info = (
+        pl.LazyFrame({"raw": text.split("\n")}, schema={"raw": pl.Utf8})
+        .with_row_index("i")
+        .with_columns(pl.col("raw").str.strip_suffix("\r"))
+        .filter(pl.col("raw").str.strip_chars() != "")
+        .with_columns(
+            (pl.col("raw").str.count_matches('"') % 2 == 1).alias("odd"),
+            (pl.col("raw").str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1).alias(
+                "fields"
+            ),
+        )
+        .collect()
+    )
+    if info.height == 0:
         return CsvTable(failure=reject(file, "file", "file", "the file is empty", None))
-    hdr_idx = int(nonblank[0])
-    table = CsvTable(header_raw=lines[hdr_idx], header=_header_names(lines[hdr_idx]))
-    if (lines.str.count_matches('"') % 2 == 1).any():
+    header_raw = info["raw"][0]
+    table = CsvTable(header_raw=header_raw, header=_header_names(header_raw))
+    if info["odd"].any():
         return _load_with_csv_module(text, file, table)
-    idx = nonblank[1:]
-    body = lines.gather(idx)
-    counts = body.str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1
-    good = counts == len(table.header)
-    table.rows_read = body.len()
-    bad = int((~good).sum())
+    rows = info.slice(1)
+    width = len(table.header)
+    table.rows_read = rows.height
+    ragged = rows.filter(pl.col("fields") != width)
+    bad = ragged.height
     if garbage(bad, table.rows_read):
-        first = int(idx.filter(~good)[0]) + 1
-        table.failure = _not_a_table(file, bad, table.rows_read, len(table.header), first)
+        first = int(ragged["i"][0]) + 1
+        table.failure = _not_a_table(file, bad, table.rows_read, width, first)
         return table
-    for i, raw, n in zip(idx.filter(~good), body.filter(~good), counts.filter(~good), strict=True):
-        table.rejected.append(_ragged(file, int(i) + 1, n, len(table.header), raw))
-    if whole in table.header and int(good.sum()) >= GARBAGE_STOP:
-        probe = body.filter(good).head(GARBAGE_STOP)
+    for i, raw, n in ragged.select("i", "raw", "fields").iter_rows():
+        table.rejected.append(_ragged(file, int(i) + 1, n, width, raw))
+    body = rows.filter(pl.col("fields") == width) if bad else rows
+    idx = body["i"]
+    good_body = body["raw"]
+    if whole in table.header and body.height >= GARBAGE_STOP:
+        probe = good_body.head(GARBAGE_STOP)
         sample = "\n".join([table.header_raw, *probe.to_list()]) + "\n"
         try:
             first = pl.read_csv(
@@ -269,13 +285,13 @@ def load_csv_table(path: Path, file: str, whole: str | None = None) -> CsvTable:
         except (pl.exceptions.PolarsError, IndexError):
             first = None  # judged on the whole file below
         if first is not None:
-            lines_of = (idx.filter(good) + 1).head(GARBAGE_STOP).cast(pl.Utf8)
+            lines_of = (idx + 1).head(GARBAGE_STOP).cast(pl.Utf8)
             failure = no_numbers(file, first, lines_of, whole, "the first ")
             if failure is not None:
                 table.failure = failure
                 return table
-    good_lines = (idx.filter(good) + 1).to_list()
-    csv_text = "\n".join([table.header_raw, *body.filter(good).to_list()]) + "\n"
+    good_lines = [i + 1 for i in idx.to_list()]
+    csv_text = "\n".join([table.header_raw, *good_body.to_list()]) + "\n"
     try:
         df = pl.read_csv(io.BytesIO(csv_text.encode("utf-8")), has_header=True, infer_schema=False)
     except pl.exceptions.PolarsError:

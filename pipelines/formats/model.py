@@ -151,9 +151,19 @@ REJECT_COLUMNS: tuple[str, ...] = ("file", "location", "field", "reason", "raw")
 WARNING_COLUMNS: tuple[str, ...] = REJECT_COLUMNS
 
 
+#: One empty frame per tuple of columns, whose :meth:`~polars.DataFrame.clear` copies
+#: :func:`empty_frame` gives (a frame built from a schema costs a Series per column: a
+#: reader's result of a small file holds several).
+_EMPTY: dict[tuple[str, ...], pl.DataFrame] = {}
+
+
 def empty_frame(columns: tuple[str, ...]) -> pl.DataFrame:
-    """An empty frame with the given columns, all ``Utf8``."""
-    return pl.DataFrame(schema={c: pl.Utf8 for c in columns})
+    """An empty frame with the given columns, all ``Utf8`` (a new frame each time)."""
+    columns = tuple(columns)
+    template = _EMPTY.get(columns)
+    if template is None:
+        template = _EMPTY[columns] = pl.DataFrame(schema={c: pl.Utf8 for c in columns})
+    return template.clear()
 
 
 def frame(rows: list[dict[str, str | None]], columns: tuple[str, ...]) -> pl.DataFrame:
