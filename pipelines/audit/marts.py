@@ -397,21 +397,18 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         pl.col("deducted_imps").fill_null(0.0).sum().alias("imps_deducted"),
         pl.col("deducted_vps").fill_null(0.0).sum().alias("vps_deducted"),
     )
-    # every slice with boards has its two 'all' rows, zeros included
-    frame = boards.join(
+    # every slice with boards has its two 'all' rows, zeros included; a row of a category (or
+    # of a slice without boards, an assistant's) is a share of its slice's penalties, and its
+    # rate is per 1,000 boards of the same slice
+    slices = ["period_kind", "period", "dimension", "value"]
+    frame = boards.select(*slices).join(
         pl.DataFrame({"penalty_kind": ["procedural", "disciplinary"], "category": ["all", "all"]}),
         how="cross",
     )
-    frame = pl.concat(
-        [
-            frame.select(*keys, "boards_played"),
-            agg.select(keys)
-            .join(frame.select(*keys, "boards_played"), on=keys, how="anti")
-            .with_columns(pl.lit(None, pl.Int64).alias("boards_played")),
-        ]
-    )
+    frame = pl.concat([frame, agg.select(keys)]).unique(keys, maintain_order=True)
     out = (
-        frame.join(agg, on=keys, how="left")
+        frame.join(boards, on=slices, how="left")
+        .join(agg, on=keys, how="left")
         .join(totals, on=["period_kind", "period"], how="left")
         .with_columns(
             pl.when(pl.col("dimension") == "law")

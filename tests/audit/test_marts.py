@@ -269,3 +269,33 @@ def test_adjustments_sized_in_imps():
         & (pl.col("penalty_kind") == "procedural")
     )
     assert p["imps_deducted"].item() == 3.0
+
+
+def test_a_penalty_category_is_counted_per_1000_boards_of_its_slice():
+    """A category row (B1, B2, A) is a share of its slice's penalties: its boards played are
+    the slice's and its rate is per 1,000 of them. R4 (90B1) of 2,500 boards in the season:
+    0.4 per 1,000; by TD A (1,500 boards directed): 1 per 1,500."""
+    p = build_marts(_inputs()).penalty_stats.filter(pl.col("period_kind") == "season")
+
+    def row(dimension: str, value: str, category: str) -> dict:
+        return p.filter(
+            (pl.col("dimension") == dimension)
+            & (pl.col("value") == value)
+            & (pl.col("category") == category)
+        ).row(0, named=True)
+
+    b1 = row("all", "all", "B1")
+    assert (b1["penalties"], b1["boards_played"]) == (1, 2500)
+    assert b1["per_1000_boards"] == pytest.approx(0.4)
+    a = row("director", "TD A", "B1")
+    assert (a["penalties"], a["boards_played"]) == (1, 1500)
+    assert a["per_1000_boards"] == pytest.approx(1000 / 1500)
+    disc = row("event", "C2", "A")
+    assert (disc["penalties"], disc["boards_played"]) == (1, 1000)
+    # each category row has the boards of the slice's 'all' row
+    whole = p.filter(pl.col("category") == "all").select(
+        "period_kind", "period", "dimension", "value", "penalty_kind", b="boards_played"
+    )
+    joined = p.join(whole, on=["period_kind", "period", "dimension", "value", "penalty_kind"])
+    assert joined.height == p.height
+    assert (joined["boards_played"] == joined["b"]).all()
