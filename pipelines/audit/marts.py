@@ -482,10 +482,14 @@ def _appeal_stats(
     rulings = r.group_by(keys).agg(
         pl.len().alias("rulings"), pl.col("late").fill_null(False).sum().alias("late_rulings")
     )
+    # a slice is shown when boards were played in it, or appeals were lodged against its
+    # rulings, or (but by law cited) rulings were given in it: an assistant who directs no
+    # session still has his rulings and the appeals against them
     frame = pl.concat(
         [
             boards.select(*keys),
-            agg.filter(pl.col("dimension") == "law").select(keys),
+            agg.select(keys),
+            rulings.filter(pl.col("dimension") != "law").select(keys),
         ]
     ).unique()
     counts = ["appeals", "pending", "decided", *OUTCOMES, "overturned", "late", "not_allowed"]

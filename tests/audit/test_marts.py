@@ -299,3 +299,40 @@ def test_a_penalty_category_is_counted_per_1000_boards_of_its_slice():
     joined = p.join(whole, on=["period_kind", "period", "dimension", "value", "penalty_kind"])
     assert joined.height == p.height
     assert (joined["boards_played"] == joined["b"]).all()
+
+
+def test_an_assistant_who_directs_no_session_keeps_his_rulings_and_appeals():
+    """TD C directs no session (an assistant at C2): his ruling R12 and the appeal against it,
+    changed, count in his slice of ``appeal_stats`` (no boards: no Board-Appeal Ratio), as
+    they do in 'all' and in the event."""
+    base = _inputs()
+    extra = base.rulings.filter(pl.col("ruling_id") == "R6").with_columns(
+        pl.lit("R12").alias("ruling_id"), pl.lit("TD C").alias("director")
+    )
+    appeal = base.appeals.head(1).with_columns(
+        pl.lit("A4").alias("appeal_id"), pl.lit("R12").alias("ruling_id")
+    )
+    m = build_marts(
+        AuditInputs(
+            base.events,
+            base.boards,
+            pl.concat([base.rulings, extra]),
+            pl.concat([base.appeals, appeal]),
+            base.sizes,
+        )
+    )
+    a = m.appeal_stats.filter(pl.col("period_kind") == "season")
+
+    def row(dimension: str, value: str) -> dict:
+        return a.filter((pl.col("dimension") == dimension) & (pl.col("value") == value)).row(
+            0, named=True
+        )
+
+    c = row("director", "TD C")
+    assert (c["appeals"], c["decided"], c["changed"], c["rulings"]) == (1, 1, 1, 1)
+    assert c["overturn_rate"] == 1.0
+    assert c["boards_played"] == 0 and c["board_appeal_ratio"] is None
+    assert row("all", "all")["appeals"] == 4
+    # the director slices add up to the whole
+    directors = a.filter(pl.col("dimension") == "director")
+    assert directors["appeals"].sum() == 4 and directors["rulings"].sum() == 10
