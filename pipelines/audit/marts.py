@@ -555,8 +555,20 @@ def _director_audit(
         pl.len().alias("sessions_directed"),
         pl.col("boards_played").sum().alias("boards_directed"),
     )
-    r = _periods(_with_controls(rul, controls), window, months=False).with_columns(
-        (pl.col("director") == pl.col("session_director")).fill_null(False).alias("__own_session")
+    # the rulings of rulings_per_board are those at the sessions counted in its boards: a
+    # session with no boards played on record (its date held back) counts in neither
+    counted = sessions.select("event_id", "session", pl.lit(True).alias("__counted")).unique()
+    r = (
+        _periods(_with_controls(rul, controls), window, months=False)
+        .join(counted, on=["event_id", "session"], how="left")
+        .with_columns(
+            (
+                (pl.col("director") == pl.col("session_director"))
+                & pl.col("__counted").fill_null(False)
+            )
+            .fill_null(False)
+            .alias("__own_session")
+        )
     )
     kinds = r.group_by(keys).agg(
         pl.len().alias("rulings"),

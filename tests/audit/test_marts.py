@@ -336,3 +336,32 @@ def test_an_assistant_who_directs_no_session_keeps_his_rulings_and_appeals():
     # the director slices add up to the whole
     directors = a.filter(pl.col("dimension") == "director")
     assert directors["appeals"].sum() == 4 and directors["rulings"].sum() == 10
+
+
+def test_rulings_per_board_counts_rulings_and_boards_of_the_same_sessions():
+    """TD A also directs K2 (congress), whose boards played are not on record (its date held
+    back): his ruling R10 there is one of his rulings, but not one of rulings_per_board's
+    (the rate is over the boards of K1 alone: R8 and R9 of 500)."""
+    base = _inputs()
+    events = pl.concat(
+        [
+            base.events,
+            base.events.filter(pl.col("event_id") == "K1").with_columns(
+                pl.lit("K2").alias("event_id")
+            ),
+        ]
+    )
+    extra = base.rulings.filter(pl.col("ruling_id") == "R8").with_columns(
+        pl.lit("R10").alias("ruling_id"), pl.lit("K2").alias("event_id")
+    )
+    m = build_marts(
+        AuditInputs(events, base.boards, pl.concat([base.rulings, extra]), base.appeals, base.sizes)
+    )
+    d = m.director_audit.filter(
+        (pl.col("director") == "TD A")
+        & pl.col("stratum").str.starts_with("congress")
+        & (pl.col("measure") == "rulings_per_board")
+    ).row(0, named=True)
+    assert (d["rulings"], d["sessions_directed"], d["boards_directed"]) == (3, 1, 500)
+    assert (d["x"], d["n"]) == (2, 500)
+    assert d["rulings_per_1000_boards"] == pytest.approx(4.0)
