@@ -84,14 +84,17 @@ def publish_results() -> int:
 
 
 def publish_workers() -> int:
-    """``$TRAVELLER_PUBLISH_WORKERS`` or the machine's processors (at most 4): how many
+    """``$TRAVELLER_PUBLISH_WORKERS`` or the processors this process may use (at most 4; a
+    CPU quota without a CPU set is not seen: set the variable there): how many
     processes make a large publication's pages and files together (a first load, a season
     made again; a night's few events are made in one, see
     :data:`pipelines.publish.PARALLEL_FROM_RESULTS`). ``1`` makes every publication in the
     run's own process."""
     text = (os.environ.get("TRAVELLER_PUBLISH_WORKERS") or "").strip()
     if not text:
-        return max(1, min(4, os.cpu_count() or 1))
+        # the processors this process may run on (a container's CPU set), not the host's
+        usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        return max(1, min(4, usable or os.cpu_count() or 1))
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"TRAVELLER_PUBLISH_WORKERS must be a whole number >= 1, not {text!r}")
     return int(text)

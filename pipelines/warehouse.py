@@ -49,6 +49,11 @@ DEFAULT_PATH = Path("data/warehouse.duckdb")
 _KEPT: dict[str, tuple[duckdb.DuckDBPyConnection, int]] = {}
 
 
+#: How long a run waits, after its publication's helper processes read the file it keeps
+#: open (:meth:`Warehouse.open_to_readers`), for another reader to let it open the file for
+#: writing again (seconds).
+REOPEN_WAIT = 120.0
+
 #: A value with a URL scheme (``postgresql://…``, and what ``Path`` makes of it,
 #: ``postgresql:/…``); a drive letter (``C:/``) is a path.
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")
@@ -158,7 +163,24 @@ class Warehouse:
         try:
             yield self
         finally:
-            _KEPT[key] = (duckdb.connect(str(self.path)), n)
+            _KEPT[key] = (self._reopen(), n)
+
+    def _reopen(self) -> duckdb.DuckDBPyConnection:
+        """Open the file for writing again after :meth:`open_to_readers`: another process
+        may be reading it at that moment (a sensor, a report, a ``traveller publish`` — the
+        file was open to them), which DuckDB refuses a writer; it is tried again until it
+        has finished, :data:`REOPEN_WAIT` seconds at most, then the lock error is raised."""
+        import time
+
+        deadline = time.monotonic() + REOPEN_WAIT
+        while True:
+            try:
+                return duckdb.connect(str(self.path))
+            except duckdb.IOException as e:
+                # DuckDB's lock error names the other process (pipelines.run_lock.holder_of)
+                if "Conflicting lock" not in str(e) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.2)
 
     @contextmanager
     def kept_open(self) -> Iterator[Warehouse]:

@@ -121,7 +121,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     todo = [e for e in folders if e not in kept]
     sizes = event_sizes(warehouse)
     shares = event_shares(todo, sizes, publish_workers())
-    # each process holds its share's batches: together no more than one publication alone
+    # each process holds its share's batches (a helper, its share's standings too)
     budget = max(1, publish_results() // len(shares))
     # the helpers read the warehouse beside this process: a DuckDB file this run keeps open
     # for writing is closed meanwhile (every read here opens it read-only)
@@ -183,7 +183,7 @@ def _make_shares(
     theirs. The summary so far, the site (to finish), the snapshot read and the export files
     written."""
     tally = _Tally(sum(len(share) for share in shares), helpers=len(shares) > 1)
-    helpers = _start_helpers(
+    helpers, processes = _start_helpers(
         shares[1:],
         tally.queue,
         {
@@ -198,34 +198,41 @@ def _make_shares(
             "stems": stems,
         },
     )
-    batches = event_batches(shares[0], sizes, budget)
-    data = load(warehouse, batches[0] if batches else [])
-    summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
-    site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
-    site.start()
-    of = pl.col("event_id")
-    # the events kept as they are keep their files; the others are made batch by batch (at
-    # most half $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
-    old = data.sessions.filter(of.is_in(sorted(kept)))
-    written = {
-        "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
-                               kept, made["usebio"], stems),
-        "pbn": write_pbn(old, data.standings, data.results.clear(), folders_out["pbn"], kept,
-                         made["pbn"], stems),
-        "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
-                                     made["pbn-teams"], stems),
-    }  # fmt: skip
-    data = _make_events(
-        site, data, batches, warehouse, folders_out, made, stems, written, tally.one
-    )
-    tally.wait(helpers)
-    for helper in helpers:  # what the helper processes made, as if made here
-        part = helper.result()
-        site.take(part["site"])
-        for kind, files in part["written"].items():
-            written[kind] += [Path(f) for f in files]
-            made[kind].now.update(part["made"][kind])
-        HELPER_PEAKS.append(part["peak_mb"])
+    try:
+        batches = event_batches(shares[0], sizes, budget)
+        data = load(warehouse, batches[0] if batches else [])
+        summary = PublishSummary(out=out, sessions=data.sessions.height, events_kept=len(kept))
+        site = Site(data, site_dir, keys=keys, kept=kept, before=before, there=there)
+        site.start()
+        of = pl.col("event_id")
+        # the events kept as they are keep their files; the others are made batch by batch (at
+        # most half $TRAVELLER_RANGE_RESULTS results read at once: a first load of years is bounded)
+        old = data.sessions.filter(of.is_in(sorted(kept)))
+        written = {
+            "usebio": write_usebio(old, data.standings, data.results.clear(), folders_out["usebio"],
+                                   kept, made["usebio"], stems),
+            "pbn": write_pbn(old, data.standings, data.results.clear(), folders_out["pbn"], kept,
+                             made["pbn"], stems),
+            "pbn-teams": write_teams_pbn(old, data.results.clear(), folders_out["pbn-teams"], kept,
+                                         made["pbn-teams"], stems),
+        }  # fmt: skip
+        data = _make_events(
+            site, data, batches, warehouse, folders_out, made, stems, written, tally.one
+        )
+        tally.wait(helpers)
+        for helper in helpers:  # what the helper processes made, as if made here
+            part = helper.result()
+            site.take(part["site"])
+            for kind, files in part["written"].items():
+                written[kind] += [Path(f) for f in files]
+                made[kind].now.update(part["made"][kind])
+            HELPER_PEAKS.append(part["peak_mb"])
+    except BaseException:
+        # no helper goes on writing into the folders (nor reading the warehouse) once the
+        # publication has failed: the next one (or the run's reopening of its warehouse file,
+        # Warehouse.open_to_readers) would find it still there
+        _stop_helpers(helpers, processes)
+        raise
     return summary, site, data, written
 
 
@@ -346,11 +353,13 @@ class _Tally:
 
         pending = set(helpers)
         while pending:
-            _, pending = wait(pending, timeout=0.5)
+            finished, pending = wait(pending, timeout=0.5)
             more = self._drain()
             if more:
                 self.done += more
                 progress.tick(self.TASK, self.done, self.total)
+            if any(f.exception() is not None for f in finished):
+                return  # a helper failed: the publication fails now, not once all are done
 
 
 #: The helper process's line to the publication's :class:`_Tally` (set as it starts).
@@ -362,12 +371,12 @@ def _listen(queue) -> None:
     _TOLD = queue
 
 
-def _start_helpers(shares: list[list[str]], queue, job: dict) -> list:
+def _start_helpers(shares: list[list[str]], queue, job: dict) -> tuple[list, list]:
     """A helper process for each share (:func:`_made_apart`), started now (a fresh Python,
     ``spawn``: Polars' and DuckDB's threads are not forked), each telling ``queue`` of every
-    event it makes; their futures."""
+    event it makes; their futures and processes (for :func:`_stop_helpers`)."""
     if not shares:
-        return []
+        return [], []
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -378,8 +387,24 @@ def _start_helpers(shares: list[list[str]], queue, job: dict) -> list:
         initargs=(queue,),
     )
     futures = [pool.submit(_made_apart, {**job, "events": share}) for share in shares]
+    # a spawning pool starts a process per task submitted (at most one per share): they are
+    # all there now; the pool forgets them when it is shut down
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False)  # the futures are waited for; the processes then end
-    return futures
+    return futures, processes
+
+
+def _stop_helpers(futures: list, processes: list) -> None:
+    """End the helper processes of a publication that failed, and wait until they have:
+    what they were making is left unfinished (a page is replaced whole or not at all, and
+    the next publication makes their events again: their records were not saved)."""
+    for future in futures:
+        future.cancel()
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join()
 
 
 def _made_apart(job: dict) -> dict:
@@ -389,7 +414,7 @@ def _made_apart(job: dict) -> dict:
     from pipelines.bench import peak_rss_mb
 
     batches = event_batches(job["events"], job["sizes"], job["budget"])
-    data = load(job["warehouse"], batches[0])
+    data = load(job["warehouse"], batches[0], share=job["events"])
     site = Site(data, job["site"], keys=job["keys"], before=job["before"], there=job["there"])
     site.prepare()
     made = {kind: Manifest(folder) for kind, folder in job["exports"].items()}

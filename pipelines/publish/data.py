@@ -70,18 +70,27 @@ OPTIONAL_TABLES: tuple[str, ...] = ("matches", "reconciliation", "deals")
 PER_EVENT: tuple[str, ...] = ("results", "changes", "penalties")
 
 
-def load(warehouse: Path | str, events: Iterable[str] | None = None) -> Published:
+def load(
+    warehouse: Path | str,
+    events: Iterable[str] | None = None,
+    share: Iterable[str] | None = None,
+) -> Published:
     """Read what is published from the warehouse file (read-only): the sessions (the index)
     and the standings (the player pages, across the season) whole; the results, changes,
     penalties, matches, deals and reconciliation of ``events`` only (every event when
-    ``None``: :func:`load_events` reads another batch of them)."""
+    ``None``: :func:`load_events` reads another batch of them). ``share``: the events a
+    helper process of the publication makes the pages of — only their standings are kept,
+    and no player's lines are read (the player pages are made by the publication itself)."""
     wh = Warehouse(warehouse)
     with wh.connect(read_only=True) as conn:
         if events is None:
             events = query(conn, "publish/sessions")["event_id"].unique().to_list()
         frames = {name: query(conn, f"publish/{name}") for name in ("sessions", "standings")}
         # every player's lines, for the player pages (membership numbers never selected)
-        players = query(conn, "publish/players")
+        players = query(conn, "publish/players") if share is None else pl.DataFrame()
+    if share is not None:
+        mine = pl.Series(sorted(set(share)), dtype=pl.Utf8).implode()
+        frames["standings"] = frames["standings"].filter(pl.col("event_id").is_in(mine))
     refuse_private({**frames, "players": players})
     batch = load_events(warehouse, events)
     return Published(

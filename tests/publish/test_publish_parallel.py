@@ -120,3 +120,84 @@ def test_the_publication_tells_its_progress_event_by_event(
     players = [(done, total) for task, done, total in ticks if task == "player pages"]
     pages = len(list((tmp_path / "out" / "site" / "players").glob("*.html"))) - 1  # the index
     assert players and players[-1] == (pages, pages)
+
+
+def _helper_that_fails_or_reads_slowly(job: dict) -> dict:
+    """A helper (run in a spawned process): the first share's fails at once; the others hold
+    the warehouse open for reading for a long while before making their share."""
+    import time
+
+    from pipelines.warehouse import Warehouse
+
+    if job["events"] == job["first_helper_share"]:
+        raise RuntimeError("a helper failed")
+    with Warehouse(job["warehouse"]).connect(read_only=True):
+        time.sleep(30)
+    return publish_mod._made_apart(job)
+
+
+def _new_children(before: set) -> list:
+    import multiprocessing
+
+    return [p for p in multiprocessing.active_children() if p.pid not in before]
+
+
+def test_a_publication_that_fails_leaves_no_helper_writing(
+    sample: Sample, tmp_path: Path, monkeypatch, parallel
+):
+    """The run's own share fails: publication stops, and so do its helpers (they wrote into
+    the folders after the error was raised, and read the warehouse meanwhile)."""
+    import multiprocessing
+    import time
+
+    from pipelines.publish.site import Site
+
+    def broken(self, events, batch, made=None):
+        raise RuntimeError("the run's own share failed")
+
+    before = {p.pid for p in multiprocessing.active_children()}
+    monkeypatch.setattr(Site, "render_events", broken)
+    out = tmp_path / "out"
+    with pytest.raises(RuntimeError, match="own share failed"):
+        publish(sample.warehouse, out)
+    assert _new_children(before) == []
+    events = out / "site" / "events"
+    time.sleep(3)
+    assert not events.exists() or not any(p.is_file() for p in events.rglob("*"))
+
+
+def test_a_helper_that_fails_stops_the_others_and_the_run_keeps_its_warehouse(
+    sample: Sample, tmp_path: Path, monkeypatch, parallel
+):
+    """A helper raises while another still reads the warehouse a run keeps open: the
+    publication raises the helper's error (not DuckDB's lock error from opening the file
+    again beside the other helper), the other helper is stopped, and the file is kept open
+    again for the run's next stages."""
+    import multiprocessing
+    import shutil
+    import time
+
+    from pipelines import warehouse as warehouse_mod
+    from pipelines.warehouse import Warehouse
+
+    path = tmp_path / "w.duckdb"
+    shutil.copy(sample.warehouse, path)
+    real = publish_mod._start_helpers
+
+    def start(shares, queue, job):
+        return real(shares, queue, {**job, "first_helper_share": shares[0]})
+
+    monkeypatch.setattr(publish_mod, "_start_helpers", start)
+    monkeypatch.setattr(publish_mod, "_made_apart", _helper_that_fails_or_reads_slowly)
+    before = {p.pid for p in multiprocessing.active_children()}
+    wh = Warehouse(path)
+    wh.keep_open()
+    try:
+        t = time.monotonic()
+        with pytest.raises(RuntimeError, match="a helper failed"):
+            publish(path, tmp_path / "out")
+        assert time.monotonic() - t < 25  # the slow helper was not waited for
+        assert _new_children(before) == []
+        assert wh._key() in warehouse_mod._KEPT
+    finally:
+        wh.release()
