@@ -17,6 +17,14 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   the board's top as the profile's percentages do (Law 12C2(a): 60/50/40 % of the top);
 * ``average_over_played_score`` — the program gave exactly average (half the top each) to a
   line that shows a played score: an average entered without the score being changed;
+* ``other_result_count`` — matchpoints: the program scored the board with another number of
+  results than Traveller has: on every played line of the board (of its section) the NS and
+  EW figures add up to one sum, not Traveller's top, and that sum is the top of a whole
+  number of results on the profile's scale (``2(n-1)``, or ``n-1`` at 1 per result beaten) —
+  a result removed or a pair withdrawn after the program scored, or a late result it never
+  saw (an artificial score on the board follows when it is the same share of the program's
+  top); tried before ``split_score``, which is one table's ruling, not every line's
+  (:func:`other_result_count`);
 * ``split_score`` — the program's NS and EW figures add up to more than the board's top: a
   split (non-balancing) adjusted score (Law 12C1(e)) scored NS and EW apart, which the
   file's single score cannot show;
@@ -114,6 +122,9 @@ EXPLANATIONS: dict[str, str] = {
     "totals_before_adjustment": "the program's totals were computed before an adjusted score "
     "on a board this contestant played was entered",
     "follows_total": "follows from a total that differs",
+    "other_result_count": "the program scored the board with another number of results than "
+    "Traveller has (every line on the top of that number): a result removed, a pair withdrawn "
+    "or a late result added since the program scored it",
     "fraction_on_plain_board": "the program's matchpoints are fractions on a board Traveller "
     "scores by plain comparison: a weighted score (Law 12C1(c)) or a fouled board (Law 87) "
     "the file cannot describe",
@@ -287,6 +298,115 @@ def across_sections(lines: pl.DataFrame) -> set[tuple]:
     return {tuple(r) for r in found.iter_rows()}
 
 
+def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> dict[tuple, dict]:
+    """The boards (``file, event_id, session, section, deal_round, board``) the program
+    scored with another number of results than Traveller has, at matchpoints: on every
+    played line of the board with official figures (two lines or more) the NS and EW
+    figures add up to one sum, not Traveller's top for the board, and that sum is the top
+    of a whole number of results on the profile's scale (``2(n-1)`` at 2 per result beaten,
+    ``n-1`` at 1) — a result removed (or a pair withdrawn) after the program scored, or a
+    late result it never saw. A split score is one table's ruling: one line above the top,
+    not every line on another top.
+
+    Not taken for another count: a sum that is Traveller's top on the other scale (the
+    program uses the other scale), and, on a board short of its movement's results, the
+    program showing the board factored to the results expected (fractions on their top)
+    where Traveller shows it unfactored, or the other way round (whole units on the top of
+    the results played).
+
+    Each board maps to ``{"sum", "top", "program", "traveller"}``: the program's sum, our
+    top, and the numbers of results the two tops stand for."""
+    profs = ProfileSet.ensure(profs)
+    if not lines.height or "top_display" not in lines.columns:
+        return {}
+    key = ["file", "event_id", "session", "section", "deal_round", "board"]
+    official = pl.col("source_ns_mp") + pl.col("source_ew_mp")
+    played = lines.filter(
+        ~pl.col("__imp")
+        & (pl.col("kind") == "played")
+        & pl.col("source_ns_mp").is_not_null()
+        & pl.col("source_ew_mp").is_not_null()
+        & pl.col("top_display").is_not_null()
+    )
+    if not played.height:
+        return {}
+    extra = [c for c in ("n_results", "expected") if c in played.columns]
+    boards = (
+        played.group_by(key)
+        .agg(
+            pl.len().alias("__lines"),
+            official.min().alias("__min"),
+            official.max().alias("__max"),
+            pl.col("top_display").min().alias("__tlo"),
+            pl.col("top_display").max().alias("__top"),
+            pl.col("profile").first().alias("__profile"),
+            pl.col("source_ns_mp").alias("__ns_figures"),
+            pl.col("source_ew_mp").alias("__ew_figures"),
+            *(pl.col(c).first().alias(f"__{c}") for c in extra),
+        )
+        .filter(
+            (pl.col("__lines") >= 2)
+            & ((pl.col("__max") - pl.col("__min")).abs() < 1e-6)
+            & ((pl.col("__top") - pl.col("__tlo")).abs() < 1e-6)
+            & ((pl.col("__min") - pl.col("__top")).abs() > 1e-6)
+        )
+    )
+    found: dict[tuple, dict] = {}
+    for r in boards.iter_rows(named=True):
+        u = profs[r["__profile"]].unit_den
+        total, top = r["__min"], r["__top"]
+        program, ours = total * u / 2 + 1, top * u / 2 + 1  # the results each top stands for
+        if abs(program - round(program)) > 1e-6 or round(program) < 2:
+            continue
+        if abs(total - (top / 2 if u == 1 else top * 2)) < 1e-6:
+            continue  # Traveller's top on the other scale
+        n, expected = r.get("__n_results"), r.get("__expected")
+        if n is not None and expected is not None and n != expected:
+            figures = r["__ns_figures"] + r["__ew_figures"]
+            whole = all(abs(v * u - round(v * u)) < 1e-6 for v in figures)
+            shown_raw = abs(ours - n) < 1e-6
+            if shown_raw and abs(program - expected) < 1e-6 and not whole:
+                continue  # the program shows the short board factored, Traveller does not
+            if not shown_raw and abs(program - n) < 1e-6 and whole:
+                continue  # the program shows the short board unfactored, Traveller factors it
+        found[tuple(r[k] for k in key)] = {
+            "sum": total,
+            "top": top,
+            "program": int(round(program)),
+            "traveller": int(round(ours)),
+        }
+    return found
+
+
+#: A board of one section: the key of :func:`other_result_count`.
+_BOARD = ("file", "event_id", "session", "section", "deal_round", "board")
+
+
+def _on_program_top(r: dict, info: dict, profs: ProfileSet) -> bool:
+    """A line of a board the program scored with another number of results: a played one,
+    or an artificial score that is the same share of the program's top as ours is of our
+    top (within the profile's shown decimals)."""
+    if r["kind"] == "played":
+        return True
+    on, oe, tn, te = r["source_ns_mp"], r["source_ew_mp"], r["__ns"], r["__ew"]
+    if r["kind"] != "artificial" or None in (on, oe, tn, te) or not info["top"]:
+        return False
+    scale = info["sum"] / info["top"]
+    slack = 10 ** -profs[r.get("profile")].mp_decimals * max(scale, 1) + 1e-6
+    return abs(on - tn * scale) <= slack and abs(oe - te * scale) <= slack
+
+
+def _other_count_words(info: dict) -> str:
+    """The explanation of a line of a board scored with another number of results."""
+    p, t = info["program"], info["traveller"]
+    more = "removed (or a pair withdrawn)" if p > t else "added (a late result)"
+    return (
+        f"the program scored this board with {p} results (a top of {info['sum']:g}), "
+        f"Traveller has {t} (a top of {info['top']:g}): a result {more} since the program "
+        "scored it (every line is on that top; a split score is one table's)"
+    )
+
+
 def compare_lines(
     scored: pl.DataFrame, *, profs: ProfileSet | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -331,11 +451,16 @@ def compare_lines(
     )
     bad = x.filter(~pl.col("__ok"))
     across = across_sections(x)
+    recount = other_result_count(x, profs)
     board_key = ("file", "event_id", "session", "deal_round", "board")
     rows: list[dict] = []
     for r in bad.iter_rows(named=True):
         if tuple(r.get(k) for k in board_key) in across:
             rows.append({**r, "__code": "across_sections"})
+            continue
+        info = recount.get(tuple(r.get(k) for k in _BOARD))
+        if info is not None and r.get("adjustment") is None and _on_program_top(r, info, profs):
+            rows.append({**r, "__code": "other_result_count", "__why": _other_count_words(info)})
             continue
         alt = _butler_alternative(r)
         code = _line_reason(r, r["__imp"], alt)
@@ -369,7 +494,7 @@ def compare_lines(
                 "official": _fmt(r["source_ns_mp"], r["source_ew_mp"]),
                 "traveller": _fmt(r["__ns"], r["__ew"]),
                 "code": code,
-                "explanation": EXPLANATIONS[code],
+                "explanation": r.get("__why") or EXPLANATIONS[code],
             }
         )
     frame = pl.DataFrame(out, schema=dict.fromkeys(RECONCILIATION_COLUMNS, pl.Utf8))
