@@ -55,9 +55,18 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 
 * ``across_sections`` — a session whose boards the program compared across its sections (as
   above): its totals differ for that reason (not taken for running totals);
+* ``other_result_count`` — a session with boards the program scored with another number of
+  results (as above): a contestant who played one of them, or missed boards of the session,
+  has a total the program computed on results the file no longer has (or without one it
+  has), which cannot be reproduced from the file; given that reason only where the
+  program's own total and percentage agree with each other on its top (the median of its
+  totals over their percentages), else ``unknown`` (a total changed by hand). A percentage
+  that differs alone, on the program's top, has the reason too;
 * ``running_totals`` — the official totals cover sessions not in this file (the total over
-  the percentage implies a top larger than the session's): compared with the event's
-  standings instead, and not comparable where those differ;
+  the percentage implies a top larger than the session's — than the program's, where it
+  scored boards with more results than Traveller has: the top grows by the difference of
+  the boards' tops): compared with the event's standings instead, and not comparable where
+  those differ;
 * ``total_on_boards_played`` / ``total_scaled`` — a contestant who missed boards: the
   program's total is its matchpoints on the boards it played where Traveller's is scaled to
   the full session, or the other way round (``totals.sitout``);
@@ -372,8 +381,8 @@ def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> 
         found[tuple(r[k] for k in key)] = {
             "sum": total,
             "top": top,
-            "program": int(round(program)),
-            "traveller": int(round(ours)),
+            "program": round(program),
+            "traveller": round(ours),
         }
     return found
 
@@ -532,6 +541,9 @@ def compare_standings(
         if line_diffs.height
         else set()
     )
+    # the sessions with boards the program scored with another number of results: how much
+    # larger (or smaller) the program's top is, and the contestants who played those boards
+    scale, reached = _recounted(scored, line_diffs)
     # boards each contestant played on which the official lines differ or a score is artificial
     touched: dict[tuple[str, str], set[str]] = {}
     if scored.height:
@@ -570,7 +582,10 @@ def compare_standings(
             prof = profs[ours["profile"][0] if ours.height else None]
             mine = _join(o, ours)
             whole_field = (file, event_id, str(session)) in across
-            if not whole_field and _is_running(mine):
+            sections = scale.get((file, event_id, str(session)))
+            recount = sections is not None
+            program_top = _program_top(mine) if recount else None
+            if not whole_field and _is_running(mine, max((sections or {1: 1.0}).values())):
                 running.add((file, event_id))
                 mine = _join(o, ev)
                 scope_words = " (the event's standings)"
@@ -597,7 +612,7 @@ def compare_standings(
                     )
                     continue
                 t = r["__ours"]
-                bad_total = False
+                bad_total = recounted = False
                 for what, ov, tv in (
                     ("total", _num(r["total"]), t["score_display"]),
                     ("percentage", _num(r["percentage"]), t["percentage_display"]),
@@ -621,11 +636,21 @@ def compare_standings(
                         code = "display_rounding"
                     elif what == "total":
                         bad_total = True
-                        code = (
-                            "across_sections"
-                            if whole_field
-                            else _total_reason(r, t, ov, prof, touched.get((file, r["contestant"])))
-                        )
+                        if whole_field:
+                            code = "across_sections"
+                        elif recount and ((file, r["contestant"]) in reached or _missed(t)):
+                            # the program's total counts its results on those boards: not
+                            # reproducible from the file, but its own total and percentage
+                            # must agree on its top (else the total was changed by hand)
+                            code = "other_result_count" if _on_top(r, program_top) else "unknown"
+                        else:
+                            code = _total_reason(
+                                r, t, ov, prof, touched.get((file, r["contestant"]))
+                            )
+                    elif what == "percentage" and recount and _on_top(r, program_top):
+                        # the program's percentage is over its own top
+                        code = "other_result_count"
+                        recounted = True
                     pending.append(
                         {
                             "file": file,
@@ -643,7 +668,7 @@ def compare_standings(
                             "__bad_total": bad_total,
                         }
                     )
-                if bad_total:
+                if bad_total or recounted:
                     group_bad.add(r["contestant"])
             for p in pending:
                 if p["code"] == "display_rounding":
@@ -652,12 +677,19 @@ def compare_standings(
                     p["code"] = "follows_total"
                 elif p["what"] == "place" and group_bad:
                     p["code"] = "follows_total"
+                elif p["what"] == "percentage" and p["code"] == "other_result_count":
+                    pass
                 elif p["what"] == "percentage" and not p["__bad_total"]:
-                    # no total in the file (percentage only): a sit-out or an adjustment
-                    if touched.get((file, p["contestant"])):
+                    # no total in the file (percentage only): a sit-out or an adjustment;
+                    # not where the program's percentage is off its own top (changed by hand)
+                    if touched.get((file, p["contestant"])) and not recount:
                         p["code"] = "totals_before_adjustment"
                 p.pop("__bad_total")
-                p["explanation"] = EXPLANATIONS[p["code"]]
+                p["explanation"] = (
+                    _OTHER_COUNT_TOTAL
+                    if p["code"] == "other_result_count"
+                    else EXPLANATIONS[p["code"]]
+                )
                 rows.append(p)
     return rows, counts, running
 
@@ -687,12 +719,14 @@ def _join(off: pl.DataFrame, ours: pl.DataFrame) -> list[dict]:
     return out
 
 
-def _is_running(mine: list[dict]) -> bool:
+def _is_running(mine: list[dict], scale: float = 1.0) -> bool:
     """The official totals are event running totals: a total above the session's top, or a
     total over its percentage implying a top larger than the session's (a session's total
-    cannot exceed its top)."""
+    cannot exceed its top). ``scale``: the program's top over ours where it scored boards
+    with more results than Traveller has (:func:`_recounted`): a larger top for that reason
+    is not another session's."""
     tops = [r["__ours"]["top"] for r in mine if r["__ours"] and r["__ours"].get("top")]
-    top = max(tops) if tops else None
+    top = max(tops) * max(scale, 1.0) if tops else None
     for r in mine:
         t, p, ours = _num(r["total"]), _num(r["percentage"]), r["__ours"]
         if t is None or ours is None:
@@ -702,6 +736,108 @@ def _is_running(mine: list[dict]) -> bool:
         if top and p and p > 0 and t / (p / 100) > top * 1.05:
             return True
     return False
+
+
+#: The explanation of a total or percentage of a session whose boards the program scored
+#: with another number of results.
+_OTHER_COUNT_TOTAL = (
+    "the program's total counts the results it had on boards this contestant played, another "
+    "number than Traveller has (see those boards' lines): it cannot be reproduced from this "
+    "file; the program's total and percentage agree with each other on its top"
+)
+
+
+def _recounted(
+    scored: pl.DataFrame, line_diffs: pl.DataFrame
+) -> tuple[dict[tuple, dict[Any, float]], set[tuple[str, str]]]:
+    """The sessions (``file, event_id, session``) with boards the program scored with another
+    number of results (``other_result_count`` lines): per section, the program's top over
+    ours — ``1 + sum(program's top - ours on those boards) / sum(our counted tops)`` — and the
+    (file, contestant) pairs that played one of those boards."""
+    if not line_diffs.height or not scored.height or "top_display" not in scored.columns:
+        return {}, set()
+    key = ["file", "event_id", "session", "section", "board"]
+    marked = (
+        line_diffs.filter(pl.col("code") == "other_result_count")
+        .select(*key)
+        .unique()
+        .with_columns(pl.lit(True).alias("__marked"))
+    )
+    if not marked.height:
+        return {}, set()
+    lines = scored.with_columns(
+        pl.col("session").cast(pl.Utf8), pl.col("board").cast(pl.Utf8)
+    ).join(marked, on=key, how="left", nulls_equal=True)
+    counted = "top" if "top" in lines.columns else "top_display"
+    official = pl.col("source_ns_mp") + pl.col("source_ew_mp")
+    boards = (
+        lines.filter(pl.col("kind") == "played")
+        .group_by(*key, "deal_round")
+        .agg(
+            pl.col("__marked").any().alias("__marked"),
+            pl.col(counted).max().alias("__counted"),
+            pl.col("top_display").max().alias("__shown"),
+            official.median().alias("__program"),
+        )
+        .with_columns(
+            pl.when(pl.col("__marked"))
+            .then(pl.col("__program") - pl.col("__shown"))
+            .otherwise(0.0)
+            .alias("__shift")
+        )
+    )
+    per = (
+        boards.group_by("file", "event_id", "session", "section")
+        .agg(
+            pl.col("__marked").any().alias("__any"),
+            pl.col("__shift").sum().alias("__shift"),
+            pl.col("__counted").sum().alias("__counted"),
+        )
+        .filter(pl.col("__any") & (pl.col("__counted") > 0))
+    )
+    scale: dict[tuple, dict[Any, float]] = {}
+    for f, e, n, sec, _, shift, tops in per.iter_rows():
+        scale.setdefault((f, e, n), {})[sec] = 1 + shift / tops
+    played = lines.filter(pl.col("__marked").fill_null(False))
+    reached = {
+        (f, str(c))
+        for f, ns, ew in played.select("file", "ns_pair", "ew_pair").iter_rows()
+        for c in (ns, ew)
+    }
+    return scale, reached
+
+
+def _missed(t: dict) -> bool:
+    """The contestant of standing ``t`` missed boards of its session (a board it played,
+    with a result removed since, may be among them)."""
+    full, boards = t.get("__full"), t.get("boards")
+    return bool(full and boards and boards < full)
+
+
+def _program_top(mine: list[dict]) -> float | None:
+    """The top the program's percentages are over: the median of its totals over their
+    percentages (a whole number when within a thousandth of one, as tops are)."""
+    implied = sorted(
+        t / (p / 100)
+        for r in mine
+        if (t := _num(r["total"])) is not None and (p := _num(r["percentage"])) and p > 0
+    )
+    if not implied:
+        return None
+    mid = len(implied) // 2
+    top = implied[mid] if len(implied) % 2 else (implied[mid - 1] + implied[mid]) / 2
+    return float(round(top)) if abs(top - round(top)) <= top * 1e-3 else top
+
+
+def _on_top(r: dict, top: float | None) -> bool:
+    """The program's total and percentage agree with each other on its top ``top`` (the
+    percentage as shown, within one unit of its last decimal); true where the file gives
+    no percentage or total to check."""
+    t, p = _num(r["total"]), _num(r["percentage"])
+    if t is None or p is None or top is None:
+        return True
+    d = len(str(r["percentage"]).strip().partition(".")[2])
+    return abs(round_as_shown(t / top * 100, d) - p) <= 10**-d + 1e-9
 
 
 def _total_reason(
