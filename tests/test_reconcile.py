@@ -270,3 +270,105 @@ def test_weighted_score_the_file_cannot_describe():
         ("1", "3-13"): "fraction_on_plain_board",
         ("2", "1-11"): "unknown",
     }
+
+
+def _mp_line(board: int, ns: str, ours: tuple, official: tuple, *, profile: str = "wbf") -> dict:
+    """One matchpoint traveller line of section A: Traveller's figures and the program's."""
+    top = 2.0 * (len(BOARDS[board]) - 1) / (2 if profile == "acbl" else 1)
+    return {
+        "file": "club.xml",
+        "location": f"BOARD[{board}]/LINE[{ns}]",
+        "event_id": "E",
+        "session": 1,
+        "section": "A",
+        "deal_round": 0,
+        "board": board,
+        "ns_pair": ns,
+        "ew_pair": str(int(ns) + 10),
+        "kind": "played",
+        "scoring": "matchpoints",
+        "profile": profile,
+        "top_display": top,
+        "n_results": len(BOARDS[board]),
+        "expected": len(BOARDS[board]),
+        "ns_mp_display": ours[0],
+        "ew_mp_display": ours[1],
+        "source_ns_mp": official[0],
+        "source_ew_mp": official[1],
+    }
+
+
+# Each board's NS scores at Traveller's tables (pairs 1, 2, 3, ...).
+BOARDS = {
+    1: [420, 170, -50],
+    2: [420, 170, -50],
+    3: [420, 170, -50],
+    4: [420, 200, 170, -50],
+    5: [420, 170, -50],
+}
+
+
+def test_a_board_scored_with_another_number_of_results_is_not_a_split_score():
+    """Worked by hand, 2 matchpoints per result beaten (1 in acbl). Traveller has three
+    results on boards 1, 2, 3 and 5: +420, +170, -50, top 4: 4/0, 2/2, 0/4.
+
+    * board 1: the program gave table 1 a split score, 3/3 (6 on a top of 4), and the other
+      two lines as Traveller: one line above the top is one table's ruling: split_score;
+    * board 2: the program also had a fourth result, +200, removed since: +420 beats three
+      (6/0), +170 beats one and loses to +200 (2/4), -50 none (0/6): every line adds up to
+      6, the top of 4 results, where Traveller's is 4 (3 results): other_result_count;
+    * board 3: two lines at 6 (two split scores?) and one at 4: not every line: split_score
+      for the two, the third follows them;
+    * board 4: Traveller has +200 too (a late result): four results, top 6: 6/0, 4/2, 2/4,
+      0/6; the program never saw it (no figures on its line) and shows the other three on a
+      top of 4 (3 results): 4/0, 2/2, 0/4: other_result_count;
+    * board 5, acbl (1 per result beaten): Traveller's top 2 (2/0, 1/1, 0/2); the program
+      had +200 too: 3/0, 1/2, 0/3, each adding up to 3, the top of 4 results."""
+    scored = pl.DataFrame(
+        [
+            _mp_line(1, "1", (4.0, 0.0), (3.0, 3.0)),
+            _mp_line(1, "2", (2.0, 2.0), (2.0, 2.0)),
+            _mp_line(1, "3", (0.0, 4.0), (0.0, 4.0)),
+            _mp_line(2, "1", (4.0, 0.0), (6.0, 0.0)),
+            _mp_line(2, "2", (2.0, 2.0), (2.0, 4.0)),
+            _mp_line(2, "3", (0.0, 4.0), (0.0, 6.0)),
+            _mp_line(3, "1", (4.0, 0.0), (3.0, 3.0)),
+            _mp_line(3, "2", (2.0, 2.0), (3.0, 3.0)),
+            _mp_line(3, "3", (0.0, 4.0), (0.5, 3.5)),
+            _mp_line(4, "1", (6.0, 0.0), (4.0, 0.0)),
+            _mp_line(4, "4", (4.0, 2.0), (None, None)),
+            _mp_line(4, "2", (2.0, 4.0), (2.0, 2.0)),
+            _mp_line(4, "3", (0.0, 6.0), (0.0, 4.0)),
+            _mp_line(5, "1", (2.0, 0.0), (3.0, 0.0), profile="acbl"),
+            _mp_line(5, "2", (1.0, 1.0), (1.0, 2.0), profile="acbl"),
+            _mp_line(5, "3", (0.0, 2.0), (0.0, 3.0), profile="acbl"),
+        ]
+    )
+    diffs, files = reconcile(scored, pl.DataFrame(), pl.DataFrame())
+    codes = {(r["board"], r["contestant"]): r["code"] for r in diffs.iter_rows(named=True)}
+    assert codes == {
+        ("1", "1-11"): "split_score",
+        ("2", "1-11"): "other_result_count",
+        ("2", "2-12"): "other_result_count",
+        ("2", "3-13"): "other_result_count",
+        ("3", "1-11"): "split_score",
+        ("3", "2-12"): "split_score",
+        ("3", "3-13"): "follows_line",
+        ("4", "1-11"): "other_result_count",
+        ("4", "2-12"): "other_result_count",
+        ("4", "3-13"): "other_result_count",
+        ("5", "1-11"): "other_result_count",
+        ("5", "2-12"): "other_result_count",
+        ("5", "3-13"): "other_result_count",
+    }
+    words = {r["board"]: r["explanation"] for r in diffs.iter_rows(named=True)}
+    assert words["2"].startswith(
+        "the program scored this board with 4 results (a top of 6), Traveller has 3 (a top "
+        "of 4): a result removed"
+    )
+    assert words["4"].startswith(
+        "the program scored this board with 3 results (a top of 4), Traveller has 4 (a top "
+        "of 6): a result added"
+    )
+    assert words["5"].startswith("the program scored this board with 4 results (a top of 3)")
+    assert files.row(0, named=True)["unexplained"] == 0

@@ -291,3 +291,130 @@ def test_ranking_page_says_whether_it_matches_the_club(tmp_path, monkeypatch):
     assert edited.startswith(
         "Differs from the club's published results (the figures of Compscore3) on 1 figure: "
     ), edited
+
+
+def _without_pair(pair: str):
+    """A USEBIO file with pair ``pair`` withdrawn after the program scored: its PAIR entry
+    and its traveller lines removed, every official figure left as exported."""
+
+    def edit(text: str) -> str:
+        text = re.sub(
+            rf"\s*<PAIR>\s*<PAIR_NUMBER>{pair}</PAIR_NUMBER>.*?</PAIR>", "", text, flags=re.S
+        )
+        line = r"\s*<TRAVELLER_LINE>(?:(?!</TRAVELLER_LINE>).)*?<(NS|EW)_PAIR_NUMBER>"
+        return re.sub(rf"{line}{pair}</\1_PAIR_NUMBER>.*?</TRAVELLER_LINE>", "", text, flags=re.S)
+
+    return edit
+
+
+def _boards(text: str) -> dict[str, list[dict]]:
+    """Each board's traveller lines as the file has them: pairs, NS score and figures."""
+    out: dict[str, list[dict]] = {}
+    for board in re.findall(r"<BOARD\b.*?</BOARD>", text, flags=re.S):
+        number = re.search(r"<BOARD_NUMBER>(\d+)<", board).group(1)
+        for line in re.findall(r"<TRAVELLER_LINE>.*?</TRAVELLER_LINE>", board, flags=re.S):
+            tag = dict(re.findall(r"<([A-Z_]+)>([^<]*)</\1>", line))
+            out.setdefault(number, []).append(tag)
+    return out
+
+
+def test_a_pair_withdrawn_after_the_program_scored(tmp_path):
+    """Pair 12 of the Compscore Howell removed (its lines and its PAIR entry), the program's
+    figures left as exported: on every board the program compared 6 results (5 on board 12,
+    which pairs 1 and 3 missed) where Traveller has 5 (4). Every line of those boards, the
+    A5050 of board 26 on the program's top with them, says so — not a split score — and the
+    totals, which the program computed with pair 12's results, are that reason too: not
+    running totals, nothing unexplained, nothing not comparable."""
+    text = shared_file(REALDATA / HOWELL).read_text(encoding="latin-1")
+    boards = _boards(text)
+    played = {
+        b
+        for b, lines in boards.items()
+        if any("12" in (x["NS_PAIR_NUMBER"], x["EW_PAIR_NUMBER"]) for x in lines)
+    }
+    assert len(played) == 27  # pair 12 played every board
+    diffs, files = _reconcile(_copy(tmp_path, [HOWELL], {HOWELL: _without_pair("12")}))
+    f = files.row(0, named=True)
+    assert (f["running_totals"], f["not_comparable"], f["unexplained"]) == (False, 0, 0)
+    lines = diffs.filter(pl.col("what") == "line")
+    assert lines.height == 161 - 27  # every line left differs
+    assert f["compared"] == 134 + 11 * 3  # and the 11 pairs' totals, percentages, places
+    assert set(lines["code"]) == {"other_result_count"}
+    assert set(lines["board"]) == played
+    words = dict(lines.select("board", "explanation").unique().iter_rows())
+    assert words["1"].startswith(
+        "the program scored this board with 6 results (a top of 10), Traveller has 5 (a top "
+        "of 8): a result removed"
+    )
+    assert words["12"].startswith("the program scored this board with 5 results (a top of 8)")
+    # by hand, from the scores: on a board with pair 12's result removed, each other line's
+    # NS figure on 6 results is its figure on 5 plus 2 if pair 12's NS score was lower,
+    # 1 if equal, 0 if higher (the board's one A5050, 26, is 50 % of either top)
+    ours = {(r["board"], r["contestant"]): r["traveller"] for r in lines.iter_rows(named=True)}
+    for b, board in boards.items():
+        if b == "26":
+            continue
+        gone = next(x for x in board if "12" in (x["NS_PAIR_NUMBER"], x["EW_PAIR_NUMBER"]))
+        for x in board:
+            if x is gone:
+                continue
+            mine = float(ours[(b, f"{x['NS_PAIR_NUMBER']}-{x['EW_PAIR_NUMBER']}")].split("/")[0])
+            s, g = int(x["SCORE"]), int(gone["SCORE"])
+            assert float(x["NS_MATCH_POINTS"]) == mine + 2 * (g < s) + (g == s), (b, x["SCORE"])
+    totals = diffs.filter(pl.col("what") == "total")
+    assert totals.height == 11 and set(totals["code"]) == {"other_result_count"}
+    rest = diffs.filter(pl.col("what").is_in(["percentage", "place"]))
+    assert set(rest["code"]) == {"follows_total"}
+    assert rest.filter(pl.col("what") == "percentage").height == 11
+
+
+def test_a_total_changed_by_hand_beside_a_withdrawn_pair_stays_unexplained(tmp_path):
+    """The same withdrawal, with pair 2's total also changed by hand (156.80 -> 158.80,
+    its percentage left at 58.07): the program's own total and percentage no longer agree
+    on its top (270 = 27 boards of 10), so that total is not put down to the withdrawal."""
+
+    def edit(text: str) -> str:
+        return _without_pair("12")(_edit_first("TOTAL_SCORE", 1, "158.80")(text))
+
+    diffs, files = _reconcile(_copy(tmp_path, [HOWELL], {HOWELL: edit}))
+    totals = {
+        r["contestant"]: r["code"]
+        for r in diffs.filter(pl.col("what") == "total").iter_rows(named=True)
+    }
+    assert totals.pop("2") == "unknown"
+    assert set(totals.values()) == {"other_result_count"}
+    assert files.row(0, named=True)["unexplained"] == 1
+
+
+def test_a_late_result_the_program_never_saw(tmp_path):
+    """Pairs 1 and 3 missed board 12; their result on it added afterwards (a line with a
+    score and no figures): Traveller has 6 results on the board (top 10), the program's
+    figures are on its 5 (top 8). Its five lines say so; every total differs for it (pairs
+    1 and 3 now have 27 boards, the others' board 12 has one result more)."""
+
+    def edit(text: str) -> str:
+        m = re.search(
+            r"<BOARD_NUMBER>12</BOARD_NUMBER>.*?(<TRAVELLER_LINE>.*?</TRAVELLER_LINE>)",
+            text,
+            flags=re.S,
+        )
+        line = re.sub(r"<NS_PAIR_NUMBER>\d+", "<NS_PAIR_NUMBER>1", m.group(1))
+        line = re.sub(r"<EW_PAIR_NUMBER>\d+", "<EW_PAIR_NUMBER>3", line)
+        line = re.sub(r"\s*<(NS|EW)_MATCH_POINTS>[^<]*</\1_MATCH_POINTS>", "", line)
+        return text[: m.end(1)] + "\n  " + line + text[m.end(1) :]
+
+    diffs, files = _reconcile(_copy(tmp_path, [HOWELL], {HOWELL: edit}))
+    f = files.row(0, named=True)
+    assert (f["running_totals"], f["not_comparable"], f["unexplained"]) == (False, 0, 0)
+    lines = diffs.filter(pl.col("what") == "line")
+    assert lines.height == 5 and set(lines["board"]) == {"12"}
+    assert set(lines["code"]) == {"other_result_count"}
+    assert lines["explanation"][0].startswith(
+        "the program scored this board with 5 results (a top of 8), Traveller has 6 (a top "
+        "of 10): a result added"
+    )
+    totals = diffs.filter(pl.col("what") == "total")
+    assert set(totals["code"]) == {"other_result_count"} and totals.height == 12
+    assert set(diffs.filter(pl.col("what").is_in(["percentage", "place"]))["code"]) == {
+        "follows_total"
+    }
