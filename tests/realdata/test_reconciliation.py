@@ -418,3 +418,31 @@ def test_a_late_result_the_program_never_saw(tmp_path):
     assert set(diffs.filter(pl.col("what").is_in(["percentage", "place"]))["code"]) == {
         "follows_total"
     }
+
+
+def test_one_result_removed_on_a_board_its_movement_still_expects(tmp_path):
+    """One line of board 1 removed (no pair withdrawn: the movement still expects 6 results):
+    Traveller shows the 5 left unfactored on a top of 8 (abf, as Compscore shows a board
+    merely short), the program's figures are whole matchpoints on its 6 results' top of 10
+    — another number of results, not the program factoring the short board (which would
+    give fractions). The session's totals follow that reason; nothing is unexplained."""
+
+    def edit(text: str) -> str:
+        m = re.search(
+            r"<BOARD_NUMBER>1</BOARD_NUMBER>.*?(\s*<TRAVELLER_LINE>.*?</TRAVELLER_LINE>)",
+            text,
+            flags=re.S,
+        )
+        return text[: m.start(1)] + text[m.end(1) :]
+
+    diffs, files = _reconcile(_copy(tmp_path, [HOWELL], {HOWELL: edit}))
+    f = files.row(0, named=True)
+    assert (f["running_totals"], f["not_comparable"], f["unexplained"]) == (False, 0, 0)
+    lines = diffs.filter(pl.col("what") == "line")
+    assert lines.height == 5 and set(lines["board"]) == {"1"}
+    assert set(lines["code"]) == {"other_result_count"}
+    assert lines["explanation"][0].startswith(
+        "the program scored this board with 6 results (a top of 10), Traveller has 5 (a top "
+        "of 8): a result removed"
+    )
+    assert set(diffs.filter(pl.col("what") == "total")["code"]) == {"other_result_count"}
