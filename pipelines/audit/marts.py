@@ -249,6 +249,7 @@ def _rulings(inputs: AuditInputs) -> pl.DataFrame:
         "penalty": pl.Utf8,
         "note": pl.Utf8,
         "late": pl.Boolean,
+        "supersedes": pl.Utf8,
     }
     out = r.select(
         *(
@@ -718,16 +719,44 @@ def _size_text(side: str) -> pl.Expr:
     )
 
 
+def _chains(rul: pl.DataFrame) -> pl.Expr:
+    """Each ruling's chain: the first ruling of the rulings that superseded one another at
+    its table and board (``supersedes``: the later names the earlier), itself when it
+    neither supersedes nor is superseded. A ruling and the one that replaced it are one
+    table's call corrected, not two directors ruling a board differently."""
+    named = rul.filter(pl.col("supersedes").is_not_null()).select("ruling_id", "supersedes")
+    earlier = dict(named.iter_rows())
+    roots: dict[str, str] = {}
+    for ruling in earlier:
+        seen, r = {ruling}, earlier[ruling]
+        while r in earlier and r not in seen:  # a cycle cannot be logged; stop if one were
+            seen.add(r)
+            r = earlier[r]
+        roots[ruling] = r
+    return (
+        pl.col("ruling_id")
+        .replace_strict(roots, default=pl.col("ruling_id"), return_dtype=pl.Utf8)
+        .alias("chain")
+    )
+
+
 def _discrepancies(rul: pl.DataFrame, threshold: float, threshold_imps: float) -> pl.DataFrame:
-    on_board = rul.filter(pl.col("board").is_not_null() & pl.col("kind").is_in(list(JUDGEMENT)))
-    deal = ["deal_round"]
+    """Pairs of rulings by two directors that decide the same kind of case differently (the
+    README's ``ruling_discrepancies``); never a ruling and one that superseded it, directly
+    or through others (:func:`_chains`)."""
+    on_board = rul.filter(
+        pl.col("board").is_not_null() & pl.col("kind").is_in(list(JUDGEMENT))
+    ).with_columns(_chains(rul))
+    deal = ["deal_round", "chain"]
     adj = on_board.filter(pl.col("kind").is_in(list(JUDGEMENT_ADJUSTING))).select(
         "event_id", "law", *(pl.col(c).alias(f"a_{c}") for c in (*_SIDE, *deal))
     )
     stands = on_board.filter(pl.col("kind") == RulingKind.SCORE_STANDS).select(
         "event_id", "law", *(pl.col(c).alias(f"b_{c}") for c in (*_SIDE, *deal))
     )
-    different = pl.col("a_director") != pl.col("b_director")
+    different = (pl.col("a_director") != pl.col("b_director")) & (
+        pl.col("a_chain") != pl.col("b_chain")
+    )
     # the same board: same session, number and (where each round has its own deals) round
     same_board = (
         (pl.col("a_session") == pl.col("b_session"))

@@ -365,3 +365,45 @@ def test_rulings_per_board_counts_rulings_and_boards_of_the_same_sessions():
     assert (d["rulings"], d["sessions_directed"], d["boards_directed"]) == (3, 1, 500)
     assert (d["x"], d["n"]) == (2, 500)
     assert d["rulings_per_1000_boards"] == pytest.approx(4.0)
+
+
+def test_a_ruling_and_the_ones_that_superseded_it_are_no_discrepancy():
+    """R12 (TD C) supersedes R1 (TD A's assigned score on board 5 of C1) and lets the score
+    stand; R13 (TD D) supersedes R12 and assigns again, by 6 % of a top where R1 gave 30 %.
+    One table's call corrected twice is no pair of directors ruling a board differently:
+    of the pairs on that board only R1 against R2 (another table, TD B, score stands) and R13
+    against R2 remain — not R1/R12, R12/R13, nor R1/R13's sizes."""
+    base = _inputs()
+    later = base.rulings.head(1)
+    extra = pl.concat(
+        [
+            later.with_columns(
+                pl.lit("R12").alias("ruling_id"),
+                pl.lit("TD C").alias("director"),
+                pl.lit("score_stands").alias("kind"),
+                pl.lit(None, pl.Utf8).alias("ns_result"),
+                pl.lit("R1").alias("supersedes"),
+            ),
+            later.with_columns(
+                pl.lit("R13").alias("ruling_id"),
+                pl.lit("TD D").alias("director"),
+                pl.lit("R12").alias("supersedes"),
+            ),
+        ]
+    )
+    rulings = pl.concat(
+        [base.rulings.with_columns(pl.lit(None, pl.Utf8).alias("supersedes")), extra]
+    )
+    sizes = pl.concat(
+        [
+            base.sizes,
+            pl.DataFrame({"ruling_id": ["R13"], "adjustment_pct": [6.0]}),
+        ],
+        how="diagonal_relaxed",
+    )
+    m = build_marts(AuditInputs(base.events, base.boards, rulings, base.appeals, sizes))
+    pairs = sorted(
+        (r["case_type"], r["a_ruling_id"], r["b_ruling_id"])
+        for r in m.ruling_discrepancies.iter_rows(named=True)
+    )
+    assert pairs == [("same_board", "R1", "R2"), ("same_board", "R13", "R2")]
