@@ -185,6 +185,27 @@ def test_agreement_line():
     )
 
 
+def test_a_reason_worded_board_by_board_is_one_part_of_the_agreement_line():
+    """Lines of boards the program scored with another number of results each say their own
+    counts; the ranking page counts the reason once, in its general words."""
+    from pipelines.scoring.reconcile import EXPLANATIONS
+
+    rows = [
+        {"figures": 10, "code": "other_result_count", "explanation": "with 6 results, ours 5"},
+        {"figures": 4, "code": "other_result_count", "explanation": "with 5 results, ours 4"},
+        {
+            "figures": 11,
+            "code": "other_result_count",
+            "explanation": EXPLANATIONS["other_result_count"],
+        },
+        {"figures": 22, "code": "follows_total", "explanation": "follows"},
+    ]
+    assert agreement_text(rows) == (
+        "Differs from the club's published results on 47 figures: "
+        f"{EXPLANATIONS['other_result_count']} (25); 22 follow from those."
+    )
+
+
 def test_an_unknown_key_or_value_names_the_file_and_the_key(tmp_path, monkeypatch):
     text = (PROFILE_DIR / "wbf.toml").read_text(encoding="utf-8")
     assert 'butler = "acbl"' in text and "[ranking]" in text

@@ -271,7 +271,16 @@ def agreement_text(rows: list[dict[str, Any]], program: str | None = None) -> st
     total = sum(int(r["figures"]) for r in differing)
     causes = [r for r in differing if r.get("code") not in CONSEQUENTIAL]
     following = total - sum(int(r["figures"]) for r in causes)
-    parts = [f"{r['explanation']} ({int(r['figures'])})" for r in causes]
+    # one part per reason: a reason whose words name each board's own figures (the program's
+    # number of results) is counted once, in its general words
+    by_code: dict[Any, list[dict[str, Any]]] = {}
+    for r in causes:
+        by_code.setdefault(r.get("code"), []).append(r)
+    parts = []
+    for code, group in by_code.items():
+        words = {r["explanation"] for r in group}
+        text = group[0]["explanation"] if len(words) == 1 else _general_words(code, group)
+        parts.append(f"{text} ({sum(int(r['figures']) for r in group)})")
     if following:
         parts.append(f"{following} follow from those" if causes else f"{following} unexplained")
     noun = "figure" if total == 1 else "figures"
@@ -280,3 +289,11 @@ def agreement_text(rows: list[dict[str, Any]], program: str | None = None) -> st
         + "; ".join(parts)
         + "."
     )
+
+
+def _general_words(code: str | None, group: list[dict[str, Any]]) -> str:
+    """The general words of a reason (``pipelines.scoring.reconcile.EXPLANATIONS``) whose rows
+    carry words of their own (each board's figures)."""
+    from pipelines.scoring.reconcile import EXPLANATIONS
+
+    return EXPLANATIONS.get(code or "", group[0]["explanation"])
