@@ -182,10 +182,8 @@ def _make_shares(
     first made here, each other by a helper process, taken here; the kept events keep
     theirs. The summary so far, the site (to finish), the snapshot read and the export files
     written."""
-    tally = _Tally(sum(len(share) for share in shares), helpers=len(shares) > 1)
-    helpers, processes = _start_helpers(
+    helpers = _start_helpers(
         shares[1:],
-        tally.queue,
         {
             "warehouse": warehouse,
             "site": site_dir,
@@ -198,6 +196,7 @@ def _make_shares(
             "stems": stems,
         },
     )
+    tally = _Tally(sum(len(share) for share in shares), helpers)
     try:
         batches = event_batches(shares[0], sizes, budget)
         data = load(warehouse, batches[0] if batches else [])
@@ -219,9 +218,7 @@ def _make_shares(
         data = _make_events(
             site, data, batches, warehouse, folders_out, made, stems, written, tally.one
         )
-        tally.wait(helpers)
-        for helper in helpers:  # what the helper processes made, as if made here
-            part = helper.result()
+        for part in tally.wait():  # what the helper processes made, as if made here
             site.take(part["site"])
             for kind, files in part["written"].items():
                 written[kind] += [Path(f) for f in files]
@@ -231,7 +228,8 @@ def _make_shares(
         # no helper goes on writing into the folders (nor reading the warehouse) once the
         # publication has failed: the next one (or the run's reopening of its warehouse file,
         # Warehouse.open_to_readers) would find it still there
-        _stop_helpers(helpers, processes)
+        if helpers is not None:
+            helpers.stop()
         raise
     return summary, site, data, written
 
@@ -320,91 +318,127 @@ def event_shares(events: list[str], sizes: dict[str, int], workers: int) -> list
     return shares
 
 
+class HelperFailed(RuntimeError):
+    """A helper process of a shared publication failed (its traceback in the message)."""
+
+
+class _Helpers:
+    """The helper processes of a shared publication (a fresh Python each, ``spawn``: Polars'
+    and DuckDB's threads are not forked), and the one queue they tell the publication on:
+    ``("event", k)`` for each event whose pages helper ``k`` made, then ``("done", k,
+    what it made)`` or ``("failed", k, its traceback)``."""
+
+    def __init__(self, shares: list[list[str]], job: dict) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.queue = ctx.Queue()
+        self.processes = [
+            # daemonic: a run that dies takes its helpers with it
+            ctx.Process(target=_helper, args=(k, _made_apart, {**job, "events": share},
+                                              self.queue), daemon=True)
+            for k, share in enumerate(shares)
+        ]  # fmt: skip
+        for process in self.processes:
+            process.start()
+        self.parts: dict[int, dict] = {}
+
+    def poll(self, timeout: float | None = None) -> int:
+        """The events the helpers made since the last poll (waiting up to ``timeout`` seconds
+        for the first message); :class:`HelperFailed` when one failed, or ended without
+        saying what it made."""
+        import queue as queues
+
+        made = 0
+        block = timeout is not None
+        while True:
+            try:
+                message = self.queue.get(block, timeout) if block else self.queue.get_nowait()
+            except queues.Empty:
+                break
+            block = False
+            kind, k = message[0], message[1]
+            if kind == "event":
+                made += 1
+            elif kind == "done":
+                self.parts[k] = message[2]
+            else:
+                raise HelperFailed(f"a publication helper process failed:\n{message[2]}")
+        for k, process in enumerate(self.processes):
+            if k not in self.parts and not process.is_alive() and self.queue.empty():
+                raise HelperFailed(
+                    f"a publication helper process ended (exit code {process.exitcode}) "
+                    "before it had made its share"
+                )
+        return made
+
+    def finished(self) -> bool:
+        return len(self.parts) == len(self.processes)
+
+    def stop(self) -> None:
+        """End the helpers of a publication that failed, and wait until they have: what they
+        were making is left unfinished (a page is replaced whole or not at all, and the next
+        publication makes their events again: their records were not saved)."""
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self.processes:
+            process.join()
+        self.queue.close()
+        self.queue.cancel_join_thread()
+
+
+def _helper(k: int, make, job: dict, queue) -> None:
+    """A helper process's life: ``make`` its share (:func:`_made_apart`), telling ``queue``
+    of each event made, then what it made — or why it failed."""
+    import traceback
+
+    global _TOLD
+    _TOLD = lambda _event: queue.put(("event", k))  # noqa: E731
+    try:
+        part = make(job)
+    except BaseException:
+        queue.put(("failed", k, traceback.format_exc()))
+        raise SystemExit(1) from None
+    queue.put(("done", k, part))
+
+
 class _Tally:
     """The publication's progress (:mod:`pipelines.progress`, task ``publishing events``):
-    the events whose pages are made, here and — told through ``queue`` — in the helper
-    processes."""
+    the events whose pages are made, here and in the helper processes (:class:`_Helpers`,
+    whose failure is raised here as soon as it is known)."""
 
     TASK = "publishing events"
 
-    def __init__(self, total: int, helpers: bool) -> None:
-        self.total, self.done = total, 0
-        self.queue = None
-        if helpers:
-            import multiprocessing
-
-            self.queue = multiprocessing.get_context("spawn").SimpleQueue()
+    def __init__(self, total: int, helpers: _Helpers | None) -> None:
+        self.total, self.done, self.helpers = total, 0, helpers
 
     def one(self, event_id: str = "") -> None:
         """An event made here (``event_id``); the helpers' events made meanwhile counted."""
-        self.done += 1 + self._drain()
+        self.done += 1 + (self.helpers.poll() if self.helpers is not None else 0)
         progress.tick(self.TASK, self.done, self.total, event_id)
 
-    def _drain(self) -> int:
-        n = 0
-        while self.queue is not None and not self.queue.empty():
-            self.queue.get()
-            n += 1
-        return n
-
-    def wait(self, helpers: list) -> None:
-        """Wait for the helper processes, counting their events as they are made."""
-        from concurrent.futures import wait
-
-        pending = set(helpers)
-        while pending:
-            finished, pending = wait(pending, timeout=0.5)
-            more = self._drain()
+    def wait(self) -> list[dict]:
+        """Wait for the helpers, counting their events as they are made; what each made."""
+        if self.helpers is None:
+            return []
+        while not self.helpers.finished():
+            more = self.helpers.poll(timeout=0.5)
             if more:
                 self.done += more
                 progress.tick(self.TASK, self.done, self.total)
-            if any(f.exception() is not None for f in finished):
-                return  # a helper failed: the publication fails now, not once all are done
+        for process in self.helpers.processes:
+            process.join()
+        return [self.helpers.parts[k] for k in sorted(self.helpers.parts)]
 
 
-#: The helper process's line to the publication's :class:`_Tally` (set as it starts).
+#: In a helper process: tells the publication of each event made (set as it starts).
 _TOLD = None
 
 
-def _listen(queue) -> None:
-    global _TOLD
-    _TOLD = queue
-
-
-def _start_helpers(shares: list[list[str]], queue, job: dict) -> tuple[list, list]:
-    """A helper process for each share (:func:`_made_apart`), started now (a fresh Python,
-    ``spawn``: Polars' and DuckDB's threads are not forked), each telling ``queue`` of every
-    event it makes; their futures and processes (for :func:`_stop_helpers`)."""
-    if not shares:
-        return [], []
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(
-        len(shares),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_listen,
-        initargs=(queue,),
-    )
-    futures = [pool.submit(_made_apart, {**job, "events": share}) for share in shares]
-    # a spawning pool starts a process per task submitted (at most one per share): they are
-    # all there now; the pool forgets them when it is shut down
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False)  # the futures are waited for; the processes then end
-    return futures, processes
-
-
-def _stop_helpers(futures: list, processes: list) -> None:
-    """End the helper processes of a publication that failed, and wait until they have:
-    what they were making is left unfinished (a page is replaced whole or not at all, and
-    the next publication makes their events again: their records were not saved)."""
-    for future in futures:
-        future.cancel()
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join()
+def _start_helpers(shares: list[list[str]], job: dict) -> _Helpers | None:
+    """A helper process for each share (:class:`_Helpers`), started now; ``None``: none."""
+    return _Helpers(shares, job) if shares else None
 
 
 def _made_apart(job: dict) -> dict:
@@ -419,9 +453,8 @@ def _made_apart(job: dict) -> dict:
     site.prepare()
     made = {kind: Manifest(folder) for kind, folder in job["exports"].items()}
     written: dict[str, list[Path]] = {kind: [] for kind in job["exports"]}
-    told = (lambda _event: _TOLD.put(1)) if _TOLD is not None else None
     _make_events(
-        site, data, batches, job["warehouse"], job["exports"], made, job["stems"], written, told
+        site, data, batches, job["warehouse"], job["exports"], made, job["stems"], written, _TOLD
     )
     return {
         "site": site.made_apart(),

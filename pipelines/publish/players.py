@@ -321,7 +321,7 @@ class PlayerPages:
         """Every player's lines: the standings of published sessions (and the event totals
         of events of several) split into one row per player named, with the ranking's size
         (``field``), the span of a shared place, the event's club, the player's membership
-        key where the file gave one, identity and partners."""
+        key where the file gave one and identity (partners: :meth:`views`)."""
         if not standings.height or "names" not in standings.columns:
             return pl.DataFrame()
         published = pl.DataFrame(
@@ -365,7 +365,8 @@ class PlayerPages:
             .join(st.select(*LINE, "names"), on=list(LINE), how="left", nulls_equal=True)
             .join(clubs, on="event_id", how="left")
         )
-        return with_partners(identities(with_member_keys(lines, keys)))
+        # partners are found for the lines of the pages made (:meth:`views`), not for all
+        return identities(with_member_keys(lines, keys))
 
     def players(self) -> pl.DataFrame:
         """One row per player: identity, the name and club of its latest line, its first
@@ -410,14 +411,19 @@ class PlayerPages:
         people = self.players() if people is None else people
         if not people.height:
             return
-        lines = self.lines.filter(
-            pl.col("identity").is_in(people["identity"].implode())
-        ).with_columns(
-            pl.col("identity")
-            .replace_strict(
-                dict(zip(people["identity"], people["page"], strict=True)), return_dtype=pl.Utf8
+        wanted = pl.col("identity").is_in(people["identity"].implode())
+        # the partners of their lines: the other players of the same standings
+        mine = self.lines.filter(wanted).select(LINE).unique()
+        lines = (
+            with_partners(self.lines.join(mine, on=list(LINE), how="semi", nulls_equal=True))
+            .filter(wanted)
+            .with_columns(
+                pl.col("identity")
+                .replace_strict(
+                    dict(zip(people["identity"], people["page"], strict=True)), return_dtype=pl.Utf8
+                )
+                .alias("page")
             )
-            .alias("page")
         )
         groups = lines.sort(
             ["date", "event_id", "scope", "session"], descending=[False, False, True, False]

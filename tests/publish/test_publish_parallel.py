@@ -22,7 +22,11 @@ def _files(out: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def parallel(monkeypatch):
-    """Publications of any size shared among three processes."""
+    """Publications of any size shared among three processes, at the sample's clock (the
+    season dashboard says when it was made: two publications a minute apart differ there)."""
+    from tests.publish.conftest import NOW
+
+    monkeypatch.setenv("TRAVELLER_NOW", NOW)
     monkeypatch.setattr(publish_mod, "PARALLEL_FROM_RESULTS", 0)
     monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "3")
 
@@ -184,8 +188,8 @@ def test_a_helper_that_fails_stops_the_others_and_the_run_keeps_its_warehouse(
     shutil.copy(sample.warehouse, path)
     real = publish_mod._start_helpers
 
-    def start(shares, queue, job):
-        return real(shares, queue, {**job, "first_helper_share": shares[0]})
+    def start(shares, job):
+        return real(shares, {**job, "first_helper_share": shares[0]})
 
     monkeypatch.setattr(publish_mod, "_start_helpers", start)
     monkeypatch.setattr(publish_mod, "_made_apart", _helper_that_fails_or_reads_slowly)
