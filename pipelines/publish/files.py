@@ -27,8 +27,8 @@ def put(path: Path, data: bytes) -> bool:
     The temporary file is named for the writing process and thread (``.<name>.<pid>-<thread>
     .tmp``): no other writer uses that name, so it is opened directly, without drawing random
     names until one is free (what :func:`tempfile.mkstemp` costs a site of many thousand
-    pages); one a crashed run left behind is written over. The folder is made only when the
-    file cannot be opened for want of it."""
+    pages); one a crashed run left behind is replaced (:func:`_create`). The folder is made
+    only when the file cannot be opened for want of it."""
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
@@ -38,12 +38,11 @@ def put(path: Path, data: bytes) -> bool:
         os.path.dirname(path) or ".",
         f".{os.path.basename(path)}.{os.getpid()}-{threading.get_ident()}.tmp",
     )
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(tmp, flags, 0o644)
+        fd = _create(tmp)
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, flags, 0o644)
+        fd = _create(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -53,6 +52,18 @@ def put(path: Path, data: bytes) -> bool:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def _create(tmp: str) -> int:
+    """A new file at ``tmp``, opened for writing: never an existing file or a symbolic link
+    followed (``O_EXCL``); what a crashed run left there (a file, or a link planted in a
+    served folder) is removed first — the link itself, not what it points to."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(tmp, flags, 0o644)
+    except FileExistsError:
+        os.unlink(tmp)
+        return os.open(tmp, flags, 0o644)
 
 
 def prune(folder: Path, keep: Iterable[Path]) -> list[Path]:

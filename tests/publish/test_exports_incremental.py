@@ -142,3 +142,21 @@ def test_put_writes_a_file_whole_readable_by_all_and_only_when_its_bytes_change(
     assert put(page, b"<p>two</p>")
     assert page.read_bytes() == b"<p>two</p>"
     assert sorted(p.name for p in page.parent.iterdir()) == ["index.html"]
+
+
+def test_put_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path):
+    """A symbolic link at the writer's temporary name (a served folder others can write to)
+    is removed, not followed: the file it points to is untouched."""
+    import os
+    import threading
+
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"not yours")
+    page = tmp_path / "site" / "index.html"
+    page.parent.mkdir()
+    link = page.parent / f".{page.name}.{os.getpid()}-{threading.get_ident()}.tmp"
+    link.symlink_to(outside)
+    assert put(page, b"<p>page</p>")
+    assert outside.read_bytes() == b"not yours"
+    assert page.read_bytes() == b"<p>page</p>" and not page.is_symlink()
+    assert sorted(p.name for p in page.parent.iterdir()) == ["index.html"]
