@@ -372,3 +372,55 @@ def test_a_board_scored_with_another_number_of_results_is_not_a_split_score():
     )
     assert words["5"].startswith("the program scored this board with 4 results (a top of 3)")
     assert files.row(0, named=True)["unexplained"] == 0
+
+
+def test_lines_all_on_another_top_but_not_another_count_of_these_results():
+    """Every line adding up to one sum that is the top of another number of results is not
+    enough: the program's figures must be the figures of these results with results
+    removed or added. Traveller: +420, +170, -50 (4/0, 2/2, 0/4).
+
+    * board 1: the program's figures reversed (the +420 table got nothing), each line on a
+      top of 6: no removed result takes matchpoints from a table;
+    * board 4 (four results, +200 too: 6/0, 4/2, 2/4, 0/6): every line 2/2 (a top of 4:
+      three results), yet the program gave figures to four tables;
+    * board 3: every line 3/3 (a top of 6) — the +420 table lost a matchpoint it held."""
+    scored = pl.DataFrame(
+        [
+            _mp_line(1, "1", (4.0, 0.0), (0.0, 6.0)),
+            _mp_line(1, "2", (2.0, 2.0), (2.0, 4.0)),
+            _mp_line(1, "3", (0.0, 4.0), (6.0, 0.0)),
+            _mp_line(4, "1", (6.0, 0.0), (2.0, 2.0)),
+            _mp_line(4, "4", (4.0, 2.0), (2.0, 2.0)),
+            _mp_line(4, "2", (2.0, 4.0), (2.0, 2.0)),
+            _mp_line(4, "3", (0.0, 6.0), (2.0, 2.0)),
+            _mp_line(3, "1", (4.0, 0.0), (3.0, 3.0)),
+            _mp_line(3, "2", (2.0, 2.0), (3.0, 3.0)),
+            _mp_line(3, "3", (0.0, 4.0), (3.0, 3.0)),
+        ]
+    )
+    diffs, _ = reconcile(scored, pl.DataFrame(), pl.DataFrame())
+    codes = {(r["board"], r["contestant"]): r["code"] for r in diffs.iter_rows(named=True)}
+    assert "other_result_count" not in codes.values(), codes
+
+
+def test_a_percentage_alone_off_by_far_is_not_explained_by_a_recounted_board():
+    """A file giving percentages only, in a session with a board the program scored with
+    another number of results (board 2 of the test above): pair 4, who never played that
+    board, shows 99 % where Traveller has 50 %. Nothing ties that percentage to the program's
+    top: it is no other_result_count."""
+    lines = [
+        _mp_line(2, "1", (4.0, 0.0), (6.0, 0.0)),
+        _mp_line(2, "2", (2.0, 2.0), (2.0, 4.0)),
+        _mp_line(2, "3", (0.0, 4.0), (0.0, 6.0)),
+    ]
+    scored = pl.DataFrame(lines)
+    ours = pl.DataFrame([_standing("4", 1, 2.0, 4.0, "wbf")]).with_columns(
+        pl.col("boards").cast(pl.Int64)
+    )
+    official = _official("", "99.00", "").with_columns(
+        pl.lit("4").alias("contestant"), pl.lit(None, pl.Utf8).alias("total")
+    )
+    diffs, _ = reconcile(scored, ours, official)
+    st = diffs.filter(pl.col("what") == "percentage")
+    assert st.height == 1
+    assert st["code"][0] != "other_result_count", st.to_dicts()

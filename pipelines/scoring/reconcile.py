@@ -351,6 +351,8 @@ def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> 
             pl.col("profile").first().alias("__profile"),
             pl.col("source_ns_mp").alias("__ns_figures"),
             pl.col("source_ew_mp").alias("__ew_figures"),
+            pl.col("__ns").alias("__ns_ours"),
+            pl.col("__ew").alias("__ew_ours"),
             *(pl.col(c).first().alias(f"__{c}") for c in extra),
         )
         .filter(
@@ -369,7 +371,11 @@ def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> 
             continue
         if abs(total - (top / 2 if u == 1 else top * 2)) < 1e-6:
             continue  # Traveller's top on the other scale
+        if r["__lines"] > round(program) + 1e-6:
+            continue  # more tables have the program's figures than results it scored
         n, expected = r.get("__n_results"), r.get("__expected")
+        if (n is None or abs(ours - n) < 1e-6) and not _recounted_figures(r, program - ours, u):
+            continue  # not these results' figures with results removed or added
         if n is not None and expected is not None and n != expected:
             figures = r["__ns_figures"] + r["__ew_figures"]
             whole = all(abs(v * u - round(v * u)) < 1e-6 for v in figures)
@@ -385,6 +391,19 @@ def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> 
             "traveller": round(ours),
         }
     return found
+
+
+def _recounted_figures(r: dict, k: float, u: int) -> bool:
+    """Whether the program's figures of a board's lines (``r``: :func:`other_result_count`'s
+    aggregate) are Traveller's with ``k`` results more (``k`` < 0: fewer): each result
+    removed gives every line's NS and EW between 0 and a whole result beaten (``2/u``),
+    each result added takes as much from them. Figures no count of results explains (the
+    program's matchpoints reversed, every line given the same) are not another count."""
+    lo, hi = (0.0, k * 2 / u) if k > 0 else (k * 2 / u, 0.0)
+    pairs = zip(r["__ns_figures"] + r["__ew_figures"], r["__ns_ours"] + r["__ew_ours"], strict=True)
+    return all(
+        o is not None and t is not None and lo - 1e-6 <= o - t <= hi + 1e-6 for o, t in pairs
+    )
 
 
 #: A board of one section: the key of :func:`other_result_count`.
@@ -647,7 +666,12 @@ def compare_standings(
                             code = _total_reason(
                                 r, t, ov, prof, touched.get((file, r["contestant"]))
                             )
-                    elif what == "percentage" and recount and _on_top(r, program_top):
+                    elif (
+                        what == "percentage"
+                        and recount
+                        and _num(r["total"]) is not None
+                        and _on_top(r, program_top)
+                    ):
                         # the program's percentage is over its own top
                         code = "other_result_count"
                         recounted = True
