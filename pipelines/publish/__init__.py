@@ -326,17 +326,23 @@ class _Helpers:
     """The helper processes of a shared publication (a fresh Python each, ``spawn``: Polars'
     and DuckDB's threads are not forked), and the one queue they tell the publication on:
     ``("event", k)`` for each event whose pages helper ``k`` made, then ``("done", k,
-    what it made)`` or ``("failed", k, its traceback)``."""
+    the file of what it made)`` or ``("failed", k, its traceback)``.
+
+    What a helper made goes through a file of :attr:`folder`, not the queue: a message larger
+    than a pipe's atomic write, cut by the helper's death (the kernel's out-of-memory killer
+    at its peak), would leave the publication waiting for the rest of it for ever."""
 
     def __init__(self, shares: list[list[str]], job: dict) -> None:
         import multiprocessing
+        import tempfile
 
         ctx = multiprocessing.get_context("spawn")
         self.queue = ctx.Queue()
+        self.folder = Path(tempfile.mkdtemp(prefix="traveller-helpers-"))
         self.processes = [
             # daemonic: a run that dies takes its helpers with it
             ctx.Process(target=_helper, args=(k, _made_apart, {**job, "events": share},
-                                              self.queue), daemon=True)
+                                              self.queue, str(self.folder)), daemon=True)
             for k, share in enumerate(shares)
         ]  # fmt: skip
         for process in self.processes:
@@ -361,7 +367,7 @@ class _Helpers:
             if kind == "event":
                 made += 1
             elif kind == "done":
-                self.parts[k] = message[2]
+                self.parts[k] = _taken(Path(message[2]))
             else:
                 raise HelperFailed(f"a publication helper process failed:\n{message[2]}")
         for k, process in enumerate(self.processes):
@@ -386,21 +392,46 @@ class _Helpers:
             process.join()
         self.queue.close()
         self.queue.cancel_join_thread()
+        self.remove()
+
+    def remove(self) -> None:
+        """Remove the folder of what the helpers made."""
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _helper(k: int, make, job: dict, queue) -> None:
+def _taken(path: Path) -> dict:
+    """What a helper made, from the file it wrote (:func:`_helper`), the file removed."""
+    import pickle
+
+    with path.open("rb") as f:
+        part = pickle.load(f)
+    path.unlink()
+    return part
+
+
+def _helper(k: int, make, job: dict, queue, folder: str) -> None:
     """A helper process's life: ``make`` its share (:func:`_made_apart`), telling ``queue``
-    of each event made, then what it made — or why it failed."""
+    of each event made, then the file in ``folder`` of what it made — or why it failed.
+    Every message is a few bytes: one whole write to the queue's pipe, which the helper's
+    death cannot cut."""
+    import os
+    import pickle
     import traceback
 
     global _TOLD
     _TOLD = lambda _event: queue.put(("event", k))  # noqa: E731
     try:
         part = make(job)
+        path = Path(folder) / f"part-{k}.pickle"
+        with open(f"{path}.tmp", "wb") as f:
+            pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(f"{path}.tmp", path)
     except BaseException:
         queue.put(("failed", k, traceback.format_exc()))
         raise SystemExit(1) from None
-    queue.put(("done", k, part))
+    queue.put(("done", k, str(path)))
 
 
 class _Tally:
@@ -429,6 +460,7 @@ class _Tally:
                 progress.tick(self.TASK, self.done, self.total)
         for process in self.helpers.processes:
             process.join()
+        self.helpers.remove()
         return [self.helpers.parts[k] for k in sorted(self.helpers.parts)]
 
 
