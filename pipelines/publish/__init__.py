@@ -345,9 +345,13 @@ class _Helpers:
                                               self.queue, str(self.folder)), daemon=True)
             for k, share in enumerate(shares)
         ]  # fmt: skip
-        for process in self.processes:
-            process.start()
         self.parts: dict[int, dict] = {}
+        try:
+            for process in self.processes:
+                process.start()
+        except BaseException:  # none left running when one could not be started
+            self.stop()
+            raise
 
     def poll(self, timeout: float | None = None) -> int:
         """The events the helpers made since the last poll (waiting up to ``timeout`` seconds
@@ -385,10 +389,11 @@ class _Helpers:
         """End the helpers of a publication that failed, and wait until they have: what they
         were making is left unfinished (a page is replaced whole or not at all, and the next
         publication makes their events again: their records were not saved)."""
-        for process in self.processes:
+        started = [p for p in self.processes if p.pid is not None]
+        for process in started:
             if process.is_alive():
                 process.terminate()
-        for process in self.processes:
+        for process in started:
             process.join()
         self.queue.close()
         self.queue.cancel_join_thread()

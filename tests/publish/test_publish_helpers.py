@@ -47,3 +47,27 @@ def test_every_message_of_a_helper_is_one_whole_write(tmp_path: Path) -> None:
     assert part["events"] == ["E1", "E2"]
     assert len(part["site"]["pages"]) == 5000
     assert not list(tmp_path.iterdir())  # the file is removed once taken
+
+
+def test_helpers_that_cannot_all_be_started_leave_none_running(monkeypatch) -> None:
+    """The second helper cannot be started (no memory for one more process): the first,
+    started already, is stopped, and the error raised."""
+    import multiprocessing
+
+    import pytest
+
+    ctx = multiprocessing.get_context("spawn")
+    real = ctx.Process.start
+    started = []
+
+    def start(self):
+        if started:
+            raise OSError("cannot start another process")
+        real(self)
+        started.append(self)
+
+    monkeypatch.setattr(ctx.Process, "start", start)
+    monkeypatch.setattr(publish_mod, "_made_apart", _make_a_lot)
+    with pytest.raises(OSError, match="another process"):
+        publish_mod._Helpers([["E1"], ["E2"]], {})
+    assert len(started) == 1 and not started[0].is_alive()
