@@ -121,6 +121,10 @@ class EndToEndReport:
     dates: int
     phases: list[PhaseReport] = field(default_factory=list)
     kernel_rate: float = 0.0  # results/s of validation + scoring + standings alone
+    #: the hand-written Polars job's whole process on the first load's inbox
+    #: (:mod:`pipelines.bench_floor`): seconds and the results it scored (0: not run)
+    floor_seconds: float = 0.0
+    floor_results: int = 0
 
     def lines(self) -> list[str]:
         out = [
@@ -149,6 +153,15 @@ class EndToEndReport:
             out.append(f"kernel               {self.kernel_rate:,.0f} results/s (traveller bench)")
             if first and first.rate:
                 out.append(f"end-to-end / kernel  1 : {self.kernel_rate / first.rate:,.0f}")
+        if self.floor_seconds:
+            first = self.phases[0] if self.phases else None
+            out.append(
+                f"floor                {self.floor_seconds:8.1f} s  "
+                f"{self.floor_results:>9,} results "
+                "(hand-written Polars job, whole process, same files)"
+            )
+            if first:
+                out.append(f"first load / floor   {first.wall / self.floor_seconds:,.1f} times")
         return out
 
 
@@ -199,6 +212,19 @@ def add_evening(inbox: Path, day: date, clubs: int, seed: int, work: Path) -> tu
         else:
             shutil.copy2(p, inbox / p.name)
     return alone, summary.results
+
+
+def run_floor(inbox: Path, out: Path) -> tuple[float, int]:
+    """Time the hand-written Polars job (:mod:`pipelines.bench_floor`) as its own process on
+    ``inbox``, after the same flush as a phase: ``(wall seconds, results it scored)``."""
+    cmd = [sys.executable, "-m", "pipelines.bench_floor", str(inbox), str(out)]
+    os.sync()
+    t = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    if done.returncode != 0:
+        raise RuntimeError(f"the floor job failed:\n{done.stderr[-4000:]}")
+    return wall, int(done.stdout.split()[0])
 
 
 def _run_phase(
@@ -277,6 +303,7 @@ def run_end_to_end(
         now = os.environ.get("TRAVELLER_NOW") or f"{day + timedelta(days=2)} 12:00"
         progress(f"[2/5] first load: {summary.results:,} results")
         report.phases.append(_run_phase("first load", inbox, wh, pub, summary.results, dates, now))
+        report.floor_seconds, report.floor_results = run_floor(inbox, work / "floor")
         alone, added = add_evening(inbox, day, clubs, seed + 1, work)
         progress(f"[3/5] one new date ({day}): {added:,} results")
         report.phases.append(_run_phase("one new date", inbox, wh, pub, added, 1, now))

@@ -71,6 +71,21 @@ def test_report_lines_name_every_phase_and_the_ratio():
     text = "\n".join(r.lines())
     assert "first load" in text and "100 results/s" in text and "peak 300 MB" in text
     assert "1 : 500" in text  # 50,000 / 100
+    assert "floor" not in text  # not run
+    r.floor_seconds, r.floor_results = 0.4, 990
+    text = "\n".join(r.lines())
+    assert "hand-written Polars job" in text and "990 results" in text
+    assert "first load / floor   25.0 times" in text  # 10 s / 0.4 s
+
+
+def test_the_floor_runs_as_its_own_process(tmp_path):
+    from pipelines.bench_e2e import run_floor
+
+    inbox = tmp_path / "inbox"
+    summary = generate_inbox(inbox, sessions=3, clubs=3, seed=2)
+    seconds, scored = run_floor(inbox, tmp_path / "floor")
+    assert seconds > 0 and 0 < scored <= summary.results
+    assert (tmp_path / "floor" / "standings.parquet").is_file()
 
 
 def test_report_times_each_stage_and_the_run_without_the_site():
