@@ -19,7 +19,6 @@ from pathlib import Path
 
 import polars as pl
 
-_TRICK = {"C": 20, "D": 20, "H": 30, "S": 30, "N": 30}
 # vulnerability by board number mod 16 (Law 2): 0 none, 1 NS, 2 EW, 3 both
 _VUL = [3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1]
 
@@ -27,16 +26,22 @@ _VUL = [3, 0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1]
 def contract_score(df: pl.LazyFrame) -> pl.LazyFrame:
     """Add ``ns_score``: the declarer's score (Law 77) from NS's side, vectorised."""
     c = pl.col("contract").str.to_uppercase()
-    level = c.str.slice(0, 1).cast(pl.Int64, strict=False)
-    strain = c.str.slice(1, 1)
-    doubled = pl.when(c.str.ends_with("XX")).then(4).when(c.str.ends_with("X")).then(2).otherwise(1)
-    decl_ns = pl.col("declarer").is_in(["N", "S"])
     v = pl.lit(pl.Series(_VUL)).get(pl.col("board") % 16)
-    vul = pl.when(decl_ns).then(v.is_in([1, 3])).otherwise(v.is_in([2, 3]))
-    over = pl.col("tricks") - level - 6
-    per = strain.replace_strict(_TRICK, default=30, return_dtype=pl.Int64)
-    trick = level * per + pl.when(strain == "N").then(10).otherwise(0)
-    made_trick = trick * doubled
+    parts = df.with_columns(
+        _level=c.str.slice(0, 1).cast(pl.Int64, strict=False),
+        _strain=c.str.slice(1, 1),
+        _dbl=pl.when(c.str.ends_with("XX")).then(4).when(c.str.ends_with("X")).then(2).otherwise(1),
+        _passed=c.str.starts_with("P"),
+        _ns=pl.col("declarer").is_in(["N", "S"]),
+        _v=v,
+    ).with_columns(
+        _vul=pl.when("_ns").then(pl.col("_v").is_in([1, 3])).otherwise(pl.col("_v").is_in([2, 3])),
+        _over=pl.col("tricks") - pl.col("_level") - 6,
+        _per=pl.when(pl.col("_strain").is_in(["C", "D"])).then(20).otherwise(30),
+    )
+    level, strain, doubled = pl.col("_level"), pl.col("_strain"), pl.col("_dbl")
+    vul, over, per = pl.col("_vul"), pl.col("_over"), pl.col("_per")
+    made_trick = (level * per + pl.when(strain == "N").then(10).otherwise(0)) * doubled
     game = pl.when(made_trick >= 100).then(pl.when(vul).then(500).otherwise(300)).otherwise(50)
     slam = (
         pl.when(level == 7)
@@ -64,9 +69,10 @@ def contract_score(df: pl.LazyFrame) -> pl.LazyFrame:
         .otherwise(pl.when(vul).then(dbl_v).otherwise(dbl_nv) * (doubled // 2))
     )
     declarer = pl.when(over >= 0).then(made).otherwise(-penalty)
-    passed = c.str.starts_with("P")
-    ns = pl.when(passed).then(0).when(decl_ns).then(declarer).otherwise(-declarer)
-    return df.with_columns(ns_score=pl.coalesce(ns, pl.col("score")))
+    ns = pl.when("_passed").then(0).when("_ns").then(declarer).otherwise(-declarer)
+    return parts.with_columns(ns_score=pl.coalesce(ns, pl.col("score"))).drop(
+        "_level", "_strain", "_dbl", "_passed", "_ns", "_v", "_vul", "_over", "_per"
+    )
 
 
 def _header(path: Path) -> list[str]:
@@ -81,11 +87,12 @@ def run(inbox: Path, out: Path) -> int:
     keep = ["event_id", "session", "board", *text]
     # pair files only (an individual's file names four players, not two pairs)
     files = [p for p in sorted(inbox.glob("results-*.csv")) if "ns_pair" in _header(p)]
-    rows = pl.concat(
-        [pl.scan_csv(f, schema_overrides=dict.fromkeys(text, pl.String)).select(keep)
-         for f in files]
-    ).with_columns(pl.col("tricks", "score").cast(pl.Int64, strict=False))  # fmt: skip
-    scored = contract_score(rows).filter(pl.col("ns_score").is_not_null())
+    rows = (
+        pl.scan_csv(files, schema_overrides=dict.fromkeys(text, pl.String))
+        .select(keep)
+        .with_columns(pl.col("tricks", "score").cast(pl.Int64, strict=False))
+    )
+    scored = contract_score(rows).filter(pl.col("ns_score").is_not_null()).collect().lazy()
     board = ["event_id", "session", "section", "board"]
     mp = scored.with_columns(
         ns_mp=(pl.col("ns_score").rank("average").over(board) - 1) * 2,
