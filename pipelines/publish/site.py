@@ -366,29 +366,44 @@ class Site:
         kept = set()
         for event_id, made_from in keys.items():
             entry = before.get(f"event\x1f{event_id}") or {}
-            pages = entry.get("pages") or []
-            if (
-                entry.get("digest") == made_from
-                and pages
-                and all(p in there for p in pages)
-                and all(k in before for k in entry.get("sessions") or [])
+            if entry.get("digest") != made_from or not entry.get("pages"):
+                continue
+            sessions = entry.get("sessions") or []
+            if all(k in before for k in sessions) and all(
+                p in there for p in Site._event_pages(before, entry)
             ):
                 kept.add(event_id)
         return kept
+
+    @staticmethod
+    def _event_pages(before: dict[str, dict[str, Any]], entry: dict[str, Any]) -> list[str]:
+        """Every page of an event as recorded (``before``): its own pages (its ``entry``'s)
+        and its sessions' (each session's entry), in that order, each once. An event's
+        record names only its own pages: its sessions' are recorded once, in theirs (a record
+        written before may name them in both)."""
+        pages = dict.fromkeys(entry.get("pages") or [])
+        for key in entry.get("sessions") or []:
+            pages.update(dict.fromkeys(before[key].get("pages") or []))
+        return list(pages)
 
     def _keep_event(self, event_id: str) -> None:
         """Keep an event's pages as the last publication wrote them (:meth:`keepable`), with
         its sessions' records."""
         entry = self._before[f"event\x1f{event_id}"]
-        pages = entry["pages"]
+        pages = self._event_pages(self._before, entry)
         clash = [p for p in pages if p in self._paths]
         if clash:
             raise ValueError(f"two pages would be written to {clash[0]}")
         self._paths.update(pages)
         self.pages.extend(self._in_root(pages))
-        self.manifest[f"event\x1f{event_id}"] = entry
-        for key in entry.get("sessions") or []:
+        sessions = entry.get("sessions") or []
+        for key in sessions:
             self.manifest[key] = self._before[key]
+        own = entry["pages"]
+        if len(own) > 1 and sessions:  # an older record: its sessions' pages named here too
+            theirs = {p for key in sessions for p in self._before[key].get("pages") or []}
+            own = [p for p in own if p not in theirs]
+        self.manifest[f"event\x1f{event_id}"] = {**entry, "pages": own}
         self.kept += len(entry.get("sessions") or [])
 
     def _digest(self, s: dict[str, Any]) -> str:
@@ -643,9 +658,10 @@ class Site:
                 continue
             first = self.page_count()
             self._event(event_id, ev_sessions)
+            # the event's record names its own pages; each session's names its own
+            self.record(f"event\x1f{event_id}", self.keys.get(event_id, ""), first)
             for s in ev_sessions:
                 self._session_pages(s)
-            self.record(f"event\x1f{event_id}", self.keys.get(event_id, ""), first)
             self.manifest[f"event\x1f{event_id}"]["sessions"] = [
                 f"{s['event_id']}\x1f{s['session']}" for s in ev_sessions
             ]

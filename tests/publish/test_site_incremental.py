@@ -145,3 +145,44 @@ def test_an_export_file_gone_is_made_again_whole(sample: Sample, tmp_path):
     summary = publish(sample.warehouse, out, dashboard=False)
     assert {p: p.read_bytes() for p in gone} == whole
     assert summary.events_kept > 0  # the other events were still kept
+
+
+def test_each_page_is_recorded_once_and_an_older_record_still_keeps_its_events(
+    sample: Sample, tmp_path, monkeypatch
+):
+    """The record of the last publication names each page once: an event's entry its own
+    pages, each of its sessions' entries theirs (a year of history's record is not twice
+    the size of its pages' names). A record written before that, whose event entries named
+    their sessions' pages too, still keeps every event as it is and writes nothing."""
+    import json
+
+    from pipelines.publish import publish
+    from pipelines.publish.files import listing, record_of
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-03 22:55")  # the sample's clock
+    out = tmp_path / "out"
+    publish(sample.warehouse, out, dashboard=False)
+    record = json.loads(record_of(out / "site").read_text("utf-8"))
+    named = [p for entry in record.values() for p in entry["pages"]]
+    assert len(named) == len(set(named))
+    # every page but the index, the style sheet, the script and the players' indexes
+    fixed = {"index.html", "style.css", "search.js", "players/index.html", "players/index.json"}
+    assert set(named) == listing(out / "site") - fixed
+    events = [k for k in record if k.startswith("event\x1f")]
+    assert events and all(
+        not set(record[e]["pages"]) & set(record[s]["pages"])
+        for e in events
+        for s in record[e]["sessions"]
+    )
+    # the older record: each event entry names its sessions' pages after its own
+    for e in events:
+        record[e]["pages"] += [p for s in record[e]["sessions"] for p in record[s]["pages"]]
+    record_of(out / "site").write_text(json.dumps(record, sort_keys=True) + "\n", "utf-8")
+    again = publish(sample.warehouse, out, dashboard=False)
+    assert again.events_kept == len(events) > 1
+    assert again.pages_changed == 0 and again.pages_removed == 0 and again.sessions_rendered == 0
+    # and the record is written as a publication from scratch writes it
+    publish(sample.warehouse, tmp_path / "fresh", dashboard=False)
+    assert (
+        record_of(out / "site").read_bytes() == record_of(tmp_path / "fresh" / "site").read_bytes()
+    )
