@@ -54,6 +54,11 @@ from pipelines.publish.files import digest
 PLAYERS_DIR = "players"
 #: The line keys of a standing (the contestant's line in one ranking).
 LINE = ("event_id", "scope", "session", "section", "contestant", "direction")
+#: The columns of a standing a player's line shows (:func:`_line_view`) besides :data:`LINE`.
+SHOWN = (
+    "session_date", "names", "rank", "tied", "sanction", "score_display",
+    "percentage_display", "unit", "profile",
+)  # fmt: skip
 #: A chart's drawing area, in SVG units (the SVG scales to the page's width).
 CHART_W, CHART_H = 480, 200
 _LEFT, _RIGHT, _TOP, _BOTTOM = 50, 16, 12, 36
@@ -331,7 +336,10 @@ class PlayerPages:
         )
         several = [e for e, n in self.per_event.items() if n > 1]
         ranking = ["event_id", "scope", "session", "section", "direction"]
-        st = standings.with_columns(
+        # the columns a player's line shows or is found by (:meth:`views`), the others left
+        # before the season's standings are split into one row per player
+        st = standings.select(c for c in (*LINE, *SHOWN) if c in standings.columns)
+        st = st.with_columns(
             pl.len().over(ranking).alias("field"),
             pl.len().over(*ranking, "rank").alias("span"),
         )
@@ -355,14 +363,16 @@ class PlayerPages:
         lines = (
             st.with_columns(
                 pl.col("session_date").cast(pl.Utf8).alias("date"),
-                pl.col("names").str.replace_all(" - ", " & ", literal=True).str.split(" & "),
+                pl.col("names")
+                .str.replace_all(" - ", " & ", literal=True)
+                .str.split(" & ")
+                .alias("__players"),
             )
-            .with_columns(pl.int_ranges(1, pl.col("names").list.len() + 1).alias("position"))
-            .explode("names", "position")
-            .with_columns(pl.col("names").str.strip_chars().alias("player"))
+            .with_columns(pl.int_ranges(1, pl.col("__players").list.len() + 1).alias("position"))
+            .explode("__players", "position")
+            .with_columns(pl.col("__players").str.strip_chars().alias("player"))
             .filter(pl.col("player").str.len_chars() > 0)
-            .drop("names")
-            .join(st.select(*LINE, "names"), on=list(LINE), how="left", nulls_equal=True)
+            .drop("__players")
             .join(clubs, on="event_id", how="left")
         )
         # partners are found for the lines of the pages made (:meth:`views`), not for all
