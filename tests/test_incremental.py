@@ -105,7 +105,11 @@ def _site(folder: Path) -> dict[str, str]:
     return {
         p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.suffix != ".duckdb" and ".wal" not in p.name
+        # a folder's seal holds its folders' times on the disk, not what was published
+        if p.is_file()
+        and p.suffix != ".duckdb"
+        and ".wal" not in p.name
+        and not p.name.endswith(".seal.json")
     }
 
 

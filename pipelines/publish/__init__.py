@@ -41,7 +41,7 @@ from pipelines.publish.data import (
     load,
     load_events,
 )
-from pipelines.publish.files import Manifest, listing, prune, put, refuse_exposed
+from pipelines.publish.files import Manifest, prune, put, refuse_exposed
 from pipelines.publish.parquet import write_parquet
 from pipelines.publish.pbn_writer import pbn_name, write_pbn
 from pipelines.publish.site import Site
@@ -108,8 +108,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     keys = {e: f"{k}:{folders.get(e, '')}" for e, k in keys.items()}
     # the record of the last publication and the site's files, each read once: what is kept
     # is judged on them, and what is no longer published is pruned from the same listing
-    before = Site.recorded(site_dir)
-    there = listing(site_dir) if site_dir.is_dir() else set()
+    before, there, sealed = Site.recorded_and_listed(site_dir)
     kept = Site.keepable(site_dir, keys, before, there)
     exports = out / "exports"
     folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}
@@ -132,6 +131,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
             folders_out, made, stems,
         )  # fmt: skip
     summary.pages = len(site.finish())
+    site.seal(sealed)
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept
     for name, folder in folders_out.items():

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -128,6 +129,129 @@ def listing(folder: Path) -> set[str]:
         if prefix and not files and not dirs:
             out.add(prefix)
     return out
+
+
+#: A folder whose modification or status-change time lies within this many nanoseconds
+#: before its :func:`seal` was taken is "racy": a file added within the same tick of the file
+#: system's clock may not have moved its times, so the seal names its entries and the next
+#: run lists it again (as git does with an index entry as new as the index).
+RACY_NS = 2_000_000_000
+
+
+def seal_of(folder: Path) -> Path:
+    """Where the seal of ``folder`` (:func:`seal`) is kept: beside its record
+    (:func:`record_of`)."""
+    return folder.parent / ".manifests" / f"{folder.name}.seal.json"
+
+
+def seal(
+    folder: Path,
+    files: set[str],
+    named: set[str],
+    record: bytes,
+    before: dict | None = None,
+    touched: Iterable[str] = (),
+) -> None:
+    """Seal ``folder`` after a publication left it holding exactly ``files`` (paths relative
+    to it, with ``/``) and wrote ``record`` (the bytes of its record of pages, which names
+    ``named``): each folder's modification and status-change times (nanoseconds), the
+    entries of the racy ones (:data:`RACY_NS`), the files the record does not name, and the
+    record's SHA-256.
+
+    A file added to, removed from or renamed in a folder moves that folder's times (and a
+    folder put back from a copy has a new status-change time, which no program can set), so
+    while every sealed folder keeps its times the folder still holds exactly ``files``:
+    :func:`sealed_listing` then gives its listing without walking it.
+
+    ``before``: the seal this publication found valid when it began, and ``touched``: the
+    files it wrote or removed since. Only their folders (and those above), new or racy
+    ones are looked at again; every other folder kept the times ``before`` gives."""
+    root = os.fspath(folder)
+    start = time.time_ns()
+    if before is not None:
+        stamps = dict(before["folders"])
+        look = {f.rpartition("/")[0] for f in touched} | set(before["racy"])
+    else:
+        stamps = {}
+        look = {f.rpartition("/")[0] for f in files} | {""}
+    for d in list(look):  # and every folder above
+        while d:
+            d = d.rpartition("/")[0]
+            look.add(d)
+    racy: list[str] = []
+    for d in look:
+        try:
+            st = os.stat(os.path.join(root, d) if d else root)
+        except FileNotFoundError:  # a folder left empty, removed
+            stamps.pop(d, None)
+            continue
+        stamps[d] = [st.st_mtime_ns, st.st_ctime_ns]
+        if max(st.st_mtime_ns, st.st_ctime_ns) >= start - RACY_NS:
+            racy.append(d)
+    entries = {}
+    for d in racy:
+        # a racy folder's entries, each one this publication left there (else no seal: the
+        # next publication walks the folder and removes what it does not publish)
+        prefix = d + "/" if d else ""
+        with os.scandir(os.path.join(root, d) if d else root) as it:
+            here = [e.name + "/" if e.is_dir(follow_symlinks=False) else e.name for e in it]
+        if not all(
+            (prefix + n[:-1] in stamps) if n.endswith("/") else (prefix + n in files) for n in here
+        ):
+            seal_of(folder).unlink(missing_ok=True)
+            return
+        entries[d] = sorted(here)
+    data = {
+        "record": hashlib.sha256(record).hexdigest(),
+        "folders": stamps,
+        "racy": entries,
+        "files": sorted(files - named),
+    }
+    put(seal_of(folder), (json.dumps(data, sort_keys=True) + "\n").encode())
+
+
+def read_seal(folder: Path) -> dict | None:
+    """The seal of ``folder`` (:func:`seal`), or ``None``."""
+    try:
+        data = json.loads(seal_of(folder).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def sealed_listing(
+    folder: Path, record: bytes, pages: dict[str, dict], data: dict | None = None
+) -> set[str] | None:
+    """The listing of ``folder`` (:func:`listing`) from its seal (:func:`seal`; ``data``, else
+    read) without walking it: the pages its record names (``pages``, read from ``record``,
+    the record's bytes) and the files the seal names — when the seal was made with this
+    record, every sealed folder keeps the times the seal gives and every racy one holds the
+    entries it names. Else (a page deleted or a file dropped in by hand, a folder restored
+    from a copy, no seal) ``None``: the folder must be walked."""
+    data = read_seal(folder) if data is None else data
+    try:
+        if data is None or data["record"] != hashlib.sha256(record).hexdigest():
+            return None
+        root = os.fspath(folder)
+        racy = data["racy"]
+        for d, (mtime, ctime) in data["folders"].items():
+            path = os.path.join(root, d) if d else root
+            if d in racy:
+                with os.scandir(path) as it:
+                    now = sorted(e.name + "/" if e.is_dir(follow_symlinks=False) else e.name
+                                 for e in it)  # fmt: skip
+                if now != racy[d]:
+                    return None
+                continue
+            st = os.stat(path)
+            if st.st_mtime_ns != mtime or st.st_ctime_ns != ctime:
+                return None
+        there = set(data["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    for entry in pages.values():
+        there.update(entry.get("pages") or [])
+    return there
 
 
 def split_by(sessions: pl.DataFrame, keys: list[str]):

@@ -79,7 +79,16 @@ from pipelines.publish.explain import (
     laws_text,
     place_text,
 )
-from pipelines.publish.files import digest, listing, prune_listed, put, record_of
+from pipelines.publish.files import (
+    digest,
+    listing,
+    prune_listed,
+    put,
+    read_seal,
+    record_of,
+    seal,
+    sealed_listing,
+)
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.players import PlayerPages
@@ -328,6 +337,9 @@ class Site:
         self.players_kept = 0
         #: each event's folder (``events/<folder>``, :func:`event_folders`)
         self.folders: dict[str, str] = {}
+        #: the record of the pages :meth:`finish` wrote, and whether its bytes changed
+        self.record_bytes = b""
+        self.record_written = False
 
     @property
     def there(self) -> set[str]:
@@ -343,11 +355,28 @@ class Site:
     @staticmethod
     def recorded(out: Path) -> dict[str, dict[str, Any]]:
         """What the last publication into ``out`` recorded of its pages (``.manifests``)."""
+        return Site.recorded_and_listed(out)[0]
+
+    @staticmethod
+    def recorded_and_listed(
+        out: Path,
+    ) -> tuple[dict[str, dict[str, Any]], set[str], dict | None]:
+        """What the last publication into ``out`` recorded of its pages (:meth:`recorded`),
+        what ``out`` holds (:func:`~pipelines.publish.files.listing`) and the folder's seal
+        when that came from it: when the folder is as that publication left it
+        (:func:`~pipelines.publish.files.sealed_listing`), from the record and the seal
+        (returned); else walked (``None``)."""
         try:
-            data = json.loads(record_of(out).read_text("utf-8"))
+            raw = record_of(out).read_bytes()
+            data = json.loads(raw)
         except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+            raw, data = b"", {}
+        before = data if isinstance(data, dict) else {}
+        sealed = read_seal(out) if before else None
+        there = sealed_listing(out, raw, before, sealed) if sealed else None
+        if there is not None:
+            return before, there, sealed
+        return before, listing(out) if out.is_dir() else set(), None
 
     @staticmethod
     def keepable(
@@ -560,8 +589,7 @@ class Site:
         """Remove what the folder held when this publication began (:attr:`there`) and this
         one did not write or keep (a withdrawn session's pages), then the folders left
         empty: the listing read at the start, not a second walk of the site."""
-        published = {*self._paths, *(p.relative_to(self.out).as_posix() for p in self._fixed)}
-        self.removed.extend(prune_listed(self.out, self.there - published))
+        self.removed.extend(prune_listed(self.out, self.there - self._published()))
 
     def render(self) -> list[Path | str]:
         """Write every page and the style sheet (each only when its content changed), remove
@@ -674,13 +702,31 @@ class Site:
         removed; the pages (those kept as they were given as text)."""
         players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
         self.players_rendered, self.players_kept = players.render(self)
-        put(
-            record_of(self.out),
-            # one line: json's C encoder writes it (an indented record is written in Python)
-            (json.dumps(self.manifest, sort_keys=True) + "\n").encode(),
-        )
+        # one line: json's C encoder writes it (an indented record is written in Python)
+        self.record_bytes = (json.dumps(self.manifest, sort_keys=True) + "\n").encode()
+        self.record_written = put(record_of(self.out), self.record_bytes)
         self._prune()
         return self.pages
+
+    def seal(self, sealed: dict | None) -> None:
+        """Seal the folder, which now holds exactly what was published
+        (:func:`~pipelines.publish.files.seal`: the next publication knows what it holds
+        without walking it). ``sealed``: the seal its listing came from at the start (only
+        the folders of the files written or removed since are looked at again), or ``None``
+        (every folder). A publication that wrote, removed and recorded nothing new keeps
+        that seal as it is: a publication of nothing new writes nothing."""
+        if sealed is not None and not (self.changed or self.removed or self.record_written):
+            return
+        named: set[str] = set()
+        for entry in self.manifest.values():
+            named.update(entry.get("pages") or [])
+        cut = len(self._prefix)
+        touched = [os.fspath(p)[cut:].replace(os.sep, "/") for p in (*self.changed, *self.removed)]
+        seal(self.out, self._published(), named, self.record_bytes, sealed, touched)
+
+    def _published(self) -> set[str]:
+        """The files of this publication (pages and the fixed files), relative, with ``/``."""
+        return {*self._paths, *(p.relative_to(self.out).as_posix() for p in self._fixed)}
 
     def _event_dir(self, event_id: str) -> str:
         """The folder of an event's pages, relative to the site root (``events/<folder>``)."""

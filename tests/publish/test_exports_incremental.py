@@ -89,7 +89,8 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and not p.name.endswith("season.html")
+        # a folder's seal holds its folders' times on the disk, not what was published
+        if p.is_file() and not p.name.endswith(("season.html", ".seal.json"))
     }
 
 
