@@ -3,7 +3,12 @@
 Pages (all plain HTML and one CSS file, readable on a phone; the one script is the player
 search's), at readable, stable addresses without hashes:
 
-* ``index.html`` — every session by date, then event;
+* ``index.html`` — the latest month's sessions by date (the newest first), then event, and a
+  link to every month's page with its number of sessions;
+* ``months/<YYYY-MM>.html`` — a month's sessions as the index shows them, linked to the index
+  and to the months before and after it: rendered again only when what it shows changed, so
+  a night that adds a date renders the latest month's page and the index, not the history
+  (:meth:`Site._index`);
 * ``events/<event>/index.html`` — the event: each session's rankings, then, over several
   sessions, the event ranking;
 * ``events/<event>/s<n>/index.html`` — the session ranking per section (and per direction
@@ -283,6 +288,71 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
 #: The keys of one session's rows in the standings and the changes (scope ``session``).
 SESSION_KEYS = ("event_id", "scope", "session")
 
+#: The folder of the month pages, relative to the site root (``months/2026-11.html``).
+MONTHS_DIR = "months"
+
+#: The months' names, as the index and the month pages write them (not the locale's).
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+#: The columns of a published session the index and the month pages are made from: shown, or
+#: made into what is shown (:func:`readable`: the title, club and event id; :func:`status_text`:
+#: the status with the end of its correction period).
+INDEX_COLUMNS = (
+    "date",
+    "event_id",
+    "session",
+    "name",
+    "club",
+    "director",
+    "status",
+    "published_at",
+    "correction_minutes",
+)
+
+
+def month_of(day: object) -> str:
+    """The month (``2026-11``) of a session's date (``2026-11-02``).
+
+    >>> month_of("2026-11-02")
+    '2026-11'
+    """
+    return str(day)[:7]
+
+
+def month_label(month: str) -> str:
+    """A month as a reader reads it: ``2026-11`` -> ``November 2026``.
+
+    >>> month_label("2026-11")
+    'November 2026'
+    """
+    year, _, number = month.partition("-")
+    if not (number.isdigit() and 1 <= int(number) <= 12):
+        return month
+    return f"{MONTH_NAMES[int(number) - 1]} {year}"
+
+
+def month_page(month: str) -> str:
+    """The page of a month's sessions, relative to the site root: readable and stable, the
+    same for the month at every publication.
+
+    >>> month_page("2026-11")
+    'months/2026-11.html'
+    """
+    return f"{MONTHS_DIR}/{slug(month)}.html"
+
 
 class Site:
     """Renders the results site for a :class:`Published` snapshot into a folder."""
@@ -335,6 +405,9 @@ class Site:
         #: player pages rendered, and those kept as they were (:mod:`.players`)
         self.players_rendered = 0
         self.players_kept = 0
+        #: month pages rendered, and those kept as they were (:meth:`_index`)
+        self.months_rendered = 0
+        self.months_kept = 0
         #: each event's folder (``events/<folder>``, :func:`event_folders`)
         self.folders: dict[str, str] = {}
         #: the record of the pages :meth:`finish` wrote, and whether its bytes changed
@@ -733,6 +806,60 @@ class Site:
         return f"events/{self.folders.get(event_id) or slug(event_id)}"
 
     def _index(self, sessions: list[dict[str, Any]]) -> None:
+        """The index and the month pages (:func:`month_page`), from the published
+        ``sessions`` (:meth:`prepare`).
+
+        The index shows the latest month that has sessions, day by day, and links to every
+        month's page with its number of sessions: what a reader looks for first, on a page
+        whose size is a month's, not the history's. A month's page shows its days (each
+        session as the index shows it) and links to the index and to the months before and
+        after it: nothing on it depends on another month's sessions, so a night that adds a
+        date to the latest month leaves the older months' pages as they are — each is kept
+        (:meth:`keep`), not rendered, while its digest (:meth:`_month_digests`) is the one of
+        the last publication. The index is rendered every time (one month), and written only
+        when its bytes changed; a month no longer published loses its page (:meth:`_prune`).
+        Only the publication's own process makes them (:meth:`start`), never a helper."""
+        by_month: dict[str, list[dict[str, Any]]] = {}
+        for s in sessions:
+            by_month.setdefault(month_of(s["date"]), []).append(s)
+        order = sorted(by_month, reverse=True)  # newest first
+        nav = {
+            month: {"month": month, "label": month_label(month), "sessions": len(by_month[month])}
+            for month in order
+        }
+        made_from = self._month_digests(order) if order else {}
+        latest = self._days(by_month[order[0]]) if order else []  # the index's and its page's
+        for i, month in enumerate(order):
+            key = f"month\x1f{month}"
+            if self.keep(key, made_from[month]):
+                self.months_kept += 1
+                continue
+            path = month_page(month)
+            newer = order[i - 1] if i > 0 else None
+            older = order[i + 1] if i + 1 < len(order) else None
+            first = self.page_count()
+            self._write(
+                path,
+                "month.html.j2",
+                title=f"Results of {nav[month]['label']}",
+                label=nav[month]["label"],
+                days=latest if i == 0 else self._days(by_month[month]),
+                newer={**nav[newer], "href": rel(month_page(newer), path)} if newer else None,
+                older={**nav[older], "href": rel(month_page(older), path)} if older else None,
+            )
+            self.record(key, made_from[month], first)
+            self.months_rendered += 1
+        self._write(
+            "index.html",
+            "index.html.j2",
+            title="Results",
+            days=latest,
+            months=[{**nav[month], "href": month_page(month)} for month in order],
+        )
+
+    def _days(self, sessions: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+        """``sessions`` by day, the newest first, each with its links (from the site's root:
+        a page puts its way up to it before them) and its status in words."""
         days: dict[str, list[dict[str, Any]]] = {}
         for s in sessions:
             s = {
@@ -742,12 +869,32 @@ class Site:
                 "status_line": status_text(s),
             }
             days.setdefault(s["date"], []).append(s)
-        self._write(
-            "index.html",
-            "index.html.j2",
-            title="Results",
-            days=sorted(days.items(), reverse=True),
+        return sorted(days.items(), reverse=True)
+
+    def _month_digests(self, order: list[str]) -> dict[str, str]:
+        """Each month's digest (``order``: the months, newest first): of what its page is made
+        from — its sessions' fields the page shows or words them from (:data:`INDEX_COLUMNS`:
+        the title, club and event id :func:`readable` makes, the director, the status and its
+        correction period), each event's folder (its links), in the index's order — and its
+        neighbours (its links to them), with the code and templates (:func:`digest`). Made in
+        one pass over the sessions frame (each row hashed by Polars, not made a text in
+        Python): an old month costs its share of that pass, not a render."""
+        frame = self.data.sessions
+        columns = [c for c in INDEX_COLUMNS if c in frame.columns]
+        folders = pl.DataFrame(
+            {"event_id": list(self.folders), "__folder": list(self.folders.values())},
+            schema={"event_id": pl.Utf8, "__folder": pl.Utf8},
         )
+        shown = frame.select(
+            pl.col("date").cast(pl.Utf8).str.slice(0, 7).alias("__month"), *columns
+        ).join(folders, on="event_id", how="left", maintain_order="left")
+        parts = shown.partition_by("__month", as_dict=True, include_key=False, maintain_order=True)
+        out = {}
+        for i, month in enumerate(order):
+            newer = order[i - 1] if i > 0 else None
+            older = order[i + 1] if i + 1 < len(order) else None
+            out[month] = digest("month", month, newer, older, parts[(month,)])
+        return out
 
     def _event(self, event_id: str, sessions: list[dict[str, Any]]) -> None:
         st = self._of("standings", ("event_id", "scope"), event_id, "event")
