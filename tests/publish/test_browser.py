@@ -70,7 +70,8 @@ def q(sample: Sample, sql: str) -> list[dict]:
 def test_pages_load_without_errors_and_links_resolve(browser, sample: Sample):
     seen: set[Path] = set()
     queue = [sample.site / "index.html"]
-    while queue:  # the index, every event page and every session's ranking
+    months = sample.site / "months"
+    while queue:  # the index, every month's page, every event page and every session's ranking
         path = queue.pop()
         if path in seen:
             continue
@@ -79,11 +80,15 @@ def test_pages_load_without_errors_and_links_resolve(browser, sample: Sample):
         assert v.errors == [], (path, v.errors)
         for target in v.links():
             assert target.is_file(), (path, target)
-            if target.name == "index.html" and target not in seen:
+            if (target.name == "index.html" or target.parent == months) and target not in seen:
                 queue.append(target)
         v.close()
     sessions = q(sample, "SELECT DISTINCT event_id, session FROM standings WHERE scope='session'")
     assert len(seen) >= 1 + len(sessions)
+    month_pages = set(months.glob("*.html"))
+    assert month_pages and month_pages <= seen  # every month's page reached from the index
+    for s in sessions:
+        assert sample.site / session_dir(s["event_id"], s["session"]) / "index.html" in seen
     for s in sessions:  # one traveller and one scorecard of every session
         d = sample.site / session_dir(s["event_id"], s["session"])
         for extra in (next(d.rglob("board-*.html")), next(d.rglob("card-*.html"))):

@@ -48,6 +48,13 @@ def _status(site: Path, event: str, session: int = 1) -> str:
     return page.split('id="status"><strong>', 1)[1].split("<", 1)[0]
 
 
+def _listings(site: Path) -> dict[str, str]:
+    """The pages that list the published sessions: the index (the latest month) and every
+    month's page, by path."""
+    pages = [site / "index.html", *sorted((site / "months").glob("*.html"))]
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in pages}
+
+
 def _holds(warehouse: Path) -> list[tuple]:
     with duckdb.connect(str(warehouse), read_only=True) as conn:
         return conn.sql(
@@ -76,8 +83,10 @@ def test_a_held_event_is_not_published_another_date_is(tmp_path: Path):
     site = tmp_path / "out" / "site"
     assert _status(site, "OK1") == "Final"
     assert not (site / "BAD2").exists()
-    index = (site / "index.html").read_text(encoding="utf-8")
-    assert "OK1" in index and "BAD2" not in index and "2026-11-21" not in index
+    listings = _listings(site)
+    assert list(listings) == ["index.html", "months/2026-11.html"]
+    for text in listings.values():
+        assert "OK1" in text and "BAD2" not in text and "2026-11-21" not in text
     exports = tmp_path / "out" / "exports"
     assert [p.name for p in (exports / "usebio").iterdir()] == ["OK1.xml"]
     assert [p.name for p in (exports / "pbn").iterdir()] == ["OK1-s1.pbn"]
@@ -98,8 +107,10 @@ def test_a_disagreement_in_one_event_holds_that_event_only(tmp_path: Path):
     site = tmp_path / "out" / "site"
     assert _status(site, "OK1") == "Final"
     assert not (site / "BAD2").exists()
-    index = (site / "index.html").read_text(encoding="utf-8")
-    assert "OK1" in index and "BAD2" not in index
+    listings = _listings(site)
+    assert list(listings) == ["index.html", "months/2026-11.html"]
+    for text in listings.values():
+        assert "OK1" in text and "BAD2" not in text
     exports = tmp_path / "out" / "exports"
     assert [p.name for p in (exports / "usebio").iterdir()] == ["OK1.xml"]
     assert [p.name for p in (exports / "pbn").iterdir()] == ["OK1-s1.pbn"]
