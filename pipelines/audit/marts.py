@@ -331,8 +331,11 @@ def _appeals(inputs: AuditInputs, rulings: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _dimension_frames(df: pl.DataFrame, director_col: str) -> pl.DataFrame:
-    """``df`` once per dimension of :data:`DIMENSIONS`, with ``dimension`` and ``value``."""
+def _dimension_frames(df: pl.DataFrame, director_col: str, keep: Sequence[str]) -> pl.DataFrame:
+    """``df`` once per dimension of :data:`DIMENSIONS`: its period (``period_kind``,
+    ``period``), ``dimension``, ``value`` and the columns ``keep`` that the statistics
+    aggregate — each copy carries no other column (a ruling's notes and results are not
+    copied fourteen times to be counted)."""
     values = {
         "all": pl.lit("all"),
         "event": pl.col("event_id"),
@@ -344,7 +347,13 @@ def _dimension_frames(df: pl.DataFrame, director_col: str) -> pl.DataFrame:
     }
     return pl.concat(
         [
-            df.with_columns(pl.lit(d).alias("dimension"), v.cast(pl.Utf8).alias("value"))
+            df.select(
+                "period_kind",
+                "period",
+                pl.lit(d).alias("dimension"),
+                v.cast(pl.Utf8).alias("value"),
+                *keep,
+            )
             for d, v in values.items()
         ]
     )
@@ -354,7 +363,7 @@ def _boards_by_dimension(sessions: pl.DataFrame, window: str | None) -> pl.DataF
     """Boards played per period, dimension and value (for ``law``: the period's total)."""
     s = _periods(sessions, window, months=True)
     per = (
-        _dimension_frames(s, "director")
+        _dimension_frames(s, "director", ["boards_played"])
         .filter(pl.col("dimension") != "law")
         .group_by("period_kind", "period", "dimension", "value")
         .agg(pl.col("boards_played").sum())
@@ -363,6 +372,19 @@ def _boards_by_dimension(sessions: pl.DataFrame, window: str | None) -> pl.DataF
 
 
 # ----------------------------------------------------------------------------- penalty_stats
+
+#: What ``penalty_stats`` counts of a penalty (its copies per dimension carry these alone).
+_PENALTY_COUNTED = (
+    "penalty_kind",
+    "category",
+    "__warning",
+    "__sanction",
+    "late",
+    "deducted_mp",
+    "deducted_pct",
+    "deducted_imps",
+    "deducted_vps",
+)
 
 
 def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None) -> pl.DataFrame:
@@ -385,7 +407,11 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
         .fill_null(False)
         .alias("__sanction"),
     )
-    pen = _dimension_frames(_periods(pen, window, months=True), "director")
+    pen = _dimension_frames(
+        _periods(pen, window, months=True),
+        "director",
+        _PENALTY_COUNTED,
+    )
     pen = pl.concat([pen, pen.with_columns(pl.lit("all").alias("category"))])
     keys = ["period_kind", "period", "dimension", "value", "penalty_kind", "category"]
     agg = pen.group_by(keys).agg(
@@ -455,6 +481,17 @@ def _penalty_stats(rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
 
 # ------------------------------------------------------------------------------ appeal_stats
 
+#: What ``appeal_stats`` counts of an appeal (its copies per dimension carry these alone).
+_APPEAL_COUNTED = (
+    "outcome",
+    "pending",
+    "admissible",
+    "late",
+    "deposit_retained",
+    "without_merit",
+    "__hours",
+)
+
 
 def _appeal_stats(
     app: pl.DataFrame, rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
@@ -464,7 +501,11 @@ def _appeal_stats(
         "period_kind", "period", pl.col("boards_played").alias("__total")
     )
     keys = ["period_kind", "period", "dimension", "value"]
-    a = _dimension_frames(_periods(_with_controls(app, ()), window, months=True), "director")
+    a = _dimension_frames(
+        _periods(_with_controls(app, ()), window, months=True),
+        "director",
+        _APPEAL_COUNTED,
+    )
     admissible = pl.col("admissible")
     decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending") & admissible
     agg = a.group_by(keys).agg(
@@ -479,7 +520,9 @@ def _appeal_stats(
         pl.col("without_merit").sum().alias("without_merit"),
         pl.col("__hours").filter(decided).median().alias("median_hours_to_decision"),
     )
-    r = _dimension_frames(_periods(_with_controls(rul, ()), window, months=True), "director")
+    r = _dimension_frames(
+        _periods(_with_controls(rul, ()), window, months=True), "director", ["late"]
+    )
     rulings = r.group_by(keys).agg(
         pl.len().alias("rulings"), pl.col("late").fill_null(False).sum().alias("late_rulings")
     )

@@ -407,3 +407,30 @@ def test_a_ruling_and_the_ones_that_superseded_it_are_no_discrepancy():
         for r in m.ruling_discrepancies.iter_rows(named=True)
     )
     assert pairs == [("same_board", "R1", "R2"), ("same_board", "R13", "R2")]
+
+
+def test_the_copies_per_dimension_carry_only_what_their_statistics_count(monkeypatch):
+    """``penalty_stats`` and ``appeal_stats`` count each ruling once per period and
+    dimension: those copies hold the period, the dimension's value and the columns
+    aggregated, never the ruling's results, notes or pairs (a season's rulings copied
+    fourteen times whole made the marts grow with every column), and the marts are the same."""
+    import pipelines.audit.marts as marts
+
+    before = build_marts(_inputs())
+    widths: list[set[str]] = []
+    copies = marts._dimension_frames
+
+    def recorded(*args, **kwargs):
+        out = copies(*args, **kwargs)
+        widths.append(set(out.columns))
+        return out
+
+    monkeypatch.setattr(marts, "_dimension_frames", recorded)
+    after = build_marts(_inputs())
+    assert len(widths) >= 4  # boards, penalties, appeals and rulings, per call
+    for columns in widths:
+        assert {"period_kind", "period", "dimension", "value"} <= columns
+        assert not columns & {"ns_result", "note", "ns_pair", "ruling_id", "event_id", "board"}
+        assert len(columns) <= 14
+    for name, table in before.tables().items():
+        assert after.tables()[name].equals(table, null_equal=True), name
