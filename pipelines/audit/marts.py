@@ -331,11 +331,16 @@ def _appeals(inputs: AuditInputs, rulings: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _dimension_frames(df: pl.DataFrame, director_col: str, keep: Sequence[str]) -> pl.DataFrame:
-    """``df`` once per dimension of :data:`DIMENSIONS`: its period (``period_kind``,
-    ``period``), ``dimension``, ``value`` and the columns ``keep`` that the statistics
-    aggregate — each copy carries no other column (a ruling's notes and results are not
-    copied fourteen times to be counted)."""
+def _dimension_frames(
+    df: pl.DataFrame,
+    director_col: str,
+    keep: Sequence[str],
+    dimensions: Sequence[str] = DIMENSIONS,
+) -> pl.DataFrame:
+    """``df`` once per dimension of ``dimensions`` (:data:`DIMENSIONS`): its period
+    (``period_kind``, ``period``), ``dimension``, ``value`` and the columns ``keep`` that the
+    statistics aggregate — each copy carries no other column (a ruling's notes and results
+    are not copied fourteen times to be counted)."""
     values = {
         "all": pl.lit("all"),
         "event": pl.col("event_id"),
@@ -355,15 +360,18 @@ def _dimension_frames(df: pl.DataFrame, director_col: str, keep: Sequence[str]) 
                 *keep,
             )
             for d, v in values.items()
+            if d in dimensions
         ]
     )
 
 
-def _boards_by_dimension(sessions: pl.DataFrame, window: str | None) -> pl.DataFrame:
+def _boards_by_dimension(
+    sessions: pl.DataFrame, window: str | None, dimensions: Sequence[str] = DIMENSIONS
+) -> pl.DataFrame:
     """Boards played per period, dimension and value (for ``law``: the period's total)."""
     s = _periods(sessions, window, months=True)
     per = (
-        _dimension_frames(s, "director", ["boards_played"])
+        _dimension_frames(s, "director", ["boards_played"], dimensions)
         .filter(pl.col("dimension") != "law")
         .group_by("period_kind", "period", "dimension", "value")
         .agg(pl.col("boards_played").sum())
@@ -494,9 +502,16 @@ _APPEAL_COUNTED = (
 
 
 def _appeal_stats(
-    app: pl.DataFrame, rul: pl.DataFrame, sessions: pl.DataFrame, window: str | None
+    app: pl.DataFrame,
+    rul: pl.DataFrame,
+    sessions: pl.DataFrame,
+    window: str | None,
+    dimensions: Sequence[str] = DIMENSIONS,
 ) -> pl.DataFrame:
-    boards = _boards_by_dimension(sessions, window)
+    """``appeal_stats`` (see the module docstring), for the ``dimensions`` given: each row
+    is counted from its own period's and slice's rows, so the rows of some dimensions are
+    those of every dimension's mart."""
+    boards = _boards_by_dimension(sessions, window, dimensions)
     totals = boards.filter(pl.col("dimension") == "all").select(
         "period_kind", "period", pl.col("boards_played").alias("__total")
     )
@@ -505,6 +520,7 @@ def _appeal_stats(
         _periods(_with_controls(app, ()), window, months=True),
         "director",
         _APPEAL_COUNTED,
+        dimensions,
     )
     admissible = pl.col("admissible")
     decided = pl.col("outcome").is_in(list(DECIDED)) & ~pl.col("pending") & admissible
@@ -521,7 +537,7 @@ def _appeal_stats(
         pl.col("__hours").filter(decided).median().alias("median_hours_to_decision"),
     )
     r = _dimension_frames(
-        _periods(_with_controls(rul, ()), window, months=True), "director", ["late"]
+        _periods(_with_controls(rul, ()), window, months=True), "director", ["late"], dimensions
     )
     rulings = r.group_by(keys).agg(
         pl.len().alias("rulings"), pl.col("late").fill_null(False).sum().alias("late_rulings")
@@ -897,12 +913,15 @@ def build_marts(
     )
 
 
-def appeal_stats(inputs: AuditInputs, window: str | None = None) -> pl.DataFrame:
-    """The ``appeal_stats`` mart of ``inputs`` alone (as :func:`build_marts` makes it), for a
-    report that needs the appeals by month but not the other marts again."""
+def monthly_appeals(inputs: AuditInputs) -> pl.DataFrame:
+    """The rows of the ``appeal_stats`` mart of ``inputs`` by month over every slice
+    (``period_kind`` ``month``, ``dimension`` ``all``), sorted by month, as
+    :func:`build_marts` makes them: the transparency report's trend. Only those rows are
+    computed (not every dimension's, to keep one)."""
     sessions = _with_controls(_sessions(inputs), ())
     rul = _rulings(inputs)
-    return _appeal_stats(_appeals(inputs, rul), rul, sessions, window)
+    out = _appeal_stats(_appeals(inputs, rul), rul, sessions, None, dimensions=("all",))
+    return out.filter(pl.col("period_kind") == "month")
 
 
 def key_figures(marts: Marts) -> dict[str, object]:

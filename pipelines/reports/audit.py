@@ -31,9 +31,9 @@ from pipelines.audit.marts import (
     MEASURES,
     AuditInputs,
     Marts,
-    appeal_stats,
     build_marts,
     key_figures,
+    monthly_appeals,
 )
 from pipelines.laws.vocabulary import RULING_KINDS
 from pipelines.reports.plots import PanelStore, funnel_chart, trend_svg
@@ -259,9 +259,7 @@ def render_transparency(inputs: AuditInputs, window: str, charts: Path | None = 
     """The public transparency report of ``inputs`` (see the module docstring); ``charts`` as
     for :func:`_render`."""
     marts = build_marts(inputs, window=window)
-    monthly = appeal_stats(inputs).filter(
-        (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
-    )
+    monthly = monthly_appeals(inputs)
     return _render(
         "transparency.html.j2",
         marts,

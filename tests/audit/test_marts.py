@@ -7,7 +7,7 @@ from datetime import datetime
 import polars as pl
 import pytest
 
-from pipelines.audit.marts import AuditInputs, build_marts, key_figures
+from pipelines.audit.marts import AuditInputs, build_marts, key_figures, monthly_appeals
 from pipelines.reports.audit import pseudonyms
 
 
@@ -434,3 +434,44 @@ def test_the_copies_per_dimension_carry_only_what_their_statistics_count(monkeyp
         assert len(columns) <= 14
     for name, table in before.tables().items():
         assert after.tables()[name].equals(table, null_equal=True), name
+
+
+def test_the_appeals_by_month_are_the_marts_rows_computed_alone(monkeypatch):
+    """The transparency report's trend (:func:`monthly_appeals`): the ``appeal_stats`` rows
+    by month over every slice, the same as the mart's, sorted by month — counted for that
+    slice alone, not for every dimension to keep one."""
+    import pipelines.audit.marts as marts
+
+    base = _inputs()
+    december = {"K1": "2026-12-04"}  # a second month
+    inputs = AuditInputs(
+        base.events,
+        base.boards.with_columns(
+            pl.col("event_id")
+            .replace_strict(december, default=pl.col("session_date"))
+            .alias("session_date")
+        ),
+        base.rulings.with_columns(
+            pl.col("event_id")
+            .replace_strict(december, default=pl.col("session_date"))
+            .alias("session_date")
+        ),
+        base.appeals,
+        base.sizes,
+    )
+    mart = build_marts(inputs).appeal_stats.filter(
+        (pl.col("period_kind") == "month") & (pl.col("dimension") == "all")
+    )
+    sliced: list[set[str]] = []
+    copies = marts._dimension_frames
+
+    def recorded(*args, **kwargs):
+        out = copies(*args, **kwargs)
+        sliced.append(set(out["dimension"].to_list()))
+        return out
+
+    monkeypatch.setattr(marts, "_dimension_frames", recorded)
+    months = monthly_appeals(inputs)
+    assert months["period"].to_list() == ["2026-11", "2026-12"]
+    assert months.equals(mart.sort("period"), null_equal=True)
+    assert sliced and all(s <= {"all"} for s in sliced)
