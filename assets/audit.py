@@ -1,7 +1,8 @@
 """Audit assets: the penalty and appeal statistics, the director-consistency audit and the
 discrepancy cases (unpartitioned, recomputed whole after the standings; their checks are made
 in ``assets/checks.py``);
-the audit and transparency reports written beside the warehouse, in ``reports/``."""
+the audit and transparency reports written beside the warehouse, in ``reports/``, in one
+step."""
 
 from pathlib import Path
 
@@ -72,33 +73,34 @@ def _reports_dir(warehouse: WarehouseResource, publication: PublicationResource)
     return folder.resolve() / "reports"
 
 
-@dg.asset(
+REPORT_SPECS = asset_specs(
+    "audit",
+    {"html"},
+    {
+        "audit_report": "The director-consistency audit (HTML, self-contained): funnel plots, "
+        "audit table, discrepancy cases, how to read a funnel plot. Internal: directors are "
+        "named.",
+        "transparency_report": "The public transparency report (HTML): rulings by law and "
+        "kind, appeals by outcome, Board-Appeal Ratio by month; directors pseudonymised, no "
+        "player names or ID numbers.",
+    },
     deps=["penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"],
-    group_name="audit",
-    kinds={"html"},
 )
-def audit_report(
-    warehouse: WarehouseResource, publication: PublicationResource
-) -> dg.MaterializeResult:
-    """The director-consistency audit (HTML, self-contained): funnel plots, audit table,
-    discrepancy cases, how to read a funnel plot. Internal: directors are named."""
-    s = stages.report(warehouse.get(), "audit", _reports_dir(warehouse, publication))
-    return dg.MaterializeResult(
-        metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
-    )
 
 
-@dg.asset(
-    deps=["penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"],
-    group_name="audit",
-    kinds={"html"},
-)
-def transparency_report(
-    warehouse: WarehouseResource, publication: PublicationResource
-) -> dg.MaterializeResult:
-    """The public transparency report (HTML): rulings by law and kind, appeals by outcome,
-    Board-Appeal Ratio by month; directors pseudonymised, no player names or ID numbers."""
-    s = stages.report(warehouse.get(), "transparency", _reports_dir(warehouse, publication))
-    return dg.MaterializeResult(
-        metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))}
-    )
+@dg.multi_asset(specs=REPORT_SPECS, can_subset=True)
+def audit_reports(
+    context: dg.AssetExecutionContext,
+    warehouse: WarehouseResource,
+    publication: PublicationResource,
+):
+    """The audit and the transparency reports selected, from one reading of the warehouse and
+    one computation of their marts (:func:`pipelines.stages.reports`)."""
+    selected = {k.to_user_string() for k in context.selected_asset_keys}
+    kinds = [kind for kind in ("audit", "transparency") if f"{kind}_report" in selected]
+    done = stages.reports(warehouse.get(), kinds, _reports_dir(warehouse, publication))
+    for kind, s in done.items():
+        yield dg.MaterializeResult(
+            asset_key=f"{kind}_report",
+            metadata={**s.figures, "path": dg.MetadataValue.path(str(s.figures["path"]))},
+        )

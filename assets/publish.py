@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from assets.audit import audit_marts, audit_report, reconciliation, transparency_report
+from assets.audit import audit_marts, audit_reports, reconciliation
 from assets.standings import standings
 from pipelines import stages
 from pipelines.publish import publish
@@ -12,7 +12,7 @@ from pipelines.resources import PublicationResource, WarehouseResource
 # the last step of the whole-warehouse job: after the reconciliation, which may mark a
 # file's sessions provisional or held, and after the audit and its reports
 @dg.asset(
-    deps=[standings, "events", audit_marts, reconciliation, audit_report, transparency_report],
+    deps=[standings, "events", audit_marts, reconciliation, audit_reports],
     group_name="publish",
     kinds={"html", "parquet", "xml"},
 )

@@ -59,8 +59,7 @@ STAGES: dict[str, tuple[str, ...]] = {
         "audit_marts",
         "director_audit",
         "reconciliation",
-        "audit_report",
-        "transparency_report",
+        "audit_reports",
     ),
     "publish": ("publication",),
 }

@@ -788,6 +788,28 @@ def audit(wh: Warehouse) -> Summary:
     return Summary(written, key_figures(marts))
 
 
+def reports(
+    wh: Warehouse,
+    kinds: Sequence[str],
+    out_dir: Path,
+    date_from: str | None = None,
+    date_to: str | None = None,
+) -> dict[str, Summary]:
+    """Render the reports ``kinds`` (``audit``, ``transparency``) of the warehouse (optionally
+    a window of session dates) into ``out_dir/<kind>.html``, from one reading of the audit's
+    inputs and one computation of their marts
+    (:func:`pipelines.reports.audit.write_reports`); per kind, figures include its ``path``."""
+    from pipelines.reports.audit import write_reports
+
+    written = write_reports(
+        kinds, audit_inputs(wh, date_from, date_to), out_dir, date_from, date_to
+    )
+    return {
+        kind: Summary({}, {"path": str(path), **figures})
+        for kind, (path, figures) in written.items()
+    }
+
+
 def report(
     wh: Warehouse,
     kind: str,
@@ -796,13 +818,9 @@ def report(
     date_to: str | None = None,
 ) -> Summary:
     """Render the ``audit`` or ``transparency`` report of the warehouse (optionally a window
-    of session dates) into ``out_dir/<kind>.html``; figures include its ``path``."""
-    from pipelines.reports.audit import write_report
-
-    path, figures = write_report(
-        kind, audit_inputs(wh, date_from, date_to), out_dir, date_from, date_to
-    )
-    return Summary({}, {"path": str(path), **figures})
+    of session dates) into ``out_dir/<kind>.html`` (:func:`reports`); figures include its
+    ``path``."""
+    return reports(wh, (kind,), out_dir, date_from, date_to)[kind]
 
 
 def reconcile(wh: Warehouse, reports_dir: Path | None = None) -> Summary:

@@ -100,7 +100,7 @@ def test_report_times_each_stage_and_the_run_without_the_site():
         "standings": 1.5,
         "audit_marts": 0.5,
         "director_audit_audit_rates_in_range": 0.25,
-        "audit_report": 0.25,
+        "audit_reports": 0.25,
         "publication": 4.0,
     }
     p = PhaseReport("first load", results=12_000, dates=3, wall=15.0, steps=steps)

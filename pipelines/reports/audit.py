@@ -1,7 +1,8 @@
 """The audit report (for the laws & ethics committee) and the transparency report (public).
 
 Both are rendered from :func:`pipelines.audit.marts.build_marts` over the chosen window of
-session dates, so they agree with the warehouse marts (which are per season). Templates are
+session dates, so they agree with the warehouse marts (which are per season); made together
+(:func:`write_reports`), they are rendered from one computation of those marts. Templates are
 ``templates/*.html.j2`` (Jinja2, autoescape on); plots are inline SVG (:mod:`.plots`); no
 file or script is fetched when the report is opened.
 
@@ -18,6 +19,7 @@ file or script is fetched when the report is opened.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,10 +236,13 @@ def _render(
     return Report(html, key_figures(marts))
 
 
-def render_audit(inputs: AuditInputs, window: str, charts: Path | None = None) -> Report:
+def render_audit(
+    inputs: AuditInputs, window: str, charts: Path | None = None, marts: Marts | None = None
+) -> Report:
     """The internal audit report of ``inputs`` (see the module docstring); ``charts`` as for
-    :func:`_render`."""
-    marts = build_marts(inputs, window=window)
+    :func:`_render`; ``marts``: those of ``inputs`` over ``window`` when already computed."""
+    if marts is None:
+        marts = build_marts(inputs, window=window)
     cases = marts.ruling_discrepancies
     return _render(
         "audit.html.j2",
@@ -255,10 +260,14 @@ def render_audit(inputs: AuditInputs, window: str, charts: Path | None = None) -
     )
 
 
-def render_transparency(inputs: AuditInputs, window: str, charts: Path | None = None) -> Report:
+def render_transparency(
+    inputs: AuditInputs, window: str, charts: Path | None = None, marts: Marts | None = None
+) -> Report:
     """The public transparency report of ``inputs`` (see the module docstring); ``charts`` as
-    for :func:`_render`."""
-    marts = build_marts(inputs, window=window)
+    for :func:`_render`; ``marts``: those of ``inputs`` over ``window`` when already
+    computed."""
+    if marts is None:
+        marts = build_marts(inputs, window=window)
     monthly = monthly_appeals(inputs)
     return _render(
         "transparency.html.j2",
@@ -282,16 +291,41 @@ def chart_folder(out_dir: Path, kind: str) -> Path:
     return Path(out_dir) / ".charts" / kind
 
 
+#: The reports, in the order :func:`write_reports` renders them: the transparency report
+#: labels the funnel panels the audit report laid out (:func:`~.plots.funnel_chart`).
+KINDS: tuple[str, ...] = ("audit", "transparency")
+
+
+def write_reports(
+    kinds: Sequence[str],
+    inputs: AuditInputs,
+    out_dir: Path,
+    date_from: str | None,
+    date_to: str | None,
+) -> dict[str, tuple[Path, dict[str, object]]]:
+    """Render the reports ``kinds`` (of :data:`KINDS`) into ``out_dir/<kind>.html`` from one
+    computation of the marts of their window (both show the same marts: they are computed
+    once, not once per report); per kind, the path and the key figures. Each report's funnel
+    panels are kept in ``out_dir/.charts/<kind>`` (:func:`chart_folder`) for the next."""
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        raise ValueError(f"unknown report(s): {', '.join(sorted(unknown))}")
+    window = _window_label(date_from, date_to, inputs)
+    marts = build_marts(inputs, window=window)
+    render = {"audit": render_audit, "transparency": render_transparency}
+    out: dict[str, tuple[Path, dict[str, object]]] = {}
+    for kind in (k for k in KINDS if k in kinds):
+        rep = render[kind](inputs, window, chart_folder(out_dir, kind), marts)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / f"{kind}.html"
+        path.write_text(rep.html, encoding="utf-8")
+        out[kind] = (path, rep.figures)
+    return out
+
+
 def write_report(
     kind: str, inputs: AuditInputs, out_dir: Path, date_from: str | None, date_to: str | None
 ) -> tuple[Path, dict[str, object]]:
-    """Render the ``kind`` report (``audit`` or ``transparency``) into ``out_dir/<kind>.html``;
-    returns the path and the key figures. Its funnel panels are kept in
-    ``out_dir/.charts/<kind>`` (:func:`chart_folder`) for the next report."""
-    window = _window_label(date_from, date_to, inputs)
-    render = render_audit if kind == "audit" else render_transparency
-    rep = render(inputs, window, chart_folder(out_dir, kind))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{kind}.html"
-    path.write_text(rep.html, encoding="utf-8")
-    return path, rep.figures
+    """Render the ``kind`` report (``audit`` or ``transparency``) into ``out_dir/<kind>.html``
+    (:func:`write_reports`); returns the path and the key figures."""
+    return write_reports((kind,), inputs, out_dir, date_from, date_to)[kind]

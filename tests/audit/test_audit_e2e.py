@@ -92,6 +92,47 @@ def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
     assert drawn and (out / "audit.html").read_bytes() == (reports / "audit.html").read_bytes()
 
 
+def test_the_reports_are_one_step_reading_the_warehouse_once(sample, tmp_path, monkeypatch):
+    """The two reports are one step (``audit_reports``): the audit's inputs are read once and
+    the marts of their window computed once, not once per report, and each report is byte
+    for byte the one made alone from scratch; asked for one report, the step makes it alone."""
+    import dagster as dg
+
+    import pipelines.reports.audit as reports
+    from assets.audit import audit_reports
+    from pipelines.resources import PublicationResource, WarehouseResource
+
+    _, db = sample
+    folder = tmp_path / "w"
+    folder.mkdir()
+    shutil.copy(db, folder / "w.duckdb")
+    alone = tmp_path / "alone"
+    for kind in ("audit", "transparency"):
+        stages.report(Warehouse(folder / "w.duckdb"), kind, alone)
+    calls: list[str] = []
+    read, build = stages.audit_inputs, reports.build_marts
+    monkeypatch.setattr(
+        stages, "audit_inputs", lambda *a, **k: calls.append("read") or read(*a, **k)
+    )
+    monkeypatch.setattr(
+        reports, "build_marts", lambda *a, **k: calls.append("marts") or build(*a, **k)
+    )
+    resources = {
+        "warehouse": WarehouseResource(path=str(folder / "w.duckdb")),
+        "publication": PublicationResource(path=str(tmp_path / "published")),
+    }
+    assert dg.materialize([audit_reports], resources=resources).success
+    assert calls == ["read", "marts"]
+    for kind in ("audit", "transparency"):
+        made = (folder / "reports" / f"{kind}.html").read_bytes()
+        assert made == (alone / f"{kind}.html").read_bytes(), kind
+    shutil.rmtree(folder / "reports")
+    calls.clear()
+    one = dg.materialize([audit_reports], selection=["transparency_report"], resources=resources)
+    assert one.success and calls == ["read", "marts"]
+    assert sorted(p.name for p in (folder / "reports").glob("*.html")) == ["transparency.html"]
+
+
 def test_the_checks_catch_a_mart_that_does_not_reconcile(sample, tmp_path):
     _, db = sample
     copy = tmp_path / "w.duckdb"
