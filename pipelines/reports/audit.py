@@ -38,7 +38,7 @@ from pipelines.audit.marts import (
     monthly_appeals,
 )
 from pipelines.laws.vocabulary import RULING_KINDS
-from pipelines.reports.plots import PanelStore, funnel_chart, trend_svg
+from pipelines.reports.plots import PanelStore, funnel_chart, trend_chart
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: Discrepancy cases shown in the audit report (all are in the ruling_discrepancies mart).
@@ -208,16 +208,16 @@ def _render(
     marts: Marts,
     labels: dict[str, str] | None,
     window: str,
-    charts: Path | None,
+    store: PanelStore,
     **values: object,
 ) -> Report:
     """The report ``template`` with what both reports show (the window, the controls, the
     funnel plots, the audit table with directors shown by ``labels`` when given, the measures
-    and the summary) and its own ``values``. ``charts``: the folder keeping the report's
-    funnel panels (:class:`~pipelines.reports.plots.PanelStore`: a panel whose rows did not
-    change since the last report is not drawn again); ``None`` draws every panel."""
+    and the summary) and its own ``values``. ``store``: the report's kept charts
+    (:class:`~pipelines.reports.plots.PanelStore`: a chart whose data did not change since
+    the last report is not drawn again); the charts it kept and this report did not use are
+    removed."""
     d = marts.director_audit
-    store = PanelStore(charts)
     html = (
         _env()
         .get_template(template)
@@ -239,8 +239,9 @@ def _render(
 def render_audit(
     inputs: AuditInputs, window: str, charts: Path | None = None, marts: Marts | None = None
 ) -> Report:
-    """The internal audit report of ``inputs`` (see the module docstring); ``charts`` as for
-    :func:`_render`; ``marts``: those of ``inputs`` over ``window`` when already computed."""
+    """The internal audit report of ``inputs`` (see the module docstring); ``charts``: the
+    folder keeping its charts (:class:`~pipelines.reports.plots.PanelStore`; ``None`` draws
+    every chart); ``marts``: those of ``inputs`` over ``window`` when already computed."""
     if marts is None:
         marts = build_marts(inputs, window=window)
     cases = marts.ruling_discrepancies
@@ -249,7 +250,7 @@ def render_audit(
         marts,
         None,
         window,
-        charts,
+        PanelStore(charts),
         strata=marts.director_audit["stratum"].unique(maintain_order=True).to_list(),
         flagged=marts.director_audit.filter(pl.col("flagged").fill_null(False)).to_dicts(),
         cases=cases.head(MAX_CASES).to_dicts(),
@@ -264,23 +265,24 @@ def render_transparency(
     inputs: AuditInputs, window: str, charts: Path | None = None, marts: Marts | None = None
 ) -> Report:
     """The public transparency report of ``inputs`` (see the module docstring); ``charts`` as
-    for :func:`_render`; ``marts``: those of ``inputs`` over ``window`` when already
-    computed."""
+    for :func:`render_audit` (the funnel panels and the monthly trend); ``marts``: those of
+    ``inputs`` over ``window`` when already computed."""
     if marts is None:
         marts = build_marts(inputs, window=window)
     monthly = monthly_appeals(inputs)
+    store = PanelStore(charts)
     return _render(
         "transparency.html.j2",
         marts,
         pseudonyms(marts.director_audit["director"].to_list()),
         window,
-        charts,
+        store,
         laws=_laws_table(inputs),
         appeal_laws=marts.appeal_stats.filter(pl.col("dimension") == "law")
         .sort("value")
         .to_dicts(),
         months=monthly.sort("period").to_dicts(),
-        trend=Markup(trend_svg(monthly)) if monthly.height else None,
+        trend=Markup(trend_chart(monthly, store)) if monthly.height else None,
     )
 
 

@@ -414,13 +414,15 @@ def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = N
 
 
 class PanelStore:
-    """The funnel panels a report drew, kept as files (``<digest>.json``: the panel's SVG
-    and the names it could not label) in ``folder``, so that the next report draws only the
-    panels whose rows changed: a night's new sessions touch the strata they were played in,
-    not the season's others. A panel's digest is what it is drawn from — its rows' drawn
-    values (:data:`DRAWN`), its stratum, the names shown — with the engine's code and matplotlib's
-    version, so a kept panel is byte for byte the panel drawn afresh. :meth:`prune` removes
-    the files the report did not use. ``folder=None`` keeps nothing (every panel drawn)."""
+    """The charts a report drew — its funnel panels and its monthly trend — kept as files
+    (``<digest>.json``: the chart's SVG and the names it could not label) in ``folder``, so
+    that the next report draws only the charts whose data changed: a night's new sessions
+    touch the strata they were played in, not the season's others. A chart's digest is what
+    it is drawn from — a panel's rows' drawn values (:data:`DRAWN`), its stratum, the names
+    shown; the trend's months (:data:`TREND_DRAWN`) — with the engine's code and
+    matplotlib's version, so a kept chart is byte for byte the chart drawn afresh.
+    :meth:`prune` removes the files the report did not use. ``folder=None`` keeps nothing
+    (every chart drawn)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
@@ -434,6 +436,15 @@ class PanelStore:
 
         shown = sorted((d, (labels or {}).get(d, d)) for d in g["director"].to_list())
         made_with = [code_fingerprint(), matplotlib.__version__, _rows_key(g, stratum), shown]
+        return hashlib.sha256(json.dumps(made_with).encode()).hexdigest()
+
+    def trend_key(self, months: pl.DataFrame) -> str:
+        """The digest of the trend of ``months``: the :data:`TREND_DRAWN` values of the
+        months in order (as CSV text), the code, matplotlib."""
+        from pipelines.incremental import code_fingerprint
+
+        drawn = months.sort("period").select(TREND_DRAWN).write_csv()
+        made_with = [code_fingerprint(), matplotlib.__version__, "trend", drawn]
         return hashlib.sha256(json.dumps(made_with).encode()).hexdigest()
 
     def get(self, key: str) -> Chart | None:
@@ -599,3 +610,21 @@ def trend_figure(months: pl.DataFrame):
 def trend_svg(months: pl.DataFrame) -> str:
     """:func:`trend_figure` as inline SVG text."""
     return _svg(trend_figure(months))
+
+
+#: The columns of the months the trend is drawn from (:func:`trend_figure`).
+TREND_DRAWN = ("period", "board_appeal_ratio", "rulings", "boards_played")
+
+
+def trend_chart(months: pl.DataFrame, store: PanelStore | None = None) -> str:
+    """:func:`trend_svg` of ``months``, kept in ``store`` (:class:`PanelStore`): a report
+    whose months' drawn figures did not change (a corrected score, an appeal decided) does
+    not draw it again. A night of new sessions changes its month's boards played, so the
+    trend is drawn again then: its scales are those of every month."""
+    store = store or PanelStore(None)
+    key = store.trend_key(months)
+    chart = store.get(key)
+    if chart is None:
+        chart = Chart(trend_svg(months))
+        store.put(key, chart)
+    return chart.svg

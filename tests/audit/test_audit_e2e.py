@@ -70,8 +70,9 @@ def test_marts_are_written_and_reconcile(sample):
 def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
     sample, tmp_path, monkeypatch
 ):
-    """Each report keeps its funnel panels beside it (``reports/.charts/<kind>``); made again
-    from the same warehouse it draws none of them and is byte for byte the same file."""
+    """Each report keeps its funnel panels (and the transparency report its monthly trend)
+    beside it (``reports/.charts/<kind>``); made again from the same warehouse it draws none
+    of them and is byte for byte the same file."""
     from pipelines.reports import plots
 
     _, db = sample
@@ -79,8 +80,9 @@ def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
     out = tmp_path / "reports"
     shutil.copytree(reports, out)
     drawn = []
-    panel = plots._panel
+    panel, trend = plots._panel, plots.trend_svg
     monkeypatch.setattr(plots, "_panel", lambda *a: drawn.append(a[1]) or panel(*a))
+    monkeypatch.setattr(plots, "trend_svg", lambda m: drawn.append("trend") or trend(m))
     for kind in ("audit", "transparency"):
         assert list((reports / ".charts" / kind).glob("*.json"))
         stages.report(Warehouse(db), kind, out)
@@ -90,6 +92,25 @@ def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
     shutil.rmtree(out / ".charts")
     stages.report(Warehouse(db), "audit", out)
     assert drawn and (out / "audit.html").read_bytes() == (reports / "audit.html").read_bytes()
+
+
+def test_reports_made_on_kept_charts_a_night_later_are_the_reports_made_from_scratch(
+    sample, tmp_path
+):
+    """The reports of the first evening, then of both evenings into the same folder (the
+    second drawing only the charts whose data changed), are byte for byte the reports of
+    both evenings made into an empty folder."""
+    _, db = sample
+    wh = Warehouse(db)
+    first = wh.query("read/dates")["session_date"].min()
+    kept, fresh = tmp_path / "kept", tmp_path / "fresh"
+    stages.reports(wh, ("audit", "transparency"), kept, date_to=str(first))
+    stages.reports(wh, ("audit", "transparency"), kept)
+    stages.reports(wh, ("audit", "transparency"), fresh)
+    for kind in ("audit", "transparency"):
+        assert (kept / f"{kind}.html").read_bytes() == (fresh / f"{kind}.html").read_bytes()
+        charts = sorted(p.name for p in (kept / ".charts" / kind).iterdir())
+        assert charts == sorted(p.name for p in (fresh / ".charts" / kind).iterdir())
 
 
 def test_the_reports_are_one_step_reading_the_warehouse_once(sample, tmp_path, monkeypatch):

@@ -313,6 +313,46 @@ def test_the_monthly_trend_leaves_room_above_its_points_for_the_legends():
                 assert not any(b.x0 <= x <= b.x1 and b.y0 <= y <= b.y1 for b in legends)
 
 
+def test_a_kept_trend_is_not_drawn_again_and_is_the_trend_drawn_afresh(tmp_path, monkeypatch):
+    """The transparency report keeps its monthly trend beside it with its panels
+    (:class:`PanelStore`): made again from months whose drawn figures did not change (an
+    appeal decided changes none of them) it is read back, not drawn; a night that changes its
+    month's boards draws it again; either way byte for byte the trend drawn afresh."""
+    months = pl.DataFrame(
+        {
+            "period": [f"2026-{m:02d}" for m in range(1, 13)],
+            "board_appeal_ratio": [1.0 + m / 50 for m in range(12)],
+            "rulings": [340 + m for m in range(12)],
+            "boards_played": [10_000 + 100 * m for m in range(12)],
+            "decided": list(range(12)),
+        }
+    )
+    fresh = plots.trend_svg(months)
+    drawn: list[int] = []
+    draw = plots.trend_svg
+    monkeypatch.setattr(plots, "trend_svg", lambda m: drawn.append(m.height) or draw(m))
+    first = plots.PanelStore(tmp_path)
+    assert plots.trend_chart(months, first) == fresh
+    first.prune()
+    assert drawn == [12] and len(list(tmp_path.glob("*.json"))) == 1
+    # an appeal decided: figures the trend does not draw; the months in another order
+    decided = months.with_columns(pl.col("decided") + 1).reverse()
+    again = plots.PanelStore(tmp_path)
+    assert plots.trend_chart(decided, again) == fresh
+    again.prune()
+    assert drawn == [12] and again.drawn == 0
+    # a night of December: its boards played changed, drawn again as drawn afresh
+    night = months.with_columns(
+        pl.when(pl.col("period") == "2026-12")
+        .then(pl.col("boards_played") + 150)
+        .otherwise(pl.col("boards_played"))
+    )
+    later = plots.PanelStore(tmp_path)
+    assert plots.trend_chart(night, later) == draw(night) != fresh
+    later.prune()
+    assert drawn == [12, 12] and len(list(tmp_path.glob("*.json"))) == 1
+
+
 def test_a_rate_of_one_drawn_above_its_limit_is_explained_not_flagged():
     """One appeal decided, its ruling changed, at a target of 0.35: the upper 99.8 % limit is
     1 - 0.001/0.35 (Spiegelhalter's interpolation between the counts 0 and 1), under the rate
