@@ -130,7 +130,8 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
             warehouse, out, site_dir, shares, sizes, budget, keys, kept, before, there,
             folders_out, made, stems,
         )  # fmt: skip
-    summary.pages = len(site.finish())
+    site.finish()
+    summary.pages = site.page_total
     site.seal(sealed)
     summary.pages_changed, summary.pages_removed = len(site.changed), len(site.removed)
     summary.sessions_rendered, summary.sessions_kept = site.rendered, site.kept

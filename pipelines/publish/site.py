@@ -379,9 +379,11 @@ class Site:
         self.keys = keys or {}
         self.kept_events = set(kept)
         self.env = environment()
-        #: the pages written (paths) and kept (their paths as text: a site of many thousand
-        #: kept pages makes no path object of each)
+        #: the pages written (paths; a helper's, as text), and those kept as they were: the
+        #: lists of their records (relative, with ``/``), made paths only when asked
+        #: (:meth:`all_pages`): a site of many thousand kept pages makes no path of each
         self.pages: list[Path | str] = []
+        self._kept_pages: list[list[str]] = []
         self._root = os.fspath(self.out)
         #: what every page's path begins with: the site's folder and a separator (nothing
         #: for the current folder, whose pages are named without ``./``)
@@ -497,7 +499,7 @@ class Site:
         if clash:
             raise ValueError(f"two pages would be written to {clash[0]}")
         self._paths.update(pages)
-        self.pages.extend(self._in_root(pages))
+        self._kept_pages.append(pages)
         sessions = entry.get("sessions") or []
         for key in sessions:
             self.manifest[key] = self._before[key]
@@ -559,7 +561,7 @@ class Site:
         ):
             return False
         self._paths.update(pages)
-        self.pages.extend(self._in_root(pages))
+        self._kept_pages.append(pages)
         self.manifest[key] = before
         return True
 
@@ -575,8 +577,18 @@ class Site:
         self.manifest[key] = {"digest": made_from, "pages": made}
 
     def page_count(self) -> int:
-        """How many pages this publication has written or kept so far."""
+        """How many pages this publication has written so far: :meth:`record` records those
+        written since (a record's pages are either all kept or all written)."""
         return len(self.pages)
+
+    @property
+    def page_total(self) -> int:
+        """How many pages this publication has written and kept."""
+        return len(self.pages) + sum(map(len, self._kept_pages))
+
+    def all_pages(self) -> list[Path | str]:
+        """The pages written, then those kept (as text: paths in the site's folder)."""
+        return [*self.pages, *(p for pages in self._kept_pages for p in self._in_root(pages))]
 
     def _of(self, name: str, keys: tuple[str, ...], *values: Any) -> pl.DataFrame:
         """The rows of the snapshot's frame ``name`` (a :class:`Published` field or an extra)
@@ -670,7 +682,8 @@ class Site:
         the snapshot in one batch, :meth:`finish`.)"""
         self.start()
         self.render_events([e for e in self.by_event if e not in self.kept_events], self.data)
-        return self.finish()
+        self.finish()
+        return self.all_pages()
 
     def start(self) -> None:
         """The style sheet, the search script and the index; the events kept as they are
@@ -709,6 +722,7 @@ class Site:
         return {
             "manifest": self.manifest,
             "pages": [os.fspath(p) for p in self.pages],
+            "kept_pages": self._kept_pages,
             "paths": sorted(self._paths),
             "changed": [os.fspath(p) for p in self.changed],
             "rendered": self.rendered,
@@ -727,6 +741,7 @@ class Site:
             )
         self._paths.update(part["paths"])
         self.pages.extend(part["pages"])
+        self._kept_pages.extend(part["kept_pages"])
         self.changed.extend(Path(p) for p in part["changed"])
         self.manifest.update(part["manifest"])
         self.rendered += part["rendered"]
@@ -770,16 +785,15 @@ class Site:
                 made(event_id)
         self._batch, self._parts = None, {}  # what follows reads whole frames again
 
-    def finish(self) -> list[Path | str]:
+    def finish(self) -> None:
         """The player pages, the record of the pages, and what is no longer published
-        removed; the pages (those kept as they were given as text)."""
+        removed (the pages: :meth:`all_pages`, :attr:`page_total`)."""
         players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
         self.players_rendered, self.players_kept = players.render(self)
         # one line: json's C encoder writes it (an indented record is written in Python)
         self.record_bytes = (json.dumps(self.manifest, sort_keys=True) + "\n").encode()
         self.record_written = put(record_of(self.out), self.record_bytes)
         self._prune()
-        return self.pages
 
     def seal(self, sealed: dict | None) -> None:
         """Seal the folder, which now holds exactly what was published
