@@ -109,7 +109,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     # the record of the last publication and the site's files, each read once: what is kept
     # is judged on them, and what is no longer published is pruned from the same listing
     before, there, sealed = Site.recorded_and_listed(site_dir)
-    kept = Site.keepable(site_dir, keys, before, there)
+    kept = Site.keepable(site_dir, keys, before, there, sealed is not None)
     exports = out / "exports"
     folders_out = {k: exports / k for k in ("usebio", "pbn", "pbn-teams")}
     made = {k: Manifest(f) for k, f in folders_out.items()}

@@ -459,11 +459,13 @@ class Site:
         keys: dict[str, str],
         before: dict[str, dict[str, Any]] | None = None,
         there: set[str] | None = None,
+        sealed: bool = False,
     ) -> set[str]:
         """The events whose pages the last publication into ``out`` made from what they are
         made from now (``keys``) and which are all still there: kept as they are. (Whether
         they are there is looked up in one listing of ``out``, not a file test per page;
-        ``before`` and ``there`` as for :class:`Site`.)"""
+        ``before`` and ``there`` as for :class:`Site`. ``sealed``: the listing came from the
+        folder's seal, which holds every page ``before`` names — none is looked up.)"""
         before = Site.recorded(out) if before is None else before
         if there is None:
             there = listing(out) if before else set()
@@ -473,8 +475,8 @@ class Site:
             if entry.get("digest") != made_from or not entry.get("pages"):
                 continue
             sessions = entry.get("sessions") or []
-            if all(k in before for k in sessions) and all(
-                p in there for p in Site._event_pages(before, entry)
+            if all(k in before for k in sessions) and (
+                sealed or all(p in there for p in Site._event_pages(before, entry))
             ):
                 kept.add(event_id)
         return kept
