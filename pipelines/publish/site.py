@@ -99,6 +99,7 @@ from pipelines.publish.lines import table_score
 from pipelines.publish.players import PlayerPages
 from pipelines.publish.teams import bracket, match_rows, vp_table
 from pipelines.publish.ties import tie_notes, tie_rule
+from pipelines.scoring.dates import MONTH_NAMES
 
 
 def readable(session: dict[str, Any]) -> dict[str, Any]:
@@ -291,21 +292,6 @@ SESSION_KEYS = ("event_id", "scope", "session")
 #: The folder of the month pages, relative to the site root (``months/2026-11.html``).
 MONTHS_DIR = "months"
 
-#: The months' names, as the index and the month pages write them (not the locale's).
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 #: The columns of a published session the index and the month pages are made from: shown, or
 #: made into what is shown (:func:`readable`: the title, club and event id; :func:`status_text`:

@@ -45,7 +45,8 @@ import polars as pl
 ORDERS: tuple[str, ...] = ("dmy", "mdy")
 
 _SLASHED = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$")
-_MONTHS = (
+#: The months' names, as messages and pages write them (not the locale's).
+MONTH_NAMES: tuple[str, ...] = (
     "January",
     "February",
     "March",
@@ -112,8 +113,8 @@ class Slashed:
         d, m = date.fromisoformat(self.dmy), date.fromisoformat(self.mdy)
         where = f"in profile {profile}" if profile else "in the profile"
         return (
-            f"date {self.text} is ambiguous: {d.day} {_MONTHS[d.month - 1]} or "
-            f"{m.day} {_MONTHS[m.month - 1]}? write it {self.dmy} or {self.mdy} (YYYY-MM-DD), "
+            f"date {self.text} is ambiguous: {d.day} {MONTH_NAMES[d.month - 1]} or "
+            f"{m.day} {MONTH_NAMES[m.month - 1]}? write it {self.dmy} or {self.mdy} (YYYY-MM-DD), "
             f'or state date_order ("dmy" or "mdy") {where}'
         )
 
