@@ -171,12 +171,15 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
         return _whole(file, "file", "the file is empty", 0)
     missing = [c for c in _REQUIRED[kind] if c not in header]
     # each row with the file's line it starts on (a quoted field may span lines)
-    body = []
+    # (a row is blank when its fields joined are: no field holds more than white space)
+    body: list[list[str]] = []
+    starts: list[int] = []
     ended = reader.line_num
     for r in reader:
         start, ended = ended + 1, reader.line_num
-        if any(x.strip() for x in r):
-            body.append((start, r))
+        if "".join(r).strip():
+            body.append(r)
+            starts.append(start)
     if missing:
         return _whole(
             file,
@@ -184,10 +187,13 @@ def _csv(text: str, file: str, columns: tuple[str, ...], kind: str):
             f"the header lacks {', '.join(missing)}: not a {kind} log",
             len(body),
         )
+    width = len(header)
+    if all(len(r) == width for r in body):  # every row whole: none to reject
+        return _columns(body, starts, header, file, columns), empty_frame(REJECT_COLUMNS), len(body)
     rows: list[list[str]] = []
     lines: list[int] = []
     rejected: list[dict] = []
-    for k, (n, r) in enumerate(body, start=1):
+    for k, (n, r) in enumerate(zip(starts, body, strict=True), start=1):
         if len(r) != len(header):
             rejected.append(
                 {
@@ -227,8 +233,9 @@ def _columns(
     if not rows:
         return empty_frame(columns)
     last = {h: i for i, h in enumerate(header)}
+    fields = list(zip(*rows, strict=True))  # one tuple per field of the header
     values = pl.DataFrame(
-        {c: [r[last[c]] for r in rows] if c in last else None for c in columns[2:]},
+        {c: list(fields[last[c]]) if c in last else None for c in columns[2:]},
         schema={c: pl.Utf8 for c in columns[2:]},
     )
     stripped = [pl.col(c).str.strip_chars(PY_WHITESPACE) for c in columns[2:]]

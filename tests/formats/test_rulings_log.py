@@ -6,8 +6,14 @@ span two)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import sys
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipelines.formats.canonical_csv import garbage
 from pipelines.formats.rulings import PY_WHITESPACE, RULING_COLUMNS, read_log
 
 
@@ -39,3 +45,64 @@ def test_a_ruling_log_row_by_row(tmp_path):
     assert rows["penalty"].null_count() == 3  # not in the header
     assert rejected.select("location", "field").rows() == [("line 5", "row")]
     assert "3 fields, the header has 7" in rejected["reason"][0]
+
+
+# ------------------------------------------------------------------ any log, against an oracle
+
+_FIELD = st.text(alphabet=st.sampled_from(list('ab ,"\n\u3000\x1f')), max_size=6)
+
+
+def _oracle(text: str) -> tuple[list[dict], list[tuple[str, str]], int]:
+    """The reader's rules written plainly: each CSV row with the line it starts on, rows whose
+    fields hold only white space skipped, a row of another width rejected on its line, each
+    column's last field stripped (empty: null)."""
+    reader = csv.reader(io.StringIO(text))
+    header = [h.strip().lower() for h in next(reader)]
+    body, ended = [], reader.line_num
+    for r in reader:
+        start, ended = ended + 1, reader.line_num
+        if any(x.strip() for x in r):
+            body.append((start, r))
+    rows, rejected = [], []
+    for n, r in body:
+        if len(r) != len(header):
+            rejected.append((f"line {n}", "row"))
+            continue
+        d = dict(zip(header, r, strict=True))
+        rows.append(
+            {
+                "location": f"line {n}",
+                **{c: (d[c].strip() or None) if c in d else None for c in RULING_COLUMNS[2:]},
+            }
+        )
+    return rows, rejected, len(body)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    extra=st.lists(st.sampled_from(["note", "kind", "director", "other"]), max_size=2),
+    body=st.lists(st.lists(_FIELD, min_size=3, max_size=7), max_size=12),
+)
+def test_any_csv_log_reads_as_its_rules_say(tmp_path, extra, body):
+    """Random logs (quoted fields over two lines, blank and white-space rows, rows of other
+    widths, columns named twice): the reader gives the rows, rejections and count the rules
+    give, whether every row is whole or some are rejected."""
+    header = ["ruling_id", "event_id", "session", "kind", *extra]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(body)
+    text = out.getvalue()
+    path = tmp_path / "rulings.csv"
+    path.write_text(text, encoding="utf-8")
+    rows, rejected, read = read_log(path, "rulings.csv", "rulings")
+    want_rows, want_rejected, want_read = _oracle(text)
+    assert read == want_read
+    if garbage(len(want_rejected), want_read):
+        assert rows.height == 0 and rejected["location"].to_list() == ["file"]
+        return
+    assert rejected.select("location", "field").rows() == want_rejected
+    got = rows.drop("file").to_dicts() if rows.height else []
+    assert got == want_rows
