@@ -13,7 +13,6 @@ The date is the partition key of every downstream asset, so the registry
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import polars as pl
 
 from pipelines import progress, settings
 from pipelines.deals import checked as checked_deals
+from pipelines.file_digests import sha256
 from pipelines.formats import read_file
 from pipelines.formats.canonical_csv import normalise_results
 from pipelines.formats.model import (
@@ -143,36 +143,6 @@ def inbox_files(inbox: Path) -> list[Path]:
     walk(os.fspath(inbox), ())
     found.sort()  # part by part, as paths sort
     return [inbox.joinpath(*parts) for parts in found]
-
-
-#: The last digest this process took of each file, with what ``stat`` said of the file then
-#: (see :func:`sha256`): one entry per file, however long the process lives.
-_DIGESTS: dict[str, tuple[tuple, str]] = {}
-
-
-def sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes; of a symbolic link, of the path it names (a link is
-    refused, not read, so its target's bytes are not its content).
-
-    A run asks for every file's digest twice (whether anything changed, then the ingest):
-    a file's bytes are hashed once per process, and again whenever its device, inode, size,
-    modification or status-change time (in nanoseconds) differs — a file written since is
-    hashed anew."""
-    if path.is_symlink():
-        return hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
-    st = path.stat()
-    name = os.fspath(path)
-    seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    found = _DIGESTS.get(name)
-    if found is not None and found[0] == seen:
-        return found[1]
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    digest = h.hexdigest()
-    _DIGESTS[name] = (seen, digest)
-    return digest
 
 
 def read_all(

@@ -41,6 +41,7 @@ nothing (:func:`up_to_date`).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -149,9 +150,15 @@ def results_fingerprint(content: str, done: Iterable[tuple[str, str, str | None]
 
 def inbox_hashes(inbox: Path) -> list[tuple[str, str]]:
     """``(file, sha256)`` of every inbox file, without reading one as a format."""
+    from pipelines.formats import printable
     from pipelines.inbox import inbox_files, sha256
 
-    return [(p.relative_to(inbox).as_posix(), sha256(p)) for p in inbox_files(inbox)]
+    # each path is the inbox's joined with the parts below it: its name, those parts (written
+    # as the registry writes a file's name, pipelines.formats.relative_name)
+    cut = len(os.fspath(inbox.joinpath("x"))) - 1
+    return [
+        (printable(os.fspath(p)[cut:].replace(os.sep, "/")), sha256(p)) for p in inbox_files(inbox)
+    ]
 
 
 def _row_hashes(frame: pl.DataFrame, tag: str, by_date: pl.DataFrame | None) -> pl.DataFrame:
@@ -455,6 +462,9 @@ def up_to_date(inbox: Path, warehouse: Path, profile: str | None, today: date) -
     input, not for the clock)."""
     if not warehouse.is_file():
         return None
+    from pipelines.file_digests import remember, store_of
+
+    remember(store_of(warehouse))  # a file unchanged since the last run is not hashed again
     hashes = inbox_hashes(inbox)
     try:
         conn = duckdb.connect(str(warehouse), read_only=True)

@@ -57,6 +57,8 @@ class Refresh:
     read: list[str] = field(default_factory=list)
     forgotten: list[str] = field(default_factory=list)
     kept: int = 0
+    #: every inbox file, in the inbox's order
+    paths: list[Path] = field(default_factory=list)
 
 
 def reader_fingerprint() -> str:
@@ -95,7 +97,9 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
         if cached.get(n) != (d, reader)
     ]
     gone = sorted(set(cached) - set(names))
-    done = Refresh(read=[n for _, n in todo], forgotten=gone, kept=len(names) - len(todo))
+    done = Refresh(
+        read=[n for _, n in todo], forgotten=gone, kept=len(names) - len(todo), paths=paths
+    )
     if gone:
         write(conn, _writes(inbox_mod.reads_of([]), reader, {"file": gone}))
     # the files to read, a batch at a time: each batch's frames written (one transaction,

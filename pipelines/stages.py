@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines import check_specs, incremental, progress, read_cache, settings
+from pipelines import check_specs, file_digests, incremental, progress, read_cache, settings
 from pipelines import inbox as inbox_mod
 from pipelines.deals import analyse_new as analyse_new_deals
 from pipelines.laws.vocabulary import BOARD_CHANGING, PENALTY_KINDS
@@ -70,12 +70,16 @@ class Summary:
 def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     """Scan the whole inbox; rewrite the registry, reference tables and read-stage rejections."""
     today = today or settings.today()
+    # each file's digest is taken again only when its status changed since the last run
+    digests = file_digests.store_of(wh.url or wh.path)
+    file_digests.remember(digests)
     with wh.connect() as conn:
         # only new or changed files are read; the others' frames come from the read cache
         # (their result rows lean: the few rejected are read whole while the cache is open)
         reads, refreshed = read_cache.refresh(inbox, conn)
         snap = inbox_mod.assemble(reads, today)
         del reads
+    file_digests.keep(digests, refreshed.paths)
     rejected = snap.rejected.with_columns(
         pl.lit("read").alias("stage"), pl.lit(None, pl.Utf8).alias("session_date")
     )

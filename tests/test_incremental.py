@@ -110,6 +110,8 @@ def _site(folder: Path) -> dict[str, str]:
         and p.suffix != ".duckdb"
         and ".wal" not in p.name
         and not p.name.endswith(".seal.json")
+        # the digests of the inbox's files, kept beside the warehouse: a cache of the inbox
+        and not p.name.endswith(".digests.json")
     }
 
 
@@ -247,17 +249,30 @@ def test_every_change_gives_what_a_run_from_scratch_gives(base, tmp_path, monkey
 
 
 def test_nothing_new_reads_nothing_and_writes_nothing(base, tmp_path, monkeypatch):
+    from pipelines import file_digests
+
     inbox = tmp_path / "inbox"
     shutil.copytree(base, inbox)
     monkeypatch.setenv("TRAVELLER_NOW", LATE)
+    monkeypatch.setattr(file_digests, "RACY_NS", 0)  # the files just copied are kept
     folder = tmp_path / "w"
     _run(inbox, folder)
     from datetime import date
 
     db = folder / "w.duckdb"
     before = hashlib.sha256(db.read_bytes()).hexdigest(), _site(folder)
+    # as the next night's process: the digests kept by the run, no inbox file read to judge
+    monkeypatch.setattr(file_digests, "_DIGESTS", {})
+    opened: list[Path] = []
+    real_open = Path.open
+    monkeypatch.setattr(
+        Path, "open", lambda self, *a, **k: opened.append(self) or real_open(self, *a, **k)
+    )
     said = incremental.up_to_date(inbox, db, None, date.today())
     assert said is not None and said.startswith("nothing new: 8 file(s) unchanged")
+    assert [p for p in opened if inbox in p.parents] == []
+    monkeypatch.undo()
+    monkeypatch.setenv("TRAVELLER_NOW", LATE)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before[0]
     report = _run(inbox, folder)  # the runner itself: nothing due, no audit, no publication
     assert report.plan.dates == [] and "audit" not in report.seconds

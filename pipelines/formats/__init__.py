@@ -51,10 +51,10 @@ def relative_name(path: Path, inbox_root: Path) -> str:
         name = path.absolute().relative_to(inbox_root.absolute()).as_posix()
     except ValueError:
         name = path.as_posix()
-    return _printable(name)
+    return printable(name)
 
 
-def _printable(name: str) -> str:
+def printable(name: str) -> str:
     """``name`` with the bytes that are not UTF-8 escaped (``\\xff``)."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
@@ -64,7 +64,7 @@ def _refused(path: Path, file: str) -> str | None:
     read twice, or from outside the inbox) or a name that is not UTF-8 (it cannot be
     recorded nor published as it is)."""
     if path.is_symlink():
-        target = _printable(os.readlink(path))
+        target = printable(os.readlink(path))
         return (
             f"the file is a symbolic link (to {target}): links are not read, so no file "
             "is read twice or from outside the inbox; copy the file into the inbox instead"

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.file_digests import RACY_NS
+
 
 def put(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` unless it already holds exactly that; atomically (a
@@ -129,13 +131,6 @@ def listing(folder: Path) -> set[str]:
         if prefix and not files and not dirs:
             out.add(prefix)
     return out
-
-
-#: A folder whose modification or status-change time lies within this many nanoseconds
-#: before its :func:`seal` was taken is "racy": a file added within the same tick of the file
-#: system's clock may not have moved its times, so the seal names its entries and the next
-#: run lists it again (as git does with an index entry as new as the index).
-RACY_NS = 2_000_000_000
 
 
 def seal_of(folder: Path) -> Path:
