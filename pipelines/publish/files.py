@@ -304,6 +304,9 @@ class Manifest:
             before = {}
         self.before: dict[str, str] = before if isinstance(before, dict) else {}
         self.now: dict[str, str] = {}
+        self.folder = folder
+        #: the folder's files when first asked (:meth:`there`)
+        self._listed: set[str] | None = None
 
     def fresh(self, path: Path, made_from: str) -> bool:
         """Whether ``path`` exists and was made from ``made_from`` (it is recorded either way:
@@ -318,7 +321,19 @@ class Manifest:
         made_from = self.before.get(path.name)
         if made_from is not None:
             self.now[path.name] = made_from
-        return made_from is not None and path.is_file()
+        return made_from is not None and self.there(path)
+
+    def there(self, path: Path) -> bool:
+        """Whether ``path`` (a file of the folder) is a file: found in the folder's listing,
+        taken once (one ``scandir`` for the thousands of files a publication keeps), else
+        looked at (a file written since the listing was taken)."""
+        if self._listed is None:
+            try:
+                with os.scandir(self.folder) as entries:
+                    self._listed = {e.name for e in entries if e.is_file()}
+            except OSError:
+                self._listed = set()
+        return (path.parent == self.folder and path.name in self._listed) or path.is_file()
 
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""

@@ -200,14 +200,28 @@ def write_pbn(
     own = made is None
     made = Manifest(out) if made is None else made  # an unchanged session is not exported again
     ok = exportable(sessions)
+    # the sessions of the events kept as they were keep their files (found, not made)
+    kept_now, lost = set(), set()
+    if kept:
+        for event_id, session in (
+            ok.filter(pl.col("event_id").is_in(sorted(kept))).select("event_id", "session").rows()
+        ):
+            path = out / pbn_name(event_id, session, stems)
+            if made.keep(path):
+                written.append(path)
+                kept_now.add((event_id, session))
+            else:
+                lost.add(event_id)
+    # the others made (an event kept whose file is gone: its sessions not kept)
+    whole = sorted({e for e, _ in kept_now} - lost)
+    todo = ok.filter(~pl.col("event_id").is_in(whole)) if whole else ok
     of_session = standings.filter(pl.col("scope") == "session")
     rows = split_by(ok, ["event_id", "session"])
-    for s in ok.to_dicts():
+    for s in todo.to_dicts():
         key = (s["event_id"], s["session"])
-        path = out / pbn_name(s["event_id"], s["session"], stems)
-        if s["event_id"] in kept and made.keep(path):
-            written.append(path)
+        if key in kept_now:
             continue
+        path = out / pbn_name(s["event_id"], s["session"], stems)
         s_st, s_res = rows(of_session, key), rows(results, key)
         written.append(path)
         if not made.fresh(path, digest(s, s_st, s_res)):
