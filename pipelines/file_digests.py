@@ -9,10 +9,10 @@ only when one of them differs. A file written since has a new status-change time
 program can set back), so its bytes are hashed again whatever its size and modification
 time say.
 
-A status taken within :data:`RACY_NS` of the moment the digests
-are kept is "racy": the file may have been written again within the same tick of the file
-system's clock without its times moving, so its digest is not kept and the next run hashes
-it again.
+A file whose modification or status-change time lies within :data:`RACY_NS` before the
+moment its status was taken is "racy": it may have been written again within the same tick
+of the file system's clock without its times moving, so its digest is not kept and the next
+run hashes it again.
 
 The digests are kept beside a DuckDB warehouse (:func:`store_of`), as a cache: losing the
 file costs one hashing of the inbox, nothing else. A PostgreSQL warehouse keeps none (each
@@ -35,8 +35,9 @@ from pathlib import Path
 #: seal`: the folder's entries are named.
 RACY_NS = 2_000_000_000
 
-#: The digests of this process: path → (status, digest); seeded by :func:`remember`.
-_DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
+#: The digests of this process: path → (status, digest, whether racy); seeded by
+#: :func:`remember` (what the last run kept, none racy).
+_DIGESTS: dict[str, tuple[tuple[int, ...], str, bool]] = {}
 
 #: The version of the store's layout (another is ignored: every file hashed again).
 STORE_VERSION = 1
@@ -56,6 +57,7 @@ def sha256(path: Path) -> str:
     device, inode, size, modification or status-change time differs from those its kept
     digest was taken with."""
     name = os.fspath(path)
+    taken = time.time_ns()
     st = os.lstat(name)
     if stat.S_ISLNK(st.st_mode):
         return hashlib.sha256(os.fsencode(os.readlink(name))).hexdigest()
@@ -68,7 +70,7 @@ def sha256(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     digest = h.hexdigest()
-    _DIGESTS[name] = (seen, digest)
+    _DIGESTS[name] = (seen, digest, max(st.st_mtime_ns, st.st_ctime_ns) >= taken - RACY_NS)
     return digest
 
 
@@ -92,7 +94,7 @@ def remember(store: Path | None) -> int:
         if data.get("version") != STORE_VERSION:
             return 0
         found = {
-            name: (tuple(int(x) for x in entry[:5]), str(entry[5]))
+            name: (tuple(int(x) for x in entry[:5]), str(entry[5]), False)
             for name, entry in data["files"].items()
             if isinstance(entry, list) and len(entry) == 6
         }
@@ -108,17 +110,13 @@ def keep(store: Path | None, paths: list[Path]) -> None:
     for racy ones (module docstring); the store is written only when what it holds changes."""
     if store is None:
         return
-    racy_from = time.time_ns() - RACY_NS
     files = {}
     for p in paths:
         name = os.fspath(p)
         found = _DIGESTS.get(name)
-        if found is None:
+        if found is None or found[2]:
             continue
-        seen, digest = found
-        if max(seen[3], seen[4]) >= racy_from:
-            continue
-        files[name] = [*seen, digest]
+        files[name] = [*found[0], found[1]]
     data = (json.dumps({"version": STORE_VERSION, "files": files}, sort_keys=True) + "\n").encode()
     try:
         if store.read_bytes() == data:

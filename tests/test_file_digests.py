@@ -120,3 +120,19 @@ def test_the_inbox_is_named_as_the_registry_names_it(tmp_path, monkeypatch):
         ]
         assert inbox_hashes(given) == want
         assert {n for n, _ in want} == {"events.csv", "club/2026/r.csv", "caf\\xe9.csv"}
+
+
+def test_racy_is_judged_when_the_status_is_taken(tmp_path, monkeypatch, fresh):
+    """A file is racy when its times lie within the margin before its status was taken (as it
+    was hashed), whenever the digests are kept: hashed long after it was written, it is kept
+    at once."""
+    import time
+
+    f = tmp_path / "r.csv"
+    f.write_bytes(b"abc")
+    later = time.time_ns() + 10 * file_digests.RACY_NS
+    monkeypatch.setattr(file_digests.time, "time_ns", lambda: later)
+    file_digests.sha256(f)
+    store = tmp_path / ".w.duckdb.digests.json"
+    file_digests.keep(store, [f])
+    assert list(json.loads(store.read_bytes())["files"]) == [os.fspath(f)]
