@@ -91,9 +91,27 @@ class InboxSnapshot:
     #: ``None``: taken from ``results``
     hashes: pl.DataFrame | None = None
 
+    #: what was derived from the frames once (:meth:`event_dates`)
+    _memo: dict[str, pl.DataFrame] = field(default_factory=dict, repr=False, compare=False)
+
     def result_hashes(self) -> pl.DataFrame:
         """``session_date, event_id, row_hash`` of every dated result row."""
         return self.hashes if self.hashes is not None else result_hashes(self.results)
+
+    def event_dates(self) -> pl.DataFrame:
+        """``session_date, event_id`` (unique, unordered): the dates of each event, those of
+        its dated results and those its sessions were given; derived once."""
+        if "event_dates" not in self._memo:
+            results = self.results.filter(pl.col("session_date").is_not_null())
+            self._memo["event_dates"] = pl.concat(
+                [
+                    results.select(pl.col("session_date").cast(pl.Utf8), "event_id"),
+                    self.events.filter(pl.col("date").is_not_null()).select(
+                        pl.col("date").cast(pl.Utf8).alias("session_date"), "event_id"
+                    ),
+                ]
+            ).unique()
+        return self._memo["event_dates"]
 
     def dates(self) -> list[str]:
         """Sorted session dates found in the inbox."""
@@ -114,6 +132,16 @@ class InboxSnapshot:
             .filter(pl.col("d") > (today + timedelta(days=1)).isoformat())
         )
         return found["d"].min() if found.height else None  # type: ignore[return-value]
+
+
+def inbox_names(inbox: Path, paths: list[Path]) -> list[str]:
+    """The names of ``paths`` (:func:`inbox_files` of ``inbox``) as the registry writes them
+    (:func:`pipelines.formats.relative_name`), from their parts below the inbox: one slice of
+    each path's text, not two absolute paths compared."""
+    from pipelines.formats import printable
+
+    cut = len(os.fspath(inbox.joinpath("x"))) - 1
+    return [printable(os.fspath(p)[cut:].replace(os.sep, "/")) for p in paths]
 
 
 def inbox_files(inbox: Path) -> list[Path]:

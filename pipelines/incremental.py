@@ -41,7 +41,6 @@ nothing (:func:`up_to_date`).
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -150,15 +149,10 @@ def results_fingerprint(content: str, done: Iterable[tuple[str, str, str | None]
 
 def inbox_hashes(inbox: Path) -> list[tuple[str, str]]:
     """``(file, sha256)`` of every inbox file, without reading one as a format."""
-    from pipelines.formats import printable
-    from pipelines.inbox import inbox_files, sha256
+    from pipelines.inbox import inbox_files, inbox_names, sha256
 
-    # each path is the inbox's joined with the parts below it: its name, those parts (written
-    # as the registry writes a file's name, pipelines.formats.relative_name)
-    cut = len(os.fspath(inbox.joinpath("x"))) - 1
-    return [
-        (printable(os.fspath(p)[cut:].replace(os.sep, "/")), sha256(p)) for p in inbox_files(inbox)
-    ]
+    paths = inbox_files(inbox)
+    return list(zip(inbox_names(inbox, paths), [sha256(p) for p in paths], strict=True))
 
 
 def _row_hashes(frame: pl.DataFrame, tag: str, by_date: pl.DataFrame | None) -> pl.DataFrame:
@@ -264,15 +258,7 @@ def _unread_rows(snap, results: pl.DataFrame) -> pl.DataFrame:
 
 
 def _event_dates(snap) -> pl.DataFrame:
-    results = snap.results.filter(pl.col("session_date").is_not_null())
-    return pl.concat(
-        [
-            results.select(pl.col("session_date").cast(pl.Utf8), "event_id"),
-            snap.events.filter(pl.col("date").is_not_null()).select(
-                pl.col("date").cast(pl.Utf8).alias("session_date"), "event_id"
-            ),
-        ]
-    ).unique()
+    return snap.event_dates()
 
 
 def date_events(snap) -> pl.DataFrame:

@@ -84,7 +84,7 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
     order) and what was read again."""
     del today  # reading a file does not depend on the day
     paths = inbox_mod.inbox_files(inbox)
-    names = [relative_name(p, inbox) for p in paths]
+    names = inbox_mod.inbox_names(inbox, paths)
     digests = [inbox_mod.sha256(p) for p in paths]
     reader = reader_fingerprint()
     cached = {
