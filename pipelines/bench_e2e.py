@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -124,6 +124,25 @@ class EndToEndReport:
     #: (:mod:`pipelines.bench_floor`): seconds and the results it scored (0: not run)
     floor_seconds: float = 0.0
     floor_results: int = 0
+    #: the files the run with nothing new added, removed or changed (:func:`tree_state`);
+    #: ``None``: not looked at
+    nothing_new_changed: list[str] | None = None
+
+    def phase(self, name: str) -> PhaseReport | None:
+        """The phase named ``name``, if it ran."""
+        return next((p for p in self.phases if p.name == name), None)
+
+    def targets(self) -> list[tuple[str, str, bool]]:
+        """``(target, measured, met)`` of the nightly-scale targets the phases measured
+        (:data:`TARGETS`; those of phases that did not run are left out). The throughput
+        targets are stated for a first load of 1M results over 365 dates (and the floor's
+        for 200k over 50): the benchmark prints them for any size, as a check list."""
+        out = []
+        for label, measure in TARGETS:
+            got = measure(self)
+            if got is not None:
+                out.append((label, *got))
+        return out
 
     def lines(self) -> list[str]:
         out = [
@@ -161,7 +180,111 @@ class EndToEndReport:
             )
             if first:
                 out.append(f"first load / floor   {first.wall / self.floor_seconds:,.1f} times")
+        targets = self.targets()
+        if targets:
+            out.append("targets (nightly scale)")
+            for label, measured, met in targets:
+                out.append(f"  {label:<48} {measured:>14}  {'met' if met else 'not met'}")
         return out
+
+
+def _first(r: EndToEndReport) -> PhaseReport | None:
+    return r.phase("first load")
+
+
+def _without_site(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = _first(r)
+    if p is None or not p.results or p.without_site <= 0:
+        return None
+    rate = p.results / p.without_site
+    return f"{rate:,.0f}/s", rate >= 250_000
+
+
+def _with_site(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = _first(r)
+    return None if p is None or not p.wall else (f"{p.rate:,.0f}/s", p.rate >= 25_000)
+
+
+def _floor(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = _first(r)
+    if p is None or not r.floor_seconds:
+        return None
+    times = p.wall / r.floor_seconds
+    return f"{times:,.1f} times", times <= 25
+
+
+def _new_date(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = r.phase("one new date")
+    return None if p is None else (f"{p.wall:,.1f} s", p.wall <= 10)
+
+
+def _new_over_alone(r: EndToEndReport) -> tuple[str, bool] | None:
+    new, alone = r.phase("one new date"), r.phase("that date alone")
+    if new is None or alone is None or not alone.wall:
+        return None
+    ratio = new.wall / alone.wall
+    return f"{ratio:,.2f} times", ratio <= 1.5
+
+
+def _nothing_new(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = r.phase("nothing new")
+    return None if p is None else (f"{p.wall:,.1f} s", p.wall <= 3)
+
+
+def _writes_nothing(r: EndToEndReport) -> tuple[str, bool] | None:
+    if r.nothing_new_changed is None:
+        return None
+    n = len(r.nothing_new_changed)
+    return f"{n:,} file(s)", n == 0
+
+
+def _peak(r: EndToEndReport) -> tuple[str, bool] | None:
+    p = _first(r)
+    if p is None:
+        return None
+    both = p.peak_mb + p.helper_peak_mb  # the run's process and its publication's helper
+    return f"{both:,.0f} MB", both <= 2048
+
+
+#: The targets of the nightly-scale work, each with how the report measures it: a first load
+#: of 1M results over 365 dates at 250,000 results/s without the site and 25,000 with it;
+#: a first load (200k over 50 dates) within 25 times the floor; one new date in 10 s and in
+#: 1.5 times the same date into an empty warehouse; a run with nothing new in 3 s, writing
+#: nothing; the first load's peak memory (the run's process and its publication's helper
+#: together) within 2 GB.
+TARGETS: tuple[tuple[str, Callable[[EndToEndReport], tuple[str, bool] | None]], ...] = (
+    ("first load without the site >= 250,000 results/s", _without_site),
+    ("first load with the site >= 25,000 results/s", _with_site),
+    ("first load <= 25 times the floor", _floor),
+    ("one new date <= 10 s", _new_date),
+    ("one new date <= 1.5 times that date alone", _new_over_alone),
+    ("nothing new <= 3 s", _nothing_new),
+    ("nothing new writes nothing", _writes_nothing),
+    ("first load's peak (with its helper) <= 2 GB", _peak),
+)
+
+
+def tree_state(root: Path, skip: Sequence[str] = ()) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` (but those under the top-level folders ``skip``) with its
+    size and modification time (nanoseconds): what a run wrote, added or removed shows as a
+    difference between two states."""
+    out: dict[str, tuple[int, int]] = {}
+    for here, dirs, files in os.walk(root):
+        if here == os.fspath(root):
+            dirs[:] = [d for d in dirs if d not in skip]
+        for name in files:
+            path = os.path.join(here, name)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            out[os.path.relpath(path, root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def changed(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> list[str]:
+    """The files added, removed or changed between two :func:`tree_state` s, sorted."""
+    return sorted(f for f in before.keys() | after.keys() if before.get(f) != after.get(f))
 
 
 def plan(n: int, dates: int) -> tuple[int, int]:
@@ -313,7 +436,12 @@ def run_end_to_end(
             )
         )
         progress("[5/5] again, nothing new")
+        # what the run with nothing new writes: the warehouse, the publication, the reports,
+        # the digests kept beside the warehouse (not the inbox, the floor's or the alone run's)
+        skip = ("inbox", "floor", alone.name, "alone")
+        before = tree_state(work, skip)
         report.phases.append(_run_phase("nothing new", inbox, wh, pub, 0, 0, now))
+        report.nothing_new_changed = changed(before, tree_state(work, skip))
         if kernel:
             from pipelines.bench import run_bench
 

@@ -158,3 +158,81 @@ def test_a_run_started_by_the_benchmark_reports_its_own_peak_memory():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(done.stdout) < 200
     del held
+
+
+def test_the_targets_are_judged_on_the_phases_measured():
+    """The nightly-scale targets against the figures of the 1M benchmark of 6 December 2026
+    (code b8c2d32, README): the first load 384.96 s for 1,067,927 results, its publication
+    237.48 s, peak 1,710 MB and its helper's 675 MB; the floor 3.357 s; one new date 16.3 s,
+    the date alone 8.1 s; nothing new 0.8 s, writing nothing."""
+    first = PhaseReport(
+        "first load",
+        results=1_067_927,
+        wall=384.96,
+        steps={"publication": 237.48},
+        peak_mb=1_710,
+        helper_peak_mb=675,
+    )
+    r = EndToEndReport(
+        1_000_000,
+        1_067_927,
+        365,
+        phases=[
+            first,
+            PhaseReport("one new date", results=3_115, wall=16.3),
+            PhaseReport("that date alone", results=3_115, wall=8.1),
+            PhaseReport("nothing new", wall=0.8),
+        ],
+        floor_seconds=3.357,
+        nothing_new_changed=[],
+    )
+    assert r.targets() == [
+        ("first load without the site >= 250,000 results/s", "7,241/s", False),
+        ("first load with the site >= 25,000 results/s", "2,774/s", False),
+        ("first load <= 25 times the floor", "114.7 times", False),
+        ("one new date <= 10 s", "16.3 s", False),
+        ("one new date <= 1.5 times that date alone", "2.01 times", False),
+        ("nothing new <= 3 s", "0.8 s", True),
+        ("nothing new writes nothing", "0 file(s)", True),
+        ("first load's peak (with its helper) <= 2 GB", "2,385 MB", False),
+    ]
+    text = "\n".join(r.lines())
+    assert "targets (nightly scale)" in text
+    assert "  nothing new <= 3 s" in text and text.count(" not met") == 6
+    # a file the run with nothing new wrote is counted; a phase not run is left out
+    r.nothing_new_changed = ["warehouse.duckdb"]
+    r.phases = [first]
+    r.floor_seconds = 0.0
+    assert [(label, met) for label, _, met in r.targets()] == [
+        ("first load without the site >= 250,000 results/s", False),
+        ("first load with the site >= 25,000 results/s", False),
+        ("nothing new writes nothing", False),
+        ("first load's peak (with its helper) <= 2 GB", False),
+    ]
+
+
+def test_a_tree_state_shows_what_a_run_wrote(tmp_path):
+    import os
+
+    from pipelines.bench_e2e import changed, tree_state
+
+    (tmp_path / "site" / "events").mkdir(parents=True)
+    (tmp_path / "inbox").mkdir()
+    page, kept = tmp_path / "site" / "events" / "a.html", tmp_path / "w.duckdb"
+    page.write_text("a")
+    kept.write_text("w")
+    (tmp_path / "inbox" / "r.csv").write_text("r")
+    before = tree_state(tmp_path, skip=("inbox",))
+    assert sorted(before) == ["site/events/a.html", "w.duckdb"]
+    assert changed(before, tree_state(tmp_path, skip=("inbox",))) == []
+    st = page.stat()
+    page.write_text("b")  # the same size, a new time
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    (tmp_path / "site" / "new.html").write_text("n")
+    kept.unlink()
+    (tmp_path / "inbox" / "r.csv").write_text("changed, but not looked at")
+    assert changed(before, tree_state(tmp_path, skip=("inbox",))) == [
+        "site/events/a.html",
+        "site/new.html",
+        "w.duckdb",
+    ]
