@@ -27,7 +27,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -164,24 +163,29 @@ class Chart:
     unlabelled: list[str] = field(default_factory=list)
 
 
-def _svg(fig, whole: bool = False, close: bool = True) -> str:
+def _svg(fig, whole: bool = False) -> str:
     """``fig`` as SVG text, cut to what is drawn on it; a ``whole`` figure (laid out with its
     margins, :func:`_funnel_layout`) as it is: cutting would draw the whole SVG once more
     only to measure it."""
     buf = io.StringIO()
-    with plt.rc_context(_RC):  # the hash salt must be in force when the ids are made
+    with matplotlib.rc_context(_RC):  # the hash salt must be in force when the ids are made
         bbox = None if whole else "tight"
         fig.savefig(buf, format="svg", bbox_inches=bbox, metadata={"Date": None})
-    if close:
-        plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
+
+
+def _figure(figsize: tuple[float, float]) -> Figure:
+    """A figure of its own (matplotlib's object API, drawn by Agg): not pyplot's, which
+    would hold it until closed and costs its import to every run that draws a chart."""
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def _png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
     return buf.getvalue()
 
 
@@ -331,8 +335,10 @@ def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
     k = max(1, len(strata))
     cols = min(3, k)
     lines = math.ceil(k / cols)
-    with plt.rc_context(_RC):
-        fig, grid = plt.subplots(lines, cols, squeeze=False, **_funnel_layout(cols, lines))
+    with matplotlib.rc_context(_RC):
+        layout = _funnel_layout(cols, lines)
+        fig = _figure(layout["figsize"])
+        grid = fig.subplots(lines, cols, squeeze=False, gridspec_kw=layout["gridspec_kw"])
         axes = grid.ravel()
         for ax in axes[len(strata) :]:
             ax.set_visible(False)
@@ -365,7 +371,7 @@ def _lay_out_panel(g: pl.DataFrame, stratum: str) -> _LaidOut:
     """The funnel of one comparison stratum as a figure of its own (the panel and its
     margins: no title band, no legend), without its names, laid out."""
     layout = _funnel_layout(1, 1, title=0.0, legend=0.0)
-    with plt.rc_context(_RC):
+    with matplotlib.rc_context(_RC):
         # a figure of its own, not pyplot's: kept laid out (:data:`_LAID_OUT`) without
         # pyplot holding it, and let go when dropped
         fig = Figure(figsize=layout["figsize"])
@@ -380,7 +386,7 @@ def _write_names(laid: _LaidOut, labels: dict[str, str] | None) -> tuple[list, l
     (:func:`place_labels`); returns the annotations made and the names left unlabelled."""
     made: list = []
     left_out: list[str] = []
-    with plt.rc_context(_RC):
+    with matplotlib.rc_context(_RC):
         for ax, points in laid.dots:
             before = len(ax.texts)
             named = [(x, y, plain((labels or {}).get(d, d))) for x, y, d in points]
@@ -485,7 +491,7 @@ def _panel(g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> Char
     key = _rows_key(g, stratum)
     laid = _LAID_OUT.pop(key, None) or _lay_out_panel(g, stratum)
     made, left_out = _write_names(laid, labels)
-    svg = _svg(laid.fig, whole=True, close=False)
+    svg = _svg(laid.fig, whole=True)
     for annotation in made:
         annotation.remove()
     _LAID_OUT[key] = laid
@@ -510,7 +516,7 @@ def legend_svg(widened: bool) -> str:
     """The legend of a funnel plot's panels as SVG: the target, the limits (the widened
     limits when a panel of the plot is over-dispersed) and the flagged directors."""
     entries = [e for e in _LEGEND_ENTRIES if widened or not e[0].startswith("99.8 % widened")]
-    with plt.rc_context(_RC):
+    with matplotlib.rc_context(_RC):
         fig = Figure(figsize=(_PANEL[0] + _MARGIN["left"] + _MARGIN["right"], _LEGEND))
         FigureCanvasAgg(fig)
         fig.legend(
@@ -588,8 +594,9 @@ def trend_figure(months: pl.DataFrame):
     boards beside it (right axis); ``months`` has ``period``, ``board_appeal_ratio``,
     ``rulings``, ``boards_played``. Both axes start at 0 and leave a band above the highest
     point (:func:`_top`) where the two legends are written."""
-    with plt.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(6.5, 2.8))
+    with matplotlib.rc_context(_RC):
+        fig = _figure((6.5, 2.8))
+        ax = fig.subplots()
         m = months.sort("period")
         xs = m["period"].to_list()
         appeals = m["board_appeal_ratio"].fill_null(0).to_list()
