@@ -409,6 +409,29 @@ def check_field_list(block: Block, tmp_path: Path, sample: Sample) -> None:
     assert fields == list(RULING_COLUMNS[2:])
 
 
+def check_targets(block: Block, tmp_path: Path, sample: Sample) -> None:
+    """The benchmark's targets list as ``traveller bench --end-to-end`` prints it: the
+    targets of :data:`pipelines.bench_e2e.TARGETS`, in order, each verdict the one its
+    measured figure gives against the target's bound."""
+    from pipelines.bench_e2e import TARGETS
+
+    lines = block.text.splitlines()
+    assert lines[0] == "targets (nightly scale)"
+    rows = [re.fullmatch(r"  (.+?)\s{2,}(\S.*?)  (met|not met)", line) for line in lines[1:]]
+    assert all(rows), f"{block.id}: a line is not 'target  measured  verdict'"
+    assert [m.group(1) for m in rows] == [label for label, _ in TARGETS]
+    for m in rows:
+        label, measured, verdict = m.groups()
+        value = float(re.sub(r"[^\d.]", "", measured.split()[0]))
+        if "writes nothing" in label:
+            met = value == 0
+        else:
+            bound = float(re.sub(r"[^\d.]", "", label.split("=")[-1].split()[0]))
+            bound *= 1024 if label.endswith("GB") else 1  # the peak is measured in MB
+            met = value >= bound if ">=" in label else value <= bound
+        assert verdict == ("met" if met else "not met"), f"{block.id}: {label}: {measured}"
+
+
 def check_paths(block: Block, tmp_path: Path, sample: Sample) -> None:
     """A map or diagram: every path of the project it names exists."""
     named = re.findall(r"(?<![\w./])((?:pipelines|assets|sql|tests|docs)/[\w./*-]*\w)", block.text)
@@ -440,6 +463,8 @@ def check_for(block: Block) -> Check | None:
             return check_incremental_summary
         if first.startswith("ruling_id,"):
             return check_field_list
+        if first.startswith("targets (nightly scale)"):
+            return check_targets
         return check_paths
     return None
 
