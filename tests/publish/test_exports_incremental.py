@@ -161,3 +161,28 @@ def test_put_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path)
     assert outside.read_bytes() == b"not yours"
     assert page.read_bytes() == b"<p>page</p>" and not page.is_symlink()
     assert sorted(p.name for p in page.parent.iterdir()) == ["index.html"]
+
+
+def test_a_kept_export_is_found_in_one_listing_of_its_folder(tmp_path, monkeypatch):
+    """A kept file is looked for in one listing of its folder, taken when first asked (no
+    stat of each of a season's files); a file written after that listing, or one in another
+    folder, is looked at itself; a file not there, or never made, is not kept."""
+    import json
+
+    from pipelines.publish.files import Manifest, record_of
+
+    folder = tmp_path / "pbn"
+    folder.mkdir()
+    (folder / "a.pbn").write_text("a")
+    record_of(folder).parent.mkdir(parents=True, exist_ok=True)
+    record_of(folder).write_text(json.dumps({"a.pbn": "d1", "gone.pbn": "d2", "late.pbn": "d3"}))
+    made = Manifest(folder)
+    stats: list[Path] = []
+    real_is_file = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda self: stats.append(self) or real_is_file(self))
+    assert made.keep(folder / "a.pbn") and stats == []  # found in the listing
+    (folder / "late.pbn").write_text("written after the listing")
+    assert made.keep(folder / "late.pbn") and stats == [folder / "late.pbn"]
+    assert not made.keep(folder / "gone.pbn")  # recorded, but not there
+    assert not made.keep(folder / "never.pbn")  # never made
+    assert made.now == {"a.pbn": "d1", "gone.pbn": "d2", "late.pbn": "d3"}
