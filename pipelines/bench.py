@@ -59,6 +59,20 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def reset_peak_rss() -> bool:
+    """Start this process's peak resident set size (:func:`peak_rss_mb`) again from its
+    present size: Linux's ``/proc/self/clear_refs`` (``5``, which resets ``VmHWM``). The
+    peak of a part of a run is then read on its own (:class:`pipelines.publish.SharedPeak`).
+    ``False`` where it cannot be done (another system, a kernel refusing it): the peak read
+    after still counts what came before, never less."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
+
+
 @dataclass
 class BenchReport:
     """Timings (seconds) and sizes of one benchmark run."""

@@ -90,6 +90,16 @@ class PhaseReport:
     peak_mb: float = 0.0
     #: the largest peak of the processes that helped make the publication (0: none did)
     helper_peak_mb: float = 0.0
+    #: at most what the run's process and its publication's helpers held at once: the larger
+    #: of its own peak and, while its helpers ran, its peak then with each helper's added
+    #: (:class:`pipelines.publish.SharedPeak`); 0: not measured (its own peak and its
+    #: helper's are then added whole)
+    together_mb: float = 0.0
+
+    @property
+    def peak_together_mb(self) -> float:
+        """At most the memory the run held at once, its helpers' with its own (MB)."""
+        return self.together_mb or self.peak_mb + self.helper_peak_mb
 
     @property
     def rate(self) -> float:
@@ -153,7 +163,12 @@ class EndToEndReport:
             out.append(
                 f"{p.name:<20} {p.wall:8.1f} s  {p.results:>9,} results  "
                 f"{p.rate:>9,.0f} results/s  peak {p.peak_mb:,.0f} MB"
-                + (f" (publication helper {p.helper_peak_mb:,.0f} MB)" if p.helper_peak_mb else "")
+                + (
+                    f" (publication helper {p.helper_peak_mb:,.0f} MB; at once at most "
+                    f"{p.peak_together_mb:,.0f} MB)"
+                    if p.helper_peak_mb
+                    else ""
+                )
             )
             if p.results and p.without_site > 0:
                 out.append(
@@ -242,7 +257,7 @@ def _peak(r: EndToEndReport) -> tuple[str, bool] | None:
     p = _first(r)
     if p is None:
         return None
-    both = p.peak_mb + p.helper_peak_mb  # the run's process and its publication's helper
+    both = p.peak_together_mb  # the run's process and its publication's helpers at once
     return f"{both:,.0f} MB", both <= 2048
 
 
@@ -250,8 +265,8 @@ def _peak(r: EndToEndReport) -> tuple[str, bool] | None:
 #: of 1M results over 365 dates at 250,000 results/s without the site and 25,000 with it;
 #: a first load (200k over 50 dates) within 25 times the floor; one new date in 10 s and in
 #: 1.5 times the same date into an empty warehouse; a run with nothing new in 3 s, writing
-#: nothing; the first load's peak memory (the run's process and its publication's helper
-#: together) within 2 GB.
+#: nothing; the first load's peak memory (the run's process and its publication's helpers,
+#: at most what they held at once: :attr:`PhaseReport.peak_together_mb`) within 2 GB.
 TARGETS: tuple[tuple[str, Callable[[EndToEndReport], tuple[str, bool] | None]], ...] = (
     ("first load without the site >= 250,000 results/s", _without_site),
     ("first load with the site >= 25,000 results/s", _with_site),
@@ -260,7 +275,7 @@ TARGETS: tuple[tuple[str, Callable[[EndToEndReport], tuple[str, bool] | None]], 
     ("one new date <= 1.5 times that date alone", _new_over_alone),
     ("nothing new <= 3 s", _nothing_new),
     ("nothing new writes nothing", _writes_nothing),
-    ("first load's peak (with its helper) <= 2 GB", _peak),
+    ("first load's peak (with its helpers, at once) <= 2 GB", _peak),
 )
 
 
@@ -388,6 +403,7 @@ def _run_phase(
         steps=data["steps"],
         peak_mb=data["peak_mb"],
         helper_peak_mb=data.get("helper_peak_mb", 0.0),
+        together_mb=data.get("together_mb", 0.0),
     )
 
 
@@ -474,16 +490,21 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
         report = run_inbox(inbox, warehouse, publish_to=publish_to)
         seconds, steps = report.seconds, report.step_seconds
     from pipelines.bench import peak_rss_mb
-    from pipelines.publish import HELPER_PEAKS
+    from pipelines.publish import HELPER_PEAKS, SHARED_PEAKS
 
+    # the process's own peak: its count was started again as each shared publication began,
+    # each time after the peak so far was kept (SharedPeak.before)
+    own = max([peak_rss_mb(), *(w.before for w in SHARED_PEAKS)])
     print(
         json.dumps(
             {
                 "seconds": seconds,
                 "steps": steps,
-                "peak_mb": peak_rss_mb(),
+                "peak_mb": own,
                 # a publication's helper processes' own peaks (:func:`pipelines.publish.publish`)
                 "helper_peak_mb": max(HELPER_PEAKS, default=0.0),
+                # at most what the process and its helpers held at once (SharedPeak.together)
+                "together_mb": max([own, *(w.together for w in SHARED_PEAKS)]),
             }
         )
     )

@@ -140,6 +140,8 @@ def test_every_generated_date_is_scored(tmp_path, monkeypatch):
         [(scored,)] = c.sql("SELECT count(*) FROM validated_results").fetchall()
     assert rejected == 0
     assert scored == first.results + new.results
+    # a publication this small is made in the run's process alone: its peak is its own
+    assert first.peak_together_mb == first.peak_mb > 0
 
 
 def test_a_run_started_by_the_benchmark_reports_its_own_peak_memory():
@@ -158,6 +160,42 @@ def test_a_run_started_by_the_benchmark_reports_its_own_peak_memory():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(done.stdout) < 200
     del held
+
+
+def test_a_peak_counted_again_is_the_peak_of_what_follows():
+    """After :func:`~pipelines.bench.reset_peak_rss`, the peak is that of what follows, not
+    the process's since it began (Linux's ``VmHWM``, reset through ``clear_refs``)."""
+    from pipelines.bench import peak_rss_mb, reset_peak_rss
+
+    held = bytearray(300 << 20)
+    for i in range(0, len(held), 4096):
+        held[i] = 1
+    before = peak_rss_mb()
+    del held
+    if not reset_peak_rss():
+        pytest.skip("this system cannot start a process's peak memory again")
+    assert peak_rss_mb() < before - 250
+
+
+def test_the_peak_together_adds_the_helpers_to_the_peak_while_they_ran():
+    """A run's memory with its publication's helpers: the larger of its own peak and, while
+    its helpers ran, its peak then with each helper's added (the figures of the 1M first load
+    of 6 December 2026 at 14:18 UTC: the run's own peak 1,598 MB after its helper had ended,
+    1,100 MB while its helper (678 MB) ran). Where that was not measured, the two peaks are
+    added whole."""
+    from pipelines.bench_e2e import _peak
+    from pipelines.publish import SharedPeak
+
+    window = SharedPeak(before=1_412, during=1_100, helpers=[678])
+    assert window.together == 1_778
+    assert SharedPeak(before=900, during=700, helpers=[300, 250]).together == 1_250
+    p = PhaseReport("first load", results=1_067_927, wall=448.1, peak_mb=1_598,
+                    helper_peak_mb=678, together_mb=max(1_598, window.together))  # fmt: skip
+    r = EndToEndReport(1_000_000, 1_067_927, 365, phases=[p])
+    assert p.peak_together_mb == 1_778 and _peak(r) == ("1,778 MB", True)
+    assert "publication helper 678 MB; at once at most 1,778 MB" in "\n".join(r.lines())
+    old = PhaseReport("first load", peak_mb=1_598, helper_peak_mb=678)  # an older report's
+    assert old.peak_together_mb == 2_276
 
 
 def test_the_targets_are_judged_on_the_phases_measured():
@@ -194,7 +232,7 @@ def test_the_targets_are_judged_on_the_phases_measured():
         ("one new date <= 1.5 times that date alone", "2.01 times", False),
         ("nothing new <= 3 s", "0.8 s", True),
         ("nothing new writes nothing", "0 file(s)", True),
-        ("first load's peak (with its helper) <= 2 GB", "2,385 MB", False),
+        ("first load's peak (with its helpers, at once) <= 2 GB", "2,385 MB", False),
     ]
     text = "\n".join(r.lines())
     assert "targets (nightly scale)" in text
@@ -207,7 +245,7 @@ def test_the_targets_are_judged_on_the_phases_measured():
         ("first load without the site >= 250,000 results/s", False),
         ("first load with the site >= 25,000 results/s", False),
         ("nothing new writes nothing", False),
-        ("first load's peak (with its helper) <= 2 GB", False),
+        ("first load's peak (with its helpers, at once) <= 2 GB", False),
     ]
 
 

@@ -183,6 +183,9 @@ def _make_shares(
     first made here, each other by a helper process, taken here; the kept events keep
     theirs. The summary so far, the site (to finish), the snapshot read and the export files
     written."""
+    # this process's peak so far, its count then started again: the peak it reaches while
+    # its helpers run is read on its own and added to theirs (SHARED_PEAKS)
+    peak_before = _peak_window() if shares[1:] else None
     helpers = _start_helpers(
         shares[1:],
         {
@@ -219,7 +222,13 @@ def _make_shares(
         data = _make_events(
             site, data, batches, warehouse, folders_out, made, stems, written, tally.one
         )
-        for part in tally.wait():  # what the helper processes made, as if made here
+        parts = tally.wait()
+        if peak_before is not None:
+            from pipelines.bench import peak_rss_mb
+
+            peaks = [part["peak_mb"] for part in parts]
+            SHARED_PEAKS.append(SharedPeak(peak_before, peak_rss_mb(), peaks))
+        for part in parts:  # what the helper processes made, as if made here
             site.take(part["site"])
             for kind, files in part["written"].items():
                 written[kind] += [Path(f) for f in files]
@@ -294,6 +303,42 @@ PARALLEL_FROM_RESULTS = 40_000
 #: The peak memory (MB, ``VmHWM``) of each helper process of the publications of this
 #: process, for the benchmark (which counts a run's memory with its helpers').
 HELPER_PEAKS: list[float] = []
+
+
+@dataclass(frozen=True)
+class SharedPeak:
+    """The memory of one publication shared with helper processes (MB, ``VmHWM``):
+    ``before``, this process's peak before its helpers were started; ``during``, its own
+    peak while they ran (its count started again as they were, :func:`~pipelines.bench.
+    reset_peak_rss`; where that cannot be done, its peak since it began, never less);
+    ``helpers``, each helper's own peak."""
+
+    before: float
+    during: float
+    helpers: list[float]
+
+    @property
+    def together(self) -> float:
+        """At most what this process and its helpers held at once while they ran: each
+        one's peak added. The peaks may fall at different moments, so the memory the
+        machine held was this or less, never more."""
+        return self.during + sum(self.helpers)
+
+
+#: Each shared publication of this process (:class:`SharedPeak`), for the benchmark, which
+#: counts a run's memory with its helpers' held at the same time.
+SHARED_PEAKS: list[SharedPeak] = []
+
+
+def _peak_window() -> float:
+    """This process's peak memory so far (MB), its count then started again from its present
+    size (:func:`~pipelines.bench.reset_peak_rss`): the peak read next is that of what
+    follows."""
+    from pipelines.bench import peak_rss_mb, reset_peak_rss
+
+    before = peak_rss_mb()
+    reset_peak_rss()
+    return before
 
 
 def event_shares(events: list[str], sizes: dict[str, int], workers: int) -> list[list[str]]:

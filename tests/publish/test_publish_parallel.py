@@ -53,6 +53,11 @@ def test_a_publication_shared_among_processes_is_the_one_a_process_makes(
     peaks = len(publish_mod.HELPER_PEAKS)
     shared = publish(sample.warehouse, tmp_path / "shared")
     assert len(publish_mod.HELPER_PEAKS) == peaks + 2  # two helpers beside the run's process
+    # its memory: the run's peak before and while its helpers ran, and theirs, all counted
+    window = publish_mod.SHARED_PEAKS[-1]
+    assert window.helpers == publish_mod.HELPER_PEAKS[-2:] and min(window.helpers) > 0
+    assert window.before > 0 and window.during > 0
+    assert window.together == window.during + sum(window.helpers)
     assert _files(tmp_path / "shared") == _files(tmp_path / "one")
     assert (shared.pages, shared.sessions_rendered, shared.pages_changed) == (
         one.pages,
