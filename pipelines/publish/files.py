@@ -333,7 +333,10 @@ class Manifest:
                     self._listed = {e.name for e in entries if e.is_file()}
             except OSError:
                 self._listed = set()
-        return (path.parent == self.folder and path.name in self._listed) or path.is_file()
+        # the folder compared as text (a path's parent and its equality cost microseconds
+        # each in pathlib, times thousands): a path of the folder written otherwise is looked at
+        here = os.path.dirname(os.fspath(path)) == os.fspath(self.folder)
+        return (here and path.name in self._listed) or path.is_file()
 
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""
