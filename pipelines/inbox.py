@@ -24,8 +24,8 @@ import polars as pl
 from pipelines import progress, settings
 from pipelines.deals import checked as checked_deals
 from pipelines.file_digests import sha256
-from pipelines.formats import read_file
-from pipelines.formats.canonical_csv import normalise_results
+from pipelines.formats import read_file, results_csv_label
+from pipelines.formats.canonical_csv import normalise_results, read_results_csvs
 from pipelines.formats.model import (
     CONTESTANT_COLUMNS,
     DEAL_COLUMNS,
@@ -181,11 +181,25 @@ def read_all(
     batch of a longer reading)."""
     paths = files if files is not None else inbox_files(inbox)
     total = len(paths) + done if total is None else total
-    out = []
-    for i, p in enumerate(paths, start=done + 1):
-        out.append((p, read_file(p, inbox, normalise=False)))
-        if progress.every(25, i, total):
-            progress.tick("reading files", i, total)
+    # the results CSVs first, all at once (read_results_csvs); what that leaves, and every
+    # other file, one by one
+    labels = [results_csv_label(p, inbox) for p in paths]
+    plain = [k for k, label in enumerate(labels) if label is not None]
+    reads: list[ReadResult | None] = [None] * len(paths)
+    for k, read in zip(
+        plain, read_results_csvs([(paths[k], labels[k]) for k in plain]), strict=True
+    ):
+        reads[k] = read
+    n = done + sum(read is not None for read in reads)
+    if n > done:
+        progress.tick("reading files", n, total)
+    for k, p in enumerate(paths):
+        if reads[k] is None:
+            reads[k] = read_file(p, inbox, normalise=False)
+            n += 1
+            if progress.every(25, n, total):
+                progress.tick("reading files", n, total)
+    out = [(p, read) for p, read in zip(paths, reads, strict=True) if read is not None]
     normalise_together([r for _, r in out])
     return out
 

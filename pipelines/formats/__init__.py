@@ -122,6 +122,17 @@ def _too_big(path: Path) -> str | None:
     return None
 
 
+def results_csv_label(path: Path, inbox_root: Path) -> str | None:
+    """The label of ``path`` when :func:`read_file` would read it as a results CSV (its
+    name fit to read, the file neither empty nor too large, its format a results CSV's), for
+    reading many at once (:func:`~pipelines.formats.canonical_csv.read_results_csvs`); else
+    ``None``."""
+    file = relative_name(path, inbox_root)
+    if _refused(path, file) or _empty(path) or _too_big(path):
+        return None
+    return file if READERS.get(detect_format(path)) is read_results_csv else None
+
+
 def read_file(path: Path, inbox_root: Path, normalise: bool = True) -> ReadResult:
     """Detect ``path``'s format and read it; ``ReadResult.file`` is relative to ``inbox_root``.
 

@@ -10,6 +10,11 @@ The normal path is vectorised (Polars): the file is split into physical lines, b
 lines are dropped, rows whose field count differs from the header's are set aside as
 rejects, and the rest is parsed by :func:`polars.read_csv`. Only a file with a quoted
 value spanning several lines falls back to the :mod:`csv` module, row by row.
+
+An inbox's results files are read together (:func:`read_results_csvs`): the lines of every
+file looked at in one query and the files of one header parsed as one CSV, each file given
+exactly what reading it alone gives. A file with a mistake (a row of another width, a value
+over two lines, no board numbers) is read alone, where its rejections are worked out.
 """
 
 from __future__ import annotations
@@ -501,3 +506,140 @@ def read_results_csv(path: Path, file: str, normalise: bool = True) -> ReadResul
         rows_read=table.rows_read,
         normalised=normalise,
     )
+
+
+# ------------------------------------------------------------------ many results files at once
+
+
+def read_results_csvs(items: list[tuple[Path, str]]) -> list[ReadResult | None]:
+    """Read many results CSVs (``path, file`` each) at once: for each file, exactly the
+    :class:`ReadResult` of ``read_results_csv(path, file, normalise=False)``, or ``None`` —
+    a file this reading leaves to that one.
+
+    A file read one by one costs mostly the few queries each question about it costs, not
+    its rows: here every line of every file is split and looked at in one query, and the
+    files of one header are parsed by one :func:`polars.read_csv`. Read so are the files
+    whose every line is a row: UTF-8, no line with a quote left open (a value over two lines),
+    none with a carriage return inside it, every row as many fields as its header, the
+    header naming every column a results file needs (no individual's four seats), fewer rows
+    than :data:`GARBAGE_STOP` (whose first rows alone are judged) and not mostly without a
+    board number. The others — a club's mistakes, each rejected at its line, or a file
+    refused — are left to :func:`read_results_csv`, which says why."""
+    out: list[ReadResult | None] = [None] * len(items)
+    texts: list[str] = []
+    index: list[int] = []
+    for k, (path, _) in enumerate(items):
+        text, _problem = decode_utf8(path.read_bytes())
+        if text is not None:
+            texts.append(text)
+            index.append(k)
+    if not texts:
+        return out
+    lines = (
+        pl.DataFrame({"f": index, "raw": texts}, schema={"f": pl.Int64, "raw": pl.Utf8})
+        .lazy()
+        .with_columns(pl.col("raw").str.split("\n"))
+        .explode("raw")
+        .with_columns(pl.int_range(pl.len()).over("f").alias("i"))  # each file's line, from 0
+        .with_columns(pl.col("raw").str.strip_suffix("\r"))
+        .filter(pl.col("raw").str.strip_chars() != "")
+        .with_columns(
+            pl.int_range(pl.len()).over("f").alias("k"),  # 0: the file's header
+            (pl.col("raw").str.count_matches('"') % 2 == 1).alias("odd"),
+            pl.col("raw").str.contains("\r", literal=True).alias("cr"),
+            (pl.col("raw").str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1).alias(
+                "fields"
+            ),
+        )
+        .collect()
+    )
+    heads = lines.filter(pl.col("k") == 0).select("f", pl.col("raw").alias("header_raw"))
+    widths = {raw: len(_header_names(raw)) for raw in heads["header_raw"].unique().to_list()}
+    body = (
+        lines.filter(pl.col("k") > 0)
+        .join(heads, on="f", how="left")
+        .with_columns(
+            pl.col("header_raw").replace_strict(widths, return_dtype=pl.Int64).alias("width")
+        )
+    )
+    per_file = (
+        lines.group_by("f")
+        .agg(pl.col("odd").any(), pl.col("cr").any(), (pl.len() - 1).alias("rows"))
+        .join(
+            body.group_by("f").agg((pl.col("fields") != pl.col("width")).any().alias("ragged")),
+            on="f",
+            how="left",
+        )
+        .join(heads, on="f", how="left")
+    )
+    plain = per_file.filter(
+        ~pl.col("odd")
+        & ~pl.col("cr")
+        & ~pl.col("ragged").fill_null(False)
+        & (pl.col("rows") < GARBAGE_STOP)
+    )
+    rows_of = dict(zip(plain["f"].to_list(), plain["rows"].to_list(), strict=True))
+    for header_raw, files in plain.group_by("header_raw", maintain_order=True).agg("f").rows():
+        header = _header_names(header_raw)
+        if set(INDIVIDUAL_SEATS) <= set(_unique(header)) or any(
+            c not in header for c in RESULT_REQUIRED
+        ):
+            continue  # read one by one: an individual's seats, a missing column refused
+        its = body.filter(pl.col("f").is_in(files)).sort("f", "k")
+        for k, results in _plain_results(items, header_raw, header, its, rows_of).items():
+            out[k] = results
+    return out
+
+
+def _plain_results(
+    items: list[tuple[Path, str]],
+    header_raw: str,
+    header: list[str],
+    body: pl.DataFrame,
+    rows_of: dict[int, int],
+) -> dict[int, ReadResult]:
+    """The results of the files of ``body`` (the rows of files of one header, each a whole
+    row: :func:`read_results_csvs`), parsed as one CSV and split by file again; none when
+    the parse does not give one row per line (each file is then read on its own)."""
+    if not body.height:  # a file of a header alone is read on its own
+        return {}
+    text = "\n".join([header_raw, *body["raw"].to_list()]) + "\n"
+    try:
+        df = pl.read_csv(io.BytesIO(text.encode("utf-8")), has_header=True, infer_schema=False)
+    except pl.exceptions.PolarsError:
+        return {}
+    if df.height != body.height or df.width != len(header):
+        return {}
+    df.columns = _unique(header)
+    df = df.with_columns(blank_to_null(pl.col(c)) for c in df.columns)
+    f = body["f"]
+    names = {k: items[k][1] for k in f.unique().to_list()}
+    dates = {k: date_from_name(items[k][0]) for k in names}
+    df = df.with_columns(
+        pl.concat_str(pl.lit("line "), (body["i"] + 1).cast(pl.Utf8)).alias(LINE_COL)
+    )
+    fixed = {"format": "csv", "source_ns_mp": None, "source_ew_mp": None}
+    results = select_columns(df, RESULT_COLUMNS, fixed).with_columns(
+        f.replace_strict(names, return_dtype=pl.Utf8).alias("file"),
+        f.replace_strict(dates, return_dtype=pl.Utf8).alias("session_date"),
+    )
+    bad = ~results["board"].fill_null("").str.strip_chars().str.contains(r"^\d+$")
+    counts = pl.DataFrame({"f": f, "bad": bad}).group_by("f").agg(pl.col("bad").sum())
+    numbered = {
+        k for k, n in counts.rows() if not garbage(int(n), rows_of[k])
+    }  # the others refused, one by one: no results file
+    parts = results.with_columns(f.alias("__f")).partition_by(
+        "__f", as_dict=True, maintain_order=True
+    )
+    return {
+        k: ReadResult(
+            file=names[k],
+            format="csv",
+            results=parts[(k,)].drop("__f"),
+            rejected=frame([], REJECT_COLUMNS),
+            rows_read=rows_of[k],
+            normalised=False,
+        )
+        for k in names
+        if k in numbered
+    }
