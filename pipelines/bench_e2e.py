@@ -198,8 +198,9 @@ class EndToEndReport:
         targets = self.targets()
         if targets:
             out.append("targets (nightly scale)")
+            width = max(len(label) for label, _, _ in targets)
             for label, measured, met in targets:
-                out.append(f"  {label:<48} {measured:>14}  {'met' if met else 'not met'}")
+                out.append(f"  {label:<{width}}  {measured:>12}  {'met' if met else 'not met'}")
         return out
 
 

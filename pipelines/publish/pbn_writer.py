@@ -18,6 +18,8 @@ side; split and weighted scores keep the played result with the adjusted matchpo
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -131,9 +133,12 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
             )
         )
     records = []
-    for i, ((board,), grp) in enumerate(
-        sorted(results.partition_by(["board"], as_dict=True).items())
-    ):
+    # each board's lines by section, table and NS pair: the session's lines sorted once and
+    # made dicts once (a sort and a frame per board cost more than the board's lines)
+    lines = results.sort(
+        ["board", "section", "table", "ns_pair"], nulls_last=True, maintain_order=True
+    ).to_dicts()
+    for i, (board, grp) in enumerate(groupby(lines, key=itemgetter("board"))):
         rec = [
             f"[Event {quote(session.get('name') or session['event_id'])}]",
             f"[Date {quote(date)}]",
@@ -144,7 +149,7 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
             '[Competition "Pairs"]',
             f'[ScoreTable "{score_columns}"]',
         ]
-        for r in grp.sort(["section", "table", "ns_pair"], nulls_last=True).to_dicts():
+        for r in grp:
             contract, declarer, tricks, s_ns, s_ew = _scores(r)
             rec.append(
                 " ".join(

@@ -141,10 +141,14 @@ def _artificial(ns: str | None, ew: str | None) -> str:
 
 
 def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals, points: str) -> None:
-    for (board,), grp in sorted(results.partition_by(["board"], as_dict=True).items()):
+    # the lines made dicts once and grouped by board, each board's in the order given
+    by_board: dict[Any, list[dict[str, Any]]] = {}
+    for r in results.to_dicts():
+        by_board.setdefault(r["board"], []).append(r)
+    for board in sorted(by_board):
         el = ET.SubElement(parent, "BOARD")
         _sub(el, "BOARD_NUMBER", board)
-        for r in grp.to_dicts():
+        for r in by_board[board]:
             line = export_line(r)
             tl = ET.SubElement(el, "TRAVELLER_LINE")
             if line.note:
