@@ -104,13 +104,16 @@ class RowsEnvironment(Environment):
 
 def environment() -> Environment:
     """The Jinja2 environment: autoescape ON for every template, undefined names an error,
-    dict rows' fields read directly (:class:`RowsEnvironment`)."""
+    dict rows' fields read directly (:class:`RowsEnvironment`), each template loaded once."""
     env = RowsEnvironment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,  # every template, file or string: names are text, never markup
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # a template is read once per process, not looked at again on every page (a stat
+        # per page): the templates are the package's own, they do not change during a run
+        auto_reload=False,
     )
     env.filters["num"] = fmt
     env.filters["signed"] = signed

@@ -1149,6 +1149,20 @@ class Site:
             )
             rows = sorted(by_board[(sec, b, d)], key=by_ns_score)
             of_round = f" of round {d}" if d else ""
+            # each line's two pairs: their scorecards' links and their names, in a Mitchell
+            # by direction (pair 1 NS is not pair 1 EW)
+            links = self._card_links(cards_from, base, path, sec, cards)
+            named = names.get(sec, {})
+            for r in rows:
+                ns, ew = ("NS", "EW") if r["movement"] == "mitchell" else (None, None)
+                r["ns_card"], r["ew_card"] = (
+                    links.get((r["ns_pair"], ns)),
+                    links.get((r["ew_pair"], ew)),
+                )
+                r["ns_names"], r["ew_names"] = (
+                    named.get((r["ns_pair"], ns)),
+                    named.get((r["ew_pair"], ew)),
+                )
             self._write(
                 path,
                 "traveller.html.j2",
@@ -1156,12 +1170,10 @@ class Site:
                 board=f"{b}{of_round}",
                 section=sec,
                 rows=rows,
-                names=names.get(sec, {}),
                 deal=deal_view(deals.get((sec, b)) or deals.get((None, b))),
                 top=fmt(rows[0].get("top_display"), dec.mp),
                 prev=prev,
                 next=nxt,
-                cards=self._card_links(cards_from, base, path, sec, cards),
                 **self._up(page, base, path),
             )
         ties = {
@@ -1208,6 +1220,13 @@ class Site:
         found = self._of("deals", ("event_id", "session"), event_id, session)
         return {(r["section"], r["board"]): r for r in found.to_dicts()}
 
+    #: What a scorecard line needs of its seat (:func:`sides`) when its traveller line
+    #: (:meth:`_session`) gives its words, contract, result and score.
+    CARD_COLUMNS: tuple[str, ...] = (
+        "__line", "section", "who", "who_dir", "against", "side", "board", "deal_round",
+        "table", "own_score", "kind", "ns_art", "ew_art", "own_mp", "own_pct", "own_imp",
+    )  # fmt: skip
+
     def _cards(
         self,
         base: str,
@@ -1233,13 +1252,17 @@ class Site:
         seats = seats.sort(order, nulls_last=True, maintain_order=True)
         # each contestant's seats, in that order: the rows made dicts once and grouped here,
         # not split into one frame per contestant (a frame and its dicts cost per call)
+        if travellers is not None:  # the rest of each line is its traveller line's
+            seats = seats.select(c for c in self.CARD_COLUMNS if c in seats.columns)
         groups: dict[tuple[Any, Any, Any], list[dict[str, Any]]] = {}
         for x in seats.with_columns(pl.col("who_dir").fill_null("")).to_dicts():
             groups.setdefault((x["section"], x["who"], x["who_dir"]), []).append(x)
         who = "player" if (res["form"] == "individual").any() else "pair"
         names = {
-            (r["section"], r["contestant"], r.get("direction") or ""): r.get("names")
-            for r in st.to_dicts()
+            (section, contestant, direction or ""): their
+            for section, contestant, direction, their in st.select(
+                "section", "contestant", "direction", "names"
+            ).rows()
         }
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
