@@ -230,6 +230,19 @@ def _tidy(df: pl.DataFrame, names: list[str], lines: list[int]) -> pl.DataFrame:
     return df.with_columns(pl.concat_str(pl.lit("line "), line_col).alias(LINE_COL))
 
 
+def _odd_quotes() -> pl.Expr:
+    """``odd``: whether a line (``raw``) holds an odd number of quotes — a quoted value left
+    open, which goes on on the next line (the file is then read row by row)."""
+    return (pl.col("raw").str.count_matches('"') % 2 == 1).alias("odd")
+
+
+def _field_count() -> pl.Expr:
+    """``fields``: how many fields a line (``raw``) splits into at its commas outside quotes."""
+    return (pl.col("raw").str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1).alias(
+        "fields"
+    )
+
+
 def load_csv_table(path: Path, file: str, whole: str | None = None) -> CsvTable:
     """Read ``path`` as a UTF-8 CSV with a header row; ``file`` labels reject rows.
 
@@ -252,12 +265,7 @@ def load_csv_table(path: Path, file: str, whole: str | None = None) -> CsvTable:
         .with_row_index("i")
         .with_columns(pl.col("raw").str.strip_suffix("\r"))
         .filter(pl.col("raw").str.strip_chars() != "")
-        .with_columns(
-            (pl.col("raw").str.count_matches('"') % 2 == 1).alias("odd"),
-            (pl.col("raw").str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1).alias(
-                "fields"
-            ),
-        )
+        .with_columns(_odd_quotes(), _field_count())
         .collect()
     )
     if info.height == 0:
@@ -545,11 +553,9 @@ def read_results_csvs(items: list[tuple[Path, str]]) -> list[ReadResult | None]:
         .filter(pl.col("raw").str.strip_chars() != "")
         .with_columns(
             pl.int_range(pl.len()).over("f").alias("k"),  # 0: the file's header
-            (pl.col("raw").str.count_matches('"') % 2 == 1).alias("odd"),
+            _odd_quotes(),
             pl.col("raw").str.contains("\r", literal=True).alias("cr"),
-            (pl.col("raw").str.replace_all(r'"[^"]*"', "").str.count_matches(",") + 1).alias(
-                "fields"
-            ),
+            _field_count(),
         )
         .collect()
     )
