@@ -35,6 +35,7 @@ from pipelines.formats import max_file_bytes, relative_name
 from pipelines.formats.model import RESULT_COLUMNS
 from pipelines.formats.rulings import APPEAL_COLUMNS, RULING_COLUMNS
 from pipelines.warehouse import Write, export, query, write
+from pipelines.warehouse import kept_heads as warehouse_kept_heads
 
 #: The cache table of each frame of :data:`pipelines.inbox.FRAMES`.
 TABLE_OF: dict[str, str] = {
@@ -101,15 +102,19 @@ def refresh(inbox: Path, conn, today: date | None = None) -> tuple[inbox_mod.Rea
         read=[n for _, n in todo], forgotten=gone, kept=len(names) - len(todo), paths=paths
     )
     if gone:
-        write(conn, _writes(inbox_mod.reads_of([]), reader, {"file": gone}))
+        empty = inbox_mod.reads_of([])
+        write(conn, _writes(empty, cache_rows(empty), reader, gone))
     # the files to read, a batch at a time: each batch's frames written (one transaction,
     # every file whole) before the next is read
     before = 0
     for batch in read_batches([p for p, _ in todo]):
         fresh = inbox_mod.reads_of(inbox_mod.read_all(inbox, batch, before, len(todo)))
-        write(conn, _writes(fresh, reader, {"file": [relative_name(p, inbox) for p in batch]}))
+        names_read = [relative_name(p, inbox) for p in batch]
+        rows = cache_rows(fresh)
+        kept = kept_heads(conn, rows, [n for n in names_read if n in cached])
+        write(conn, _writes(fresh, rows, reader, names_read, kept))
         before += len(batch)
-        del fresh
+        del fresh, rows
     return load(conn), done
 
 
@@ -124,21 +129,66 @@ def read_batches(paths: list[Path], budget: int = READ_BATCH_BYTES) -> list[list
     return batches(paths, lambda p: p.lstat().st_size, budget)
 
 
-def _writes(fresh: inbox_mod.Reads, reader: str, slice_: dict) -> list[Write]:
-    """The cache's rows of the files just read (``fresh``), replacing those of ``slice_``'s
-    files (one transaction)."""
+def cache_rows(fresh: inbox_mod.Reads) -> dict[str, pl.DataFrame]:
+    """The rows of the files just read (``fresh``) as each cache table keeps them: each with
+    its place in its file (``ordinal``) and the file's place in the inbox (``file_key``)."""
+    keys = fresh.files.select(
+        "file", pl.col("file").map_elements(file_key, pl.Utf8).alias("file_key")
+    )
+    return {
+        table: getattr(fresh, frame)
+        .with_columns(pl.int_range(pl.len(), dtype=pl.Int32).over("file").alias("ordinal"))
+        .join(keys, on="file", how="left", maintain_order="left")
+        for frame, table in TABLE_OF.items()
+    }
+
+
+def kept_heads(
+    conn, rows: dict[str, pl.DataFrame], files: Sequence[str]
+) -> dict[str, dict[str, int]]:
+    """For each cache table, the files of ``files`` (cached before, read again) whose cached
+    rows are, row for row and column for column, the first rows of those just read
+    (``rows``, :func:`cache_rows`): how many. A file someone appended to — ``events.csv``,
+    the contestants list or a ruling log, each night — keeps those rows in the cache and
+    gets only the new ones written; any other file's rows are all replaced. The table holds
+    the same rows either way (every reader of the cache orders them by file and ordinal).
+    A table none of whose new rows are of these files keeps nothing of them (looked up in
+    no table)."""
+    kept: dict[str, dict[str, int]] = {}
+    for table, new in rows.items():
+        mine = new.filter(pl.col("file").is_in(list(files))) if files else new.clear()
+        if mine.height:
+            heads = warehouse_kept_heads(conn, table, mine, sorted(set(mine["file"])))
+            if heads:
+                kept[table] = heads
+    return kept
+
+
+def _writes(
+    fresh: inbox_mod.Reads,
+    rows: dict[str, pl.DataFrame],
+    reader: str,
+    names: list[str],
+    kept: dict[str, dict[str, int]] | None = None,
+) -> list[Write]:
+    """The cache's rows of the files just read (``fresh``, ``rows``: :func:`cache_rows`),
+    replacing those of the files ``names`` (one transaction). ``kept``: the files whose first
+    rows of a table are cached as they are (:func:`kept_heads`): only their rows after those
+    are written to that table, and theirs are not deleted."""
+    kept = kept or {}
     files = fresh.files.with_columns(
         pl.col("file").map_elements(file_key, pl.Utf8).alias("file_key"),
         pl.lit(reader).alias("reader"),
     )
-    keys = files.select("file", "file_key")
-    writes = [Write("read_files", files, slice_)]
-    for frame, table in TABLE_OF.items():
-        rows = getattr(fresh, frame)
-        rows = rows.with_columns(
-            pl.int_range(pl.len(), dtype=pl.Int32).over("file").alias("ordinal")
-        ).join(keys, on="file", how="left", maintain_order="left")
-        writes.append(Write(table, rows, slice_))
+    writes = [Write("read_files", files, {"file": names})]
+    for table, table_rows in rows.items():
+        heads = kept.get(table, {})
+        if heads:
+            table_rows = table_rows.filter(
+                pl.col("ordinal")
+                >= pl.col("file").replace_strict(heads, default=0, return_dtype=pl.Int32)
+            )
+        writes.append(Write(table, table_rows, {"file": [n for n in names if n not in heads]}))
     return writes
 
 

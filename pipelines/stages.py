@@ -34,6 +34,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -91,12 +92,15 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
     # the day of reading matters only from the eve of the first date it rejected as future
     fingerprint = incremental.read_fingerprint(content, snap.future_from(today))
     inputs = incremental.date_inputs(snap)
+    # the whole tables of the snapshot: a night that only added rows after theirs (a new
+    # date's events, contestants appended to the list) writes those rows alone
+    whole = partial(Write, keep_head=True)
     with wh.connect() as conn:
         written = write(
             conn,
             [
-                Write("date_inputs", inputs),
-                Write("date_events", incremental.date_events(snap)),
+                whole("date_inputs", inputs),
+                whole("date_events", incremental.date_events(snap)),
                 Write("pipeline_state", _state("inbox", fingerprint), {"step": "inbox"}),
                 Write("pipeline_state", _state("content", content), {"step": "content"}),
                 Write(
@@ -104,14 +108,14 @@ def ingest(inbox: Path, wh: Warehouse, today: date | None = None) -> Summary:
                     _state("inbox_path", str(Path(inbox).resolve())),
                     {"step": "inbox_path"},
                 ),
-                Write("source_files", snap.files),
-                Write("events", snap.events),
-                Write("contestants", snap.contestants),
-                Write("source_standings", snap.source_standings),
-                Write("deals", snap.deals),
+                whole("source_files", snap.files),
+                whole("events", snap.events),
+                whole("contestants", snap.contestants),
+                whole("source_standings", snap.source_standings),
+                whole("deals", snap.deals),
                 Write("rejected_inputs", rejected, {"stage": "read"}),
-                Write("input_warnings", snap.warnings),
-                Write("event_holds", snap.event_holds),
+                whole("input_warnings", snap.warnings),
+                whole("event_holds", snap.event_holds),
             ],
         )
         written["deal_analysis"] = analyse_new_deals(conn)

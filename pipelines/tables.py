@@ -232,6 +232,27 @@ class Table:
         order = ", ".join(map(_quoted, [*self.export, *rest]))
         return f"SELECT {cols} FROM {_quoted(self.name)}{where} ORDER BY {order};"
 
+    def scan_sql(self) -> str:
+        """Every row of the table in the order it holds them (the order they were inserted
+        in: DuckDB keeps it for a scan), not the export order."""
+        return f"SELECT * FROM {_quoted(self.name)};"
+
+    def heads_sql(self, view: str = "incoming") -> str:
+        """For each file of ``$files`` that a table of the read cache (partitioned by
+        ``file``, each row with its ``ordinal`` in its file) holds rows of: how many
+        (``rows``), and how many of them the registered frame ``view`` holds at the same
+        ordinal with every column equal, nulls equal to nulls (``same``). The file's rows are
+        the first rows of the frame's when both are equal (:mod:`pipelines.read_cache`)."""
+        if tuple(self.partition[:1]) != ("file",) or "ordinal" not in self.names:
+            raise ValueError(f"table {self.name} is not kept by file and ordinal")
+        same = " AND ".join(f"o.{c} IS NOT DISTINCT FROM i.{c}" for c in map(_quoted, self.names))
+        return (
+            f"SELECT o.file, count(*) AS rows, count(i.ordinal) FILTER (WHERE {same}) AS same"
+            f" FROM {_quoted(self.name)} AS o LEFT JOIN {_quoted(view)} AS i"
+            " ON o.file = i.file AND o.ordinal = i.ordinal"
+            " WHERE o.file IN (SELECT UNNEST($files::VARCHAR[])) GROUP BY o.file;"
+        )
+
     def date_counts_sql(self, public: bool = False) -> str:
         """``session_date`` (text, ``NULL`` for rows without one) and ``rows``: how many rows
         of the table (``public``: of those :meth:`export_sql` publishes) each date holds."""

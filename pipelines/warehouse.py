@@ -274,6 +274,30 @@ def export(
     return conn.sql(statement, params=params).pl()
 
 
+def kept_heads(
+    conn: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, files: Sequence[str]
+) -> dict[str, int]:
+    """The files of ``files`` whose rows in the read cache's ``table`` are, row for row and
+    column for column, the first rows of ``frame``'s (the same file and ordinal): how many
+    (:meth:`pipelines.tables.Table.heads_sql`). On PostgreSQL none (every file's rows are
+    replaced)."""
+    if not isinstance(conn, duckdb.DuckDBPyConnection) or not files:
+        return {}
+    t = registry.table(table)
+    schema = t.polars_schema()
+    # the frame as the table would hold it: its columns (one it lacks, null), of their types
+    incoming = frame.select(
+        (pl.col(c) if c in frame.columns else pl.lit(None)).cast(kind, strict=False).alias(c)
+        for c, kind in schema.items()
+    )
+    conn.register("incoming", incoming)
+    try:
+        found = conn.execute(t.heads_sql(), {"files": list(files)}).fetchall()
+    finally:
+        conn.unregister("incoming")
+    return {file: rows for file, rows, same in found if rows and same == rows}
+
+
 def date_counts(
     conn: duckdb.DuckDBPyConnection, table: str, public: bool = False
 ) -> list[tuple[str | None, int]]:
@@ -299,7 +323,8 @@ def date_digests(
 
 
 def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str, int]:
-    """Apply ``writes`` in one transaction (delete the slice, insert the frame); rows inserted."""
+    """Apply ``writes`` in one transaction (delete the slice, insert the frame; a whole table
+    whose rows begin the frame kept, :attr:`Write.keep_head`); each table's rows written."""
     if not isinstance(conn, duckdb.DuckDBPyConnection):
         from pipelines import pg_warehouse
 
@@ -309,10 +334,15 @@ def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str,
     try:
         for w in writes:
             table = registry.table(w.table)
-            delete = _delete_text(w, table)
-            conn.execute(delete, _bound(delete, w.params))
-            if w.frame.height:
-                conn.register("incoming", w.frame)
+            frame = w.frame
+            head = _kept_head(conn, w, table)
+            if head is None:
+                delete = _delete_text(w, table)
+                conn.execute(delete, _bound(delete, w.params))
+            else:
+                frame = frame.slice(head)
+            if frame.height:
+                conn.register("incoming", frame)
                 try:
                     conn.execute(table.insert_sql())
                 finally:
@@ -323,6 +353,27 @@ def write(conn: duckdb.DuckDBPyConnection, writes: Sequence[Write]) -> dict[str,
         conn.execute("ROLLBACK")
         raise
     return counts
+
+
+def _kept_head(conn: duckdb.DuckDBPyConnection, w: Write, table: registry.Table) -> int | None:
+    """How many rows the table holds when ``w`` keeps them (:attr:`Write.keep_head`): all
+    of them when they are, in the table's order, the first rows of ``w.frame`` (the same
+    values of the same types, nulls equal); else ``None`` (the table is rewritten)."""
+    if not w.keep_head or w.params or w.delete or table.partition or table.delete:
+        return None
+    held = conn.sql(table.scan_sql()).pl()
+    if held.height > w.frame.height:
+        return None
+    schema = table.polars_schema()
+    try:
+        head = w.frame.head(held.height).select(
+            (pl.col(c) if c in w.frame.columns else pl.lit(None)).cast(kind).alias(c)
+            for c, kind in schema.items()
+        )
+        held = held.select(pl.col(c).cast(kind) for c, kind in schema.items())
+    except pl.exceptions.PolarsError:
+        return None
+    return held.height if head.equals(held, null_equal=True) else None
 
 
 def _delete_text(w: Write, table: registry.Table) -> str:

@@ -23,6 +23,11 @@ class Write:
     frame: pl.DataFrame
     params: dict[str, Any] | None = None
     delete: str | None = None  # a delete model with logic instead of the table's slice
+    #: a write of a whole table (no slice) that keeps the rows the table holds when they are,
+    #: in its order, row for row, the first rows of ``frame``, and inserts only the rest:
+    #: the same table, without rewriting what a night only added to (DuckDB; PostgreSQL
+    #: rewrites the table)
+    keep_head: bool = False
 
 
 def bound(text: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
