@@ -48,7 +48,7 @@ from pipelines.publish.site import Site
 from pipelines.publish.teams_pbn import write_teams_pbn
 from pipelines.publish.usebio_writer import exportable, usebio_name, write_usebio
 from pipelines.settings import publish_results, publish_workers
-from pipelines.warehouse import Warehouse
+from pipelines.warehouse import Warehouse, query
 
 #: Columns of the exported ``events.csv``: the inbox's own events file format (the event
 #: columns a reader gives, less the lineage and what the exported results say themselves:
@@ -144,7 +144,10 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         sorted(written["pbn"]),
         sorted(written["pbn-teams"]),
     )
-    summary.parquet = write_parquet(warehouse, exports / "parquet")
+    # the season mart, read once: the Parquet export and the season dashboard both show it
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        season = query(conn, "reports/season_sessions")
+    summary.parquet = write_parquet(warehouse, exports / "parquet", season)
     # the events of the exported files only: an event no file exports (an individual) would
     # be an events.csv row without its results when the exports are read again
     exported = pl.concat(
@@ -160,7 +163,7 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     if dashboard:
         from pipelines.reports.season import render_season
 
-        summary.dashboard = render_season(warehouse, out / "season.html")
+        summary.dashboard = render_season(warehouse, out / "season.html", sessions=season)
     return summary
 
 

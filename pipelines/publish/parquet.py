@@ -130,14 +130,17 @@ def _unchanged(conn, name: str, out: Path, record: _Record) -> tuple[dict[str, s
     return {rel: key for rel, (_, key) in sums.items()}, same
 
 
-def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
+def write_parquet(
+    warehouse: Path | str, out: Path, season: pl.DataFrame | None = None
+) -> dict[str, int]:
     """Write every export table under ``out`` (a Hive partition per date, month or period),
     each partition file only when its rows changed and atomically (:func:`~pipelines.publish.
     files.put`), the partitions no longer exported removed; rows exported per table.
 
     The date-partitioned tables are read a run of dates at a time
     (:func:`date_chunks`, at most :func:`~pipelines.settings.range_results` rows): the files
-    are those of the whole table read at once, the memory that of one run."""
+    are those of the whole table read at once, the memory that of one run. ``season``: the
+    season mart (``sql/reports/season_sessions``) when the caller read it already."""
     counts: dict[str, int] = {}
     record = _Record(out)
     budget = range_results()
@@ -190,7 +193,9 @@ def write_parquet(warehouse: Path | str, out: Path) -> dict[str, int]:
                 put_parts(
                     name, export(conn, name, public=True, of_dates=days), "session_date", sums
                 )
-        small = {"season_sessions": query(conn, "reports/season_sessions")}
+        if season is None:
+            season = query(conn, "reports/season_sessions")
+        small = {"season_sessions": season}
         for mart in MARTS:
             if has_table(conn, mart):
                 small[mart] = export(conn, mart, public=True)

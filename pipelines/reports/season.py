@@ -44,10 +44,15 @@ from pipelines.warehouse import Warehouse, query
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def season_frames(warehouse: Path | str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The season mart (one row per event session) and the rejected inputs per club."""
+def season_frames(
+    warehouse: Path | str, sessions: pl.DataFrame | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The season mart (one row per event session: ``sessions`` when given, as the
+    publication's Parquet export read it) and the rejected inputs per club."""
     with Warehouse(warehouse).connect(read_only=True) as conn:
-        return query(conn, "reports/season_sessions"), query(conn, "reports/season_rejections")
+        if sessions is None:
+            sessions = query(conn, "reports/season_sessions")
+        return sessions, query(conn, "reports/season_rejections")
 
 
 def with_period(sessions: pl.DataFrame) -> tuple[pl.DataFrame, str]:
@@ -228,9 +233,15 @@ def _table(df: pl.DataFrame, decimals: int = 1) -> dict[str, Any]:
     return {"columns": df.columns, "rows": rows}
 
 
-def render_season(warehouse: Path | str, out: Path, title: str = "Season dashboard") -> Path:
-    """Write the dashboard HTML file ``out`` (its folder is created); returns ``out``."""
-    sessions, rejections = season_frames(warehouse)
+def render_season(
+    warehouse: Path | str,
+    out: Path,
+    title: str = "Season dashboard",
+    sessions: pl.DataFrame | None = None,
+) -> Path:
+    """Write the dashboard HTML file ``out`` (its folder is created); returns ``out``.
+    ``sessions``: the season mart (``sql/reports/season_sessions``) when already read."""
+    sessions, rejections = season_frames(warehouse, sessions)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)  # every template
     charts: list[dict[str, str]] = []
     tables: list[dict[str, Any]] = []
