@@ -136,3 +136,25 @@ def test_racy_is_judged_when_the_status_is_taken(tmp_path, monkeypatch, fresh):
     store = tmp_path / ".w.duckdb.digests.json"
     file_digests.keep(store, [f])
     assert list(json.loads(store.read_bytes())["files"]) == [os.fspath(f)]
+
+
+def test_a_store_is_read_once_while_it_and_the_digests_stay(tmp_path, monkeypatch, fresh):
+    """A run reads the store when it checks whether it is up to date and again when it reads
+    the inbox: the second time, the same store into the same digests, it is not read."""
+    monkeypatch.setattr(file_digests, "RACY_NS", 0)
+    files = [tmp_path / f"r{i}.csv" for i in range(2)]
+    for i, f in enumerate(files):
+        f.write_bytes(b"x" * (i + 1))
+    store = file_digests.store_of(tmp_path / "w.duckdb")
+    [file_digests.sha256(f) for f in files]
+    file_digests.keep(store, files)
+    reads: list[Path] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or real(self))
+    _new_process(monkeypatch)
+    assert file_digests.remember(store) == 2 and reads == [store]
+    assert file_digests.remember(store) == 2 and reads == [store]  # not read again
+    _new_process(monkeypatch)  # other digests: read again
+    assert file_digests.remember(store) == 2 and reads == [store, store]
+    file_digests.keep(store, files[:1])  # the store changed: read again
+    assert file_digests.remember(store) == 1 and reads.count(store) == 4  # keep compared it

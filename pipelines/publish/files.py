@@ -323,20 +323,34 @@ class Manifest:
             self.now[path.name] = made_from
         return made_from is not None and self.there(path)
 
-    def there(self, path: Path) -> bool:
-        """Whether ``path`` (a file of the folder) is a file: found in the folder's listing,
-        taken once (one ``scandir`` for the thousands of files a publication keeps), else
-        looked at (a file written since the listing was taken)."""
+    def keep_name(self, name: str) -> bool:
+        """:meth:`keep` of the file ``name`` of the folder itself, by its name (no path made
+        for the thousands of files a night keeps)."""
+        made_from = self.before.get(name)
+        if made_from is None:
+            return False
+        self.now[name] = made_from
+        return name in self._listing() or os.path.isfile(os.path.join(self.folder, name))
+
+    def _listing(self) -> set[str]:
+        """The names of the folder's files, taken once (one ``scandir``)."""
         if self._listed is None:
             try:
                 with os.scandir(self.folder) as entries:
                     self._listed = {e.name for e in entries if e.is_file()}
             except OSError:
                 self._listed = set()
+        return self._listed
+
+    def there(self, path: Path) -> bool:
+        """Whether ``path`` (a file of the folder) is a file: found in the folder's listing,
+        taken once (one ``scandir`` for the thousands of files a publication keeps), else
+        looked at (a file written since the listing was taken)."""
+        listed = self._listing()
         # the folder compared as text (a path's parent and its equality cost microseconds
         # each in pathlib, times thousands): a path of the folder written otherwise is looked at
         here = os.path.dirname(os.fspath(path)) == os.fspath(self.folder)
-        return (here and path.name in self._listed) or path.is_file()
+        return (here and path.name in listed) or path.is_file()
 
     def save(self) -> None:
         """Record the files of this publication (written only when the record changed)."""

@@ -211,9 +211,9 @@ def write_pbn(
         for event_id, session in (
             ok.filter(pl.col("event_id").is_in(sorted(kept))).select("event_id", "session").rows()
         ):
-            path = out / pbn_name(event_id, session, stems)
-            if made.keep(path):
-                written.append(path)
+            name = pbn_name(event_id, session, stems)
+            if made.keep_name(name):
+                written.append(out / name)
                 kept_now.add((event_id, session))
             else:
                 lost.add(event_id)

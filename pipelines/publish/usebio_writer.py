@@ -248,17 +248,17 @@ def write_usebio(
     made = Manifest(out) if made is None else made  # an unchanged event is not exported again
     ok = exportable(sessions)
     rows = split_by(ok, ["event_id"])
-    paths = {e: out / usebio_name(e, stems) for e in ok["event_id"].unique()}
+    names = {e: usebio_name(e, stems) for e in ok["event_id"].unique()}
     # an event kept as it was keeps its file: its sessions are not split out at all
     todo = []
-    for event_id in sorted(paths):
-        if event_id in kept and made.keep(paths[event_id]):
-            written.append(paths[event_id])
+    for event_id in sorted(names):
+        if event_id in kept and made.keep_name(names[event_id]):
+            written.append(out / names[event_id])
         else:
             todo.append(event_id)
     mine = ok.filter(pl.col("event_id").is_in(todo)) if todo else ok.clear()
     for (event_id,), ev in sorted(mine.partition_by(["event_id"], as_dict=True).items()):
-        path = paths[event_id]
+        path = out / names[event_id]
         ev_st = rows(standings, (event_id,))
         ev_res = rows(results, (event_id,))
         written.append(path)

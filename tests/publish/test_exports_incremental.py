@@ -186,3 +186,22 @@ def test_a_kept_export_is_found_in_one_listing_of_its_folder(tmp_path, monkeypat
     assert not made.keep(folder / "gone.pbn")  # recorded, but not there
     assert not made.keep(folder / "never.pbn")  # never made
     assert made.now == {"a.pbn": "d1", "gone.pbn": "d2", "late.pbn": "d3"}
+    # by name, in the folder itself: the same answers, the same record
+    by_name = Manifest(folder)
+    (folder / "later.pbn").write_text("written after this listing")
+    assert by_name.keep_name("a.pbn")
+    assert by_name.keep_name("late.pbn")  # in this listing
+    record_of(folder).write_text(
+        json.dumps({"a.pbn": "d1", "later.pbn": "d4", "latest.pbn": "d5"})
+    )
+    again = Manifest(folder)
+    assert again.keep_name("a.pbn")  # the listing taken now
+    assert not again.keep_name("latest.pbn")  # recorded, not there
+    (folder / "latest.pbn").write_text("written after the listing: looked at itself")
+    assert again.keep_name("latest.pbn")
+    assert again.keep_name("later.pbn")
+    (folder / "a.pbn").unlink()
+    fresh = Manifest(folder)
+    assert not fresh.keep_name("a.pbn")  # recorded, but no longer there
+    assert not fresh.keep_name("never.pbn") and "never.pbn" not in fresh.now
+    assert fresh.now == {"a.pbn": "d1"}
