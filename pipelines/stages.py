@@ -373,7 +373,7 @@ def validate(wh: Warehouse, days: str | Sequence[str]) -> Summary:
     with wh.connect() as conn:
         raw = query(conn, "read/raw_results_for_dates", _in(days))
         events = query(conn, "read/events")
-        lists = query(conn, "read/contestant_lists")
+        lists = _of_events(query(conn, "read/contestant_lists"), raw)
     profs = ProfileSet.of_events(events)
     validated, rejected = validate_day(raw, events, profs, lists)
     rejected = _dated(rejected, [raw], days).with_columns(pl.lit("validate").alias("stage"))
@@ -480,13 +480,34 @@ def rulings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
 
 
 def _date_inputs(conn, days: list[str]) -> dict:
-    return {
+    inputs = {
         "validated": query(conn, "read/validated_for_dates", _in(days)),
         "rulings": query(conn, "read/rulings_for_dates", _in(days)),
         "appeals": query(conn, "read/appeals_for_dates", _in(days)),
         "events": query(conn, "read/events"),
-        "contestants": query(conn, "read/contestants"),
     }
+    inputs["contestants"] = _of_events(
+        query(conn, "read/contestants"),
+        inputs["validated"],
+        inputs["rulings"],
+        inputs["appeals"],
+    )
+    return inputs
+
+
+def _of_events(rows: pl.DataFrame, *having: pl.DataFrame | Sequence[str]) -> pl.DataFrame:
+    """The rows of ``rows`` (in their order) of the events the frames or lists of event ids
+    ``having`` name: a contestant of another event names no line of these (names are
+    looked up by event first, :func:`pipelines.scoring.standings._names`), so a night's
+    dates look through their own events' contestants, not the season's."""
+    ids: set[str] = set()
+    for h in having:
+        if isinstance(h, pl.DataFrame):
+            if "event_id" in h.columns:
+                ids.update(h["event_id"].drop_nulls().unique().to_list())
+        else:
+            ids.update(h)
+    return rows.filter(pl.col("event_id").is_in(pl.Series(sorted(ids), dtype=pl.Utf8).implode()))
 
 
 @_date_stage("scored_results")
@@ -547,6 +568,7 @@ def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
         events_table, contestants = query(conn, "read/events"), query(conn, "read/contestants")
         scored = query(conn, "read/scored_for_dates", _in(days))
         events = query(conn, "read/validated_events_of_dates", _in(days))["event_id"].to_list()
+        contestants = _of_events(contestants, scored, validated, rulings_, appeals_, events)
         ids = {"event_ids": events}
         dates = query(conn, "read/event_dates", ids)["session_date"].to_list()
         others = query(conn, "read/session_versions_for_events", ids).filter(
