@@ -9,7 +9,9 @@ own within the file). A run then
 
 1. lists the inbox and hashes every file (no file is parsed for that);
 2. reads the files that are new, whose bytes changed, or that another reader read; forgets
-   those no longer in the inbox;
+   those no longer in the inbox. A file read again keeps, table by table, its cached rows
+   when they are the first rows of the new reading, row for row (:func:`kept_heads`: a
+   shared file appended to writes its new rows only);
 3. resolves everything across files (:func:`pipelines.inbox.assemble`: events.csv over a
    file's own header, dates, contestants) from the cached frames of every file — exactly as
    if every file had been read again, since the frames are the same.

@@ -284,12 +284,9 @@ def kept_heads(
     if not isinstance(conn, duckdb.DuckDBPyConnection) or not files:
         return {}
     t = registry.table(table)
-    schema = t.polars_schema()
-    # the frame as the table would hold it: its columns (one it lacks, null), of their types
-    incoming = frame.select(
-        (pl.col(c) if c in frame.columns else pl.lit(None)).cast(kind, strict=False).alias(c)
-        for c, kind in schema.items()
-    )
+    incoming = _as_held(frame, t)
+    if incoming is None:
+        return {}
     conn.register("incoming", incoming)
     try:
         found = conn.execute(t.heads_sql(), {"files": list(files)}).fetchall()
@@ -361,19 +358,24 @@ def _kept_head(conn: duckdb.DuckDBPyConnection, w: Write, table: registry.Table)
     values of the same types, nulls equal); else ``None`` (the table is rewritten)."""
     if not w.keep_head or w.params or w.delete or table.partition or table.delete:
         return None
-    held = conn.sql(table.scan_sql()).pl()
-    if held.height > w.frame.height:
+    held = _as_held(conn.sql(table.scan_sql()).pl(), table)
+    if held is None or held.height > w.frame.height:
         return None
-    schema = table.polars_schema()
+    head = _as_held(w.frame.head(held.height), table)
+    return held.height if head is not None and head.equals(held, null_equal=True) else None
+
+
+def _as_held(frame: pl.DataFrame, table: registry.Table) -> pl.DataFrame | None:
+    """``frame`` as ``table`` holds it: its columns in the table's order, each of the table's
+    type (a column it lacks, null; an insert matches columns by name); ``None`` when a value
+    is not one of its column's type (an insert would refuse it: nothing is kept)."""
     try:
-        head = w.frame.head(held.height).select(
-            (pl.col(c) if c in w.frame.columns else pl.lit(None)).cast(kind).alias(c)
-            for c, kind in schema.items()
+        return frame.select(
+            (pl.col(c) if c in frame.columns else pl.lit(None)).cast(kind).alias(c)
+            for c, kind in table.polars_schema().items()
         )
-        held = held.select(pl.col(c).cast(kind) for c, kind in schema.items())
     except pl.exceptions.PolarsError:
         return None
-    return held.height if head.equals(held, null_equal=True) else None
 
 
 def _delete_text(w: Write, table: registry.Table) -> str:

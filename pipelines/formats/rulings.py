@@ -276,22 +276,19 @@ def _plain_csv(text: str, file: str, columns: tuple[str, ...], kind: str):
     last = {h: i for i, h in enumerate(header)}
 
     def value(i: int) -> pl.Expr:
+        """Field ``i`` as :mod:`csv` reads it: a quoted one without its quotes, a quote
+        inside undoubled."""
         raw = pl.col("f").list.get(i)
         unquoted = raw.str.slice(1, raw.str.len_chars() - 2).str.replace_all(
             '""', '"', literal=True
         )
-        v = pl.when(raw.str.starts_with('"')).then(unquoted).otherwise(raw)
-        return v.str.strip_chars(PY_WHITESPACE)
+        return pl.when(raw.str.starts_with('"')).then(unquoted).otherwise(raw)
 
-    values = [value(last[c]) if c in last else pl.lit(None, pl.Utf8) for c in columns[2:]]
-    rows = fields.select(
-        pl.lit(file, pl.Utf8).alias("file"),
-        pl.format("line {}", pl.col("line").cast(pl.Int64)).alias("location"),
-        *(
-            pl.when(v == "").then(None).otherwise(v).cast(pl.Utf8).alias(c)
-            for v, c in zip(values, columns[2:], strict=True)
-        ),
-    )
+    values = fields.select(
+        *(value(last[c]).alias(c) for c in columns[2:] if c in last),
+        *(pl.lit(None, pl.Utf8).alias(c) for c in columns[2:] if c not in last),
+    ).select(columns[2:])
+    rows = _log_frame(values, fields["line"].cast(pl.Int64), file, columns)
     return rows, empty_frame(REJECT_COLUMNS), fields.height
 
 
@@ -325,12 +322,19 @@ def _columns(
         {c: list(fields[last[c]]) if c in last else None for c in columns[2:]},
         schema={c: pl.Utf8 for c in columns[2:]},
     )
+    return _log_frame(values, pl.Series(lines, dtype=pl.Int64), file, columns)
+
+
+def _log_frame(values: pl.DataFrame, lines: pl.Series, file: str, columns: tuple) -> pl.DataFrame:
+    """The frame of ``columns`` from the fields read (``values``, one text column per column
+    of the log, a row per row, as :mod:`csv` gives them) and the line each row starts on:
+    each value stripped as :func:`_text` strips it, empty as null."""
     stripped = [pl.col(c).str.strip_chars(PY_WHITESPACE) for c in columns[2:]]
     return values.select(
         pl.lit(file, pl.Utf8).alias("file"),
-        pl.format("line {}", pl.Series(lines, dtype=pl.Int64)).alias("location"),
+        pl.format("line {}", lines).alias("location"),
         *(
-            pl.when(v == "").then(None).otherwise(v).alias(c)
+            pl.when(v == "").then(None).otherwise(v).cast(pl.Utf8).alias(c)
             for v, c in zip(stripped, columns[2:], strict=True)
         ),
     )
