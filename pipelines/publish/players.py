@@ -469,6 +469,8 @@ class PlayerPages:
                     "rows": rows,
                     "chart": drawn,
                     "undrawn": sum(1 for p in points if p["pct"] is None),
+                    # the sessions it lists (its lines of session scope)
+                    "sessions": len(points),
                 },
             )
 
