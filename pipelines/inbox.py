@@ -719,10 +719,16 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
         dated, _ = date_results(
             results_read, resolved, today, columns=LEAN_RESULT_COLUMNS, raw_columns=("file",)
         )
-        refused = results_read.select("file", "ordinal").join(
-            dated.select("file", "ordinal"), on=["file", "ordinal"], how="anti",
-            maintain_order="left",
-        )  # fmt: skip
+        # a row is dated at most once while no event session is resolved twice: then as
+        # many rows dated as read means none refused (no season's rows compared)
+        once = not resolved.select("event_id", "session").is_duplicated().any()
+        if once and dated.height == results_read.height:
+            refused = results_read.select("file", "ordinal").clear()
+        else:
+            refused = results_read.select("file", "ordinal").join(
+                dated.select("file", "ordinal"), on=["file", "ordinal"], how="anti",
+                maintain_order="left",
+            )  # fmt: skip
         whole = reads.results_of(refused) if refused.height else empty_frame(RESULT_COLUMNS)
         _, date_rejected = date_results(whole.select(RESULT_COLUMNS), resolved, today)
     hashes = result_hashes(dated)
