@@ -3,7 +3,9 @@
 Figures, per month and per club (a club is the event id up to its first ``-``, the club code
 the USEBIO reader and the generator put there):
 
-* sessions, tables and table results;
+* sessions, tables and table results (a session's tables counted section by section: those
+  its results name where every result names one, else as many as seat the contestants
+  ranked, four players to a table — ``sql/reports/season_sessions.sql``);
 * average field size (contestants ranked per session);
 * adjusted-score rate: table results changed by a ruling (Law 12C assigned, weighted and
   artificial scores, 82C, 87, 79C corrections) or artificial in the results file, per 100
