@@ -18,6 +18,7 @@ file or script is fetched when the report is opened.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,14 +46,17 @@ _TEMPLATES = Path(__file__).resolve().parent / "templates"
 MAX_CASES = 60
 
 
+@functools.cache
 def _env() -> Environment:
     """The reports' Jinja2 environment: autoescape on for every template and string (a
-    director's or a club's name such as ``<script>`` is shown, never run)."""
+    director's or a club's name such as ``<script>`` is shown, never run). Made once per
+    process, its templates compiled once (not looked at again: they ship with the code)."""
     return Environment(
         loader=FileSystemLoader(str(_TEMPLATES)),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,
     )
 
 
