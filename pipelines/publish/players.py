@@ -98,8 +98,11 @@ def with_member_keys(lines: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataF
         pl.col("position").cast(pl.Int64)
     )
     on = ["event_id", "contestant", "names", "position"]
+    # a line is one player of one standing: it is found again by its row (a number), not by
+    # the standing's six keys and the position
+    lines = lines.with_columns(pl.col("position").cast(pl.Int64)).with_row_index("__line")
     found = (
-        lines.select(*LINE, "names", pl.col("position").cast(pl.Int64))
+        lines.select("__line", *on, "section", "direction")
         .join(k, on=on, how="inner")
         .filter(
             (
@@ -109,12 +112,10 @@ def with_member_keys(lines: pl.DataFrame, keys: pl.DataFrame | None) -> pl.DataF
             )
             & (pl.col("__ksec").is_null() | (pl.col("__ksec") == pl.col("section")))
         )
-        .group_by(*LINE, "position")
+        .group_by("__line")
         .agg(pl.col("member_key").min())
     )
-    return lines.with_columns(pl.col("position").cast(pl.Int64)).join(
-        found, on=[*LINE, "position"], how="left", nulls_equal=True
-    )
+    return lines.join(found, on="__line", how="left", maintain_order="left").drop("__line")
 
 
 def identities(lines: pl.DataFrame) -> pl.DataFrame:
