@@ -486,8 +486,10 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
     if up_to_date(inbox, warehouse, os.environ.get("TRAVELLER_PROFILE"), settings.today()):
         seconds, steps = {"inbox": time.perf_counter() - t}, {}
     else:
+        from pipelines import heap
         from pipelines.runner import run_inbox
 
+        heap.settle()  # as ``traveller run``: the libraries out of the collector's sight
         report = run_inbox(inbox, warehouse, publish_to=publish_to)
         seconds, steps = report.seconds, report.step_seconds
     from pipelines.bench import peak_rss_mb

@@ -474,8 +474,11 @@ def _helper(k: int, make, job: dict, queue, folder: str) -> None:
     import pickle
     import traceback
 
+    from pipelines import heap
+
     global _TOLD
     _TOLD = lambda _event: queue.put(("event", k))  # noqa: E731
+    heap.settle()  # its libraries imported (:mod:`pipelines.heap`)
     try:
         part = make(job)
         path = Path(folder) / f"part-{k}.pickle"
@@ -486,6 +489,7 @@ def _helper(k: int, make, job: dict, queue, folder: str) -> None:
         queue.put(("failed", k, traceback.format_exc()))
         raise SystemExit(1) from None
     queue.put(("done", k, str(path)))
+    heap.settle()  # the publication joins this process: its end does not walk its heap
 
 
 class _Tally:
