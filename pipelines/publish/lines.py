@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
+
 from pipelines.laws.contract import ns_score, parse_contract
 from pipelines.publish.explain import contract_result
 
@@ -105,3 +107,67 @@ def table_score(row: dict[str, Any]) -> int | None:
     if not contract or not declarer or tricks is None:
         return row.get("computed_score")
     return ns_score(parse_contract(contract), declarer, int(tricks), int(row["board"]))
+
+
+#: The adjustments whose line writes the ruling's own contract result (see :func:`export_line`).
+RULED_RESULTS = ("assigned", "score_correction", "director_error", "artificial")
+
+#: The columns of :func:`export_lines`, one per field of :class:`Line`.
+LINE_SCHEMA: dict[str, pl.DataType] = {
+    "line_contract": pl.String(),
+    "line_declarer": pl.String(),
+    "line_tricks": pl.Int64(),
+    "line_ns_score": pl.Int64(),
+    "line_ns_art": pl.String(),
+    "line_ew_art": pl.String(),
+    "line_not_played": pl.Boolean(),
+    "line_note": pl.String(),
+}
+
+
+def export_lines(results: pl.DataFrame) -> pl.DataFrame:
+    """:func:`export_line` of every row of ``results``, in order, as the columns of
+    :data:`LINE_SCHEMA`. The rows whose line is a column of their own — a board not played,
+    an artificial score, and a line with its score and no ruling's contract result to write
+    (no adjusted score, no adjustment of :data:`RULED_RESULTS`; a played line without a
+    score, which the IMP forms leave empty, excepted) — are taken as columns; the others
+    (an adjusted score, a ruling's result to parse and score by Law 77) row by row through
+    :func:`export_line` itself."""
+
+    def col(name: str, dtype: pl.DataType) -> pl.Expr:
+        if name in results.columns:
+            return pl.col(name).cast(dtype)
+        return pl.lit(None, dtype)
+
+    kind = col("kind", pl.String()).fill_null("")
+    ruled = col("adjustment", pl.String()).is_in(list(RULED_RESULTS)).fill_null(False)
+    not_played = kind == "not_played"
+    artificial = kind == "artificial"
+    scored = ~kind.is_in(["not_played", "artificial", "adjusted"]) & ~ruled
+    scored = scored & (col("ns_score", pl.Int64()).is_not_null() | (kind != "played"))
+    whole = results.with_row_index("__line").with_columns(
+        (not_played | artificial | scored).alias("__columns")
+    )
+    as_columns = whole.filter(pl.col("__columns")).select(
+        "__line",
+        pl.when(scored).then(col("contract", pl.String())).alias("line_contract"),
+        pl.when(scored).then(col("declarer", pl.String())).alias("line_declarer"),
+        pl.when(scored).then(col("tricks", pl.Int64())).alias("line_tricks"),
+        pl.when(scored).then(col("ns_score", pl.Int64())).alias("line_ns_score"),
+        pl.when(artificial).then(col("ns_art", pl.String())).alias("line_ns_art"),
+        pl.when(artificial).then(col("ew_art", pl.String())).alias("line_ew_art"),
+        not_played.alias("line_not_played"),
+        pl.lit(None, pl.String()).alias("line_note"),
+    )
+    rest = whole.filter(~pl.col("__columns"))
+    by_row = [export_line(r) for r in rest.drop("__line", "__columns").to_dicts()]
+    one_by_one = pl.DataFrame(
+        {
+            "__line": rest["__line"],
+            **{
+                name: pl.Series(name, [getattr(x, name[5:]) for x in by_row], dtype=dtype)
+                for name, dtype in LINE_SCHEMA.items()
+            },
+        }
+    )
+    return pl.concat([as_columns, one_by_one]).sort("__line").drop("__line")

@@ -18,8 +18,6 @@ side; split and weighted scores keep the played result with the adjusted matchpo
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from itertools import groupby
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,7 @@ import polars as pl
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import Manifest, digest, put, split_by
-from pipelines.publish.lines import export_line
+from pipelines.publish.lines import export_lines
 from pipelines.publish.site import Decimals, slug
 from pipelines.publish.usebio_writer import exportable
 
@@ -70,23 +68,149 @@ def _pct(value: Any) -> str:
     return "-" if value is None else f"{round(float(value)):d}"
 
 
-def _scores(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
-    """Contract, declarer, result, Score_NS and Score_EW cells of one line."""
-    line = export_line(r)
-    if line.not_played:
-        return ("-", "-", "-", quote("NP"), quote("NP"))
-    if line.ns_art or line.ew_art:
-        ns, ew = line.ns_art or "=", line.ew_art or "="
-        return ("-", "-", "-", quote(f"A{ns}"), quote(f"A{ew}"))
-    contract = "Pass" if line.contract == "PASS" else token(line.contract)
-    declarer = token(line.declarer) if line.contract != "PASS" else "-"
-    tricks = token(line.tricks) if line.contract != "PASS" else "-"
-    s = line.ns_score
-    if s is None:
-        return (contract, declarer, tricks, "-", "-")
-    if s >= 0:
-        return (contract, declarer, tricks, quote(s), "-")
-    return (contract, declarer, tricks, "-", quote(-s))
+#: The characters Python's :meth:`str.isspace` (and so :meth:`str.split`) takes for white
+#: space, as a Polars (Rust) character class: :func:`quote` and :func:`token` of a column.
+_SPACE = "".join(f"\\x{{{c:X}}}" for c in range(0x110000) if chr(c).isspace())
+
+
+def _x_quote(value: pl.Expr) -> pl.Expr:
+    """:func:`quote` of a text column."""
+    s = (
+        value.fill_null("")
+        .str.replace_all(f"[{_SPACE}]+", " ")
+        .str.strip_chars(" ")
+        .str.replace_all("\\", "\\\\", literal=True)
+        .str.replace_all('"', '\\"', literal=True)
+    )
+    return pl.concat_str(pl.lit('"'), s, pl.lit('"'))
+
+
+def _x_token(value: pl.Expr) -> pl.Expr:
+    """:func:`token` of a column (made text)."""
+    s = value.cast(pl.String)
+    return (
+        pl.when(s.is_null() | (s == ""))
+        .then(pl.lit("-"))
+        .when(s.str.contains(f'[{_SPACE}"]'))
+        .then(_x_quote(s))
+        .otherwise(s)
+    )
+
+
+def score_tables(sessions: pl.DataFrame, results: pl.DataFrame) -> dict[tuple, list[tuple]]:
+    """The ``ScoreTable`` lines of each event session of ``results`` (of ``sessions``),
+    keyed ``(event_id, session)``: ``(board, its lines as text)`` for each board in order,
+    its lines by section, table and NS pair. A line is what :func:`~pipelines.publish.
+    lines.export_line` writes (:func:`~pipelines.publish.lines.export_lines`): its contract,
+    declarer and tricks (``Pass``; ``-`` for an artificial score or a board not played), the
+    score on the side that scored it (``"A60"``, ``"A+"`` on each side for an artificial
+    score, ``"NP"`` for a board not played), the matchpoints — or the IMPs of Butler and
+    cross-IMP pairs — as the session's profile displays them, and the whole-number
+    percentages. One pass over every line of every session, in columns: no line is a
+    Python object."""
+    if not results.height:
+        return {}
+    styles = sessions.select(
+        "event_id",
+        "session",
+        pl.col("scoring").fill_null("matchpoints").alias("__scoring"),
+        pl.col("profile"),
+    ).unique(["event_id", "session"], keep="first")
+    places = {p: Decimals.of(p).mp for p in styles["profile"].unique().to_list()}
+    styles = styles.select(
+        "event_id",
+        "session",
+        (pl.col("__scoring").replace_strict({k: v[1] for k, v in SCORINGS.items()}) == "MP")
+        .alias("__mp"),
+        pl.col("profile").replace_strict(places, default=None, return_dtype=pl.Int64)
+        .alias("__places"),
+    )  # fmt: skip
+    res = (
+        results.with_row_index("__order")
+        .join(styles, on=["event_id", "session"], how="inner", maintain_order="left")
+        .sort(
+            ["event_id", "session", "board", "section", "table", "ns_pair", "__order"],
+            nulls_last=True,
+            maintain_order=True,
+        )
+    )
+    res = pl.concat([res, export_lines(res)], how="horizontal")
+
+    def col(name: str) -> pl.Expr:
+        return pl.col(name) if name in res.columns else pl.lit(None, pl.Float64)
+
+    mp = pl.col("__mp")
+    shown = res.select(
+        pl.when(mp).then(col("ns_mp_display")).otherwise(col("ns_imps_display")).cast(pl.Float64),
+        pl.when(mp).then(col("ew_mp_display")).otherwise(col("ew_imps_display")).cast(pl.Float64),
+        col("ns_pct").cast(pl.Float64),
+        col("ew_pct").cast(pl.Float64),
+    )
+    decimals = [p if m else 2 for p, m in zip(res["__places"], res["__mp"], strict=True)]
+    cells = {
+        name: pl.Series(values, dtype=pl.String)
+        for name, values in (
+            ("__ns_fig", [_figure(v, d) for v, d in zip(shown[:, 0], decimals, strict=True)]),
+            ("__ew_fig", [_figure(v, d) for v, d in zip(shown[:, 1], decimals, strict=True)]),
+            ("__ns_pct", [_pct(v) for v in shown[:, 2]]),
+            ("__ew_pct", [_pct(v) for v in shown[:, 3]]),
+        )
+    }
+    res = res.with_columns(**cells)
+    contract, score = pl.col("line_contract"), pl.col("line_ns_score")
+    ns_art, ew_art = pl.col("line_ns_art"), pl.col("line_ew_art")
+    art = (ns_art.is_not_null() & (ns_art != "")) | (ew_art.is_not_null() & (ew_art != ""))
+    played = ~pl.col("line_not_played") & ~art
+    passed = contract.fill_null("") == "PASS"
+
+    def code(a: pl.Expr) -> pl.Expr:
+        return _x_quote(
+            pl.concat_str(
+                pl.lit("A"), pl.when(a.is_not_null() & (a != "")).then(a).otherwise(pl.lit("="))
+            )
+        )
+
+    def side(this: pl.Expr, other: pl.Expr, sign: int) -> pl.Expr:
+        """Score_NS (``sign`` 1) or Score_EW (-1): the score on the side that scored it."""
+        scored = (score >= 0) if sign == 1 else (score < 0)
+        return (
+            pl.when(pl.col("line_not_played"))
+            .then(pl.lit('"NP"'))
+            .when(art)
+            .then(code(this))
+            .when(score.is_not_null() & scored)
+            .then(_x_quote((score * sign).cast(pl.String)))
+            .otherwise(pl.lit("-"))
+        )
+
+    line = pl.concat_str(
+        _x_token(pl.col("section")),
+        _x_token(pl.col("table")),
+        _x_token(pl.col("round")),
+        _x_token(pl.col("ns_pair")),
+        _x_token(pl.col("ew_pair")),
+        pl.when(~played).then(pl.lit("-")).when(passed).then(pl.lit("Pass"))
+        .otherwise(_x_token(contract)),
+        pl.when(played & ~passed).then(_x_token(pl.col("line_declarer"))).otherwise(pl.lit("-")),
+        pl.when(played & ~passed).then(_x_token(pl.col("line_tricks"))).otherwise(pl.lit("-")),
+        side(ns_art, ew_art, 1),
+        side(ew_art, ns_art, -1),
+        pl.col("__ns_fig"),
+        pl.col("__ew_fig"),
+        pl.col("__ns_pct"),
+        pl.col("__ew_pct"),
+        separator=" ",
+    )  # fmt: skip
+    keys = ["event_id", "session", "board"]
+    boards = (
+        res.select(*keys, line.alias("__line"))
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col("__line").str.join("\n"))
+    )
+    out: dict[tuple, list[tuple]] = {}
+    for event_id, n, board, text in boards.iter_rows():
+        out.setdefault((event_id, n), []).append((board, text))
+    return out
 
 
 def header(session: dict[str, Any], scoring: str) -> list[str]:
@@ -105,13 +229,18 @@ def header(session: dict[str, Any], scoring: str) -> list[str]:
     ]
 
 
-def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.DataFrame) -> str:
-    """The PBN text of one event session."""
+def pbn_session(
+    session: dict[str, Any],
+    standings: pl.DataFrame,
+    results: pl.DataFrame,
+    tables: dict[tuple, list[tuple]] | None = None,
+) -> str:
+    """The PBN text of one event session. ``tables``: the session's :func:`score_tables`
+    when already made (a publication makes those of all its sessions in one pass)."""
     dec = Decimals.of(session.get("profile"))
     scoring, prefix = SCORINGS[session.get("scoring") or "matchpoints"]
     score_columns = SCORE_COLUMNS.replace("{P}", prefix)
     total_columns = TOTAL_COLUMNS.replace("{P}", prefix)
-    mp = prefix == "MP"
     date = (session.get("date") or "").replace("-", ".")
     mitchell = session.get("movement") == "mitchell"
     head = header(session, scoring)
@@ -132,13 +261,10 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
                 ]
             )
         )
+    if tables is None:
+        tables = score_tables(pl.DataFrame([session]), results)
     records = []
-    # each board's lines by section, table and NS pair: the session's lines sorted once and
-    # made dicts once (a sort and a frame per board cost more than the board's lines)
-    lines = results.sort(
-        ["board", "section", "table", "ns_pair"], nulls_last=True, maintain_order=True
-    ).to_dicts()
-    for i, (board, grp) in enumerate(groupby(lines, key=itemgetter("board"))):
+    for i, (board, lines) in enumerate(tables.get((session["event_id"], session["session"]), [])):
         rec = [
             f"[Event {quote(session.get('name') or session['event_id'])}]",
             f"[Date {quote(date)}]",
@@ -148,33 +274,8 @@ def pbn_session(session: dict[str, Any], standings: pl.DataFrame, results: pl.Da
             f'[Scoring "{scoring}"]',
             '[Competition "Pairs"]',
             f'[ScoreTable "{score_columns}"]',
+            lines,
         ]
-        for r in grp:
-            contract, declarer, tricks, s_ns, s_ew = _scores(r)
-            rec.append(
-                " ".join(
-                    [
-                        token(r.get("section")),
-                        token(r.get("table")),
-                        token(r.get("round")),
-                        token(r["ns_pair"]),
-                        token(r["ew_pair"]),
-                        contract,
-                        declarer,
-                        tricks,
-                        s_ns,
-                        s_ew,
-                        _figure(r.get("ns_mp_display"), dec.mp)
-                        if mp
-                        else _figure(r.get("ns_imps_display"), 2),
-                        _figure(r.get("ew_mp_display"), dec.mp)
-                        if mp
-                        else _figure(r.get("ew_imps_display"), 2),
-                        _pct(r.get("ns_pct")),
-                        _pct(r.get("ew_pct")),
-                    ]
-                )
-            )
         if i == 0:
             rec += totals
         records.append("\n".join(rec))
@@ -222,6 +323,7 @@ def write_pbn(
     todo = ok.filter(~pl.col("event_id").is_in(whole)) if whole else ok
     of_session = standings.filter(pl.col("scope") == "session")
     rows = split_by(ok, ["event_id", "session"])
+    stale = []  # the sessions whose file is made again (the others' are as they were made)
     for s in todo.to_dicts():
         key = (s["event_id"], s["session"])
         if key in kept_now:
@@ -230,7 +332,21 @@ def write_pbn(
         s_st, s_res = rows(of_session, key), rows(results, key)
         written.append(path)
         if not made.fresh(path, digest(s, s_st, s_res)):
-            put(path, pbn_session(s, s_st, s_res).encode("utf-8"))
+            stale.append((s, path, s_st, s_res))
+    if stale:  # their score tables made in one pass over their lines
+        these = pl.DataFrame(
+            {
+                "event_id": [s["event_id"] for s, *_ in stale],
+                "session": [s["session"] for s, *_ in stale],
+            },
+            schema={"event_id": pl.String, "session": todo.schema["session"]},
+        )
+        mine = todo.join(these, on=["event_id", "session"], how="semi", maintain_order="left")
+        tables = score_tables(
+            mine, results.join(these, on=["event_id", "session"], how="semi", maintain_order="left")
+        )
+        for s, path, s_st, s_res in stale:
+            put(path, pbn_session(s, s_st, s_res, tables).encode("utf-8"))
     if own:
         made.save()
     return written

@@ -1,6 +1,8 @@
-"""The USEBIO writer's own serializer gives the bytes ElementTree gives: ``ET.indent`` with
-one space, then ``ET.tostring`` in UTF-8 with the XML declaration (and a final newline), for
-random trees of the shapes the writer builds and for every file of the sample's exports."""
+"""USEBIO files are written as ElementTree writes them: ``ET.indent`` with one space, then
+``ET.tostring`` in UTF-8 with the XML declaration (and a final newline). The oracles'
+serializer (:func:`tests.publish.export_oracles.document`, which the column-wise writer is
+checked against) gives those bytes for random trees of the shapes the writer builds; every
+file of the sample's exports, read back, is written again byte for byte by both."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.publish.usebio_writer import document
 from tests.publish.conftest import Sample
+from tests.publish.export_oracles import document
 
 #: XML 1.0 text: no control characters but TAB, LF and CR (the writer removes the others);
 #: the characters ElementTree escapes, non-ASCII letters and white space included.
