@@ -26,7 +26,6 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
@@ -126,17 +125,10 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     # the helpers read the warehouse beside this process: a DuckDB file this run keeps open
     # for writing is closed meanwhile (every read here opens it read-only)
     readers = Warehouse(warehouse).open_to_readers() if len(shares) > 1 else nullcontext()
-    apart: dict[str, Any] = {}
-
-    def meanwhile(data: Published) -> None:
-        """What is made from the warehouse alone — the Parquet export, ``events.csv``, the
-        season dashboard —, made while the helpers still make their share of the pages."""
-        apart.update(_season_files(warehouse, out, exports, data, dashboard))
-
     with readers:
-        summary, site, _, written = _make_shares(
+        summary, site, data, written = _make_shares(
             warehouse, out, site_dir, shares, sizes, budget, keys, kept, before, there,
-            folders_out, made, stems, meanwhile,
+            folders_out, made, stems,
         )  # fmt: skip
     site.finish()
     summary.pages = site.page_total
@@ -152,20 +144,10 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         sorted(written["pbn"]),
         sorted(written["pbn-teams"]),
     )
-    summary.parquet, summary.dashboard = apart["parquet"], apart["dashboard"]
-    return summary
-
-
-def _season_files(
-    warehouse: Path | str, out: Path, exports: Path, data: Published, dashboard: bool
-) -> dict[str, Any]:
-    """The files of a publication made from the warehouse alone, not from its pages: the
-    Parquet export, ``exports/events.csv`` and (unless ``dashboard`` is false) the season
-    dashboard. ``{"parquet": the rows exported per table, "dashboard": its path or None}``."""
     # the season mart, read once: the Parquet export and the season dashboard both show it
     with Warehouse(warehouse).connect(read_only=True) as conn:
         season = query(conn, "reports/season_sessions")
-    parquet = write_parquet(warehouse, exports / "parquet", season)
+    summary.parquet = write_parquet(warehouse, exports / "parquet", season)
     # the events of the exported files only: an event no file exports (an individual) would
     # be an events.csv row without its results when the exports are read again
     exported = pl.concat(
@@ -178,12 +160,11 @@ def _season_files(
         data.sessions.join(exported.unique(), on="event_id", how="semi", maintain_order="left"),
         exports / "events.csv",
     )
-    made = None
     if dashboard:
         from pipelines.reports.season import render_season
 
-        made = render_season(warehouse, out / "season.html", sessions=season)
-    return {"parquet": parquet, "dashboard": made}
+        summary.dashboard = render_season(warehouse, out / "season.html", sessions=season)
+    return summary
 
 
 def _make_shares(
@@ -200,13 +181,11 @@ def _make_shares(
     folders_out: dict[str, Path],
     made: dict[str, Manifest],
     stems: dict[str, str],
-    meanwhile: Callable[[Published], None] | None = None,
 ) -> tuple[PublishSummary, Site, Published, dict[str, list[Path]]]:
     """The pages and export files of the events of ``shares`` (:func:`event_shares`): the
     first made here, each other by a helper process, taken here; the kept events keep
-    theirs. ``meanwhile`` is called with the snapshot read once this process has made its
-    share, before it waits for the helpers' (what it makes needs none of their pages). The
-    summary so far, the site (to finish), the snapshot read and the export files written."""
+    theirs. The summary so far, the site (to finish), the snapshot read and the export files
+    written."""
     # this process's peak so far, its count then started again: the peak it reaches while
     # its helpers run is read on its own and added to theirs (SHARED_PEAKS)
     peak_before = _peak_window() if shares[1:] else None
@@ -246,8 +225,6 @@ def _make_shares(
         data = _make_events(
             site, data, batches, warehouse, folders_out, made, stems, written, tally.one
         )
-        if meanwhile is not None:
-            meanwhile(data)
         parts = tally.wait()
         if peak_before is not None:
             from pipelines.bench import peak_rss_mb

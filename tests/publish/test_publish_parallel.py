@@ -213,25 +213,3 @@ def test_a_helper_that_fails_stops_the_others_and_the_run_keeps_its_warehouse(
         assert wh._key() in warehouse_mod._KEPT
     finally:
         wh.release()
-
-
-def test_season_files_that_fail_while_the_helpers_work_leave_no_helper_running(
-    sample: Sample, tmp_path: Path, monkeypatch, parallel
-):
-    """The Parquet export, ``events.csv`` and the dashboard are made while the helpers make
-    their share (they need none of its pages): when they fail, the publication stops its
-    helpers as when its own share fails."""
-    import multiprocessing
-
-    made_with: list[int] = []
-
-    def broken(warehouse, out, exports, data, dashboard):
-        made_with.append(data.sessions.height)
-        raise RuntimeError("the season files failed")
-
-    before = {p.pid for p in multiprocessing.active_children()}
-    monkeypatch.setattr(publish_mod, "_season_files", broken)
-    with pytest.raises(RuntimeError, match="season files failed"):
-        publish(sample.warehouse, tmp_path / "out")
-    assert made_with and made_with[0] > 0  # called once, with every session of the season
-    assert _new_children(before) == []
