@@ -1264,6 +1264,9 @@ class Site:
                 "section", "contestant", "direction", "names"
             ).rows()
         }
+        #: each board's link from a folder of scorecards (:func:`~.common.rel` reads only the
+        #: folder of the page it links from: every scorecard there shares the link)
+        hrefs: dict[tuple[Any, Any, Any, str], str] = {}
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
             card = (cards or {}).get((r["section"], r["contestant"], d or None)) or card_name(
@@ -1296,10 +1299,15 @@ class Site:
                         x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
                     opponent = ("EW" if x["side"] == "NS" else "NS") if x.get("who_dir") else ""
                     x["against_names"] = names.get((x["section"], x["against"], opponent)) or ""
-                    x["board_href"] = rel(
-                        f"{base}/{board_name(x['section'], x['board'], x.get('deal_round'), dirs)}",
-                        f"{base}/{card}",
-                    )
+                    # a link depends on the folder it is made from: one per board and folder
+                    to = (x["section"], x["board"], x.get("deal_round"), posixpath.dirname(card))
+                    href = hrefs.get(to)
+                    if href is None:
+                        href = hrefs[to] = rel(
+                            f"{base}/{board_name(*to[:3], dirs)}",
+                            f"{base}/{card}",
+                        )
+                    x["board_href"] = href
                     x["board"] = board_label(x["board"], x.get("deal_round"))
                     lines.append(x)
             path = f"{base}/{card}"

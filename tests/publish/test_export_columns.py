@@ -157,7 +157,7 @@ def _by_row(results: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
