@@ -109,6 +109,12 @@ def table_score(row: dict[str, Any]) -> int | None:
     return ns_score(parse_contract(contract), declarer, int(tricks), int(row["board"]))
 
 
+#: The columns :func:`export_line` reads of a row (:func:`export_lines` holds no other).
+LINE_INPUTS = (
+    "kind", "adjustment", "effective_ns_result", "effective_ew_result", "ns_art", "ew_art",
+    "board", "contract", "declarer", "tricks", "computed_score", "ns_score",
+)  # fmt: skip
+
 #: The adjustments whose line writes the ruling's own contract result (see :func:`export_line`).
 RULED_RESULTS = ("assigned", "score_correction", "director_error", "artificial")
 
@@ -133,6 +139,8 @@ def export_lines(results: pl.DataFrame) -> pl.DataFrame:
     score, which the IMP forms leave empty, excepted) — are taken as columns; the others
     (an adjusted score, a ruling's result to parse and score by Law 77) row by row through
     :func:`export_line` itself."""
+
+    results = results.select(c for c in LINE_INPUTS if c in results.columns)
 
     def col(name: str, dtype: pl.DataType) -> pl.Expr:
         if name in results.columns:

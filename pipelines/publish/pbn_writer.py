@@ -26,7 +26,7 @@ import polars as pl
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import Manifest, digest, put, split_by
-from pipelines.publish.lines import export_lines
+from pipelines.publish.lines import LINE_INPUTS, export_lines
 from pipelines.publish.site import Decimals, slug
 from pipelines.publish.usebio_writer import exportable
 
@@ -125,8 +125,12 @@ def score_tables(sessions: pl.DataFrame, results: pl.DataFrame) -> dict[tuple, l
         pl.col("profile").replace_strict(places, default=None, return_dtype=pl.Int64)
         .alias("__places"),
     )  # fmt: skip
+    displayed = ("ns_mp_display", "ew_mp_display", "ns_imps_display", "ew_imps_display")
+    needed = {"event_id", "session", "section", "table", "round", "ns_pair", "ew_pair",
+              "ns_pct", "ew_pct", *LINE_INPUTS, *displayed}  # fmt: skip
     res = (
-        results.with_row_index("__order")
+        results.select(c for c in results.columns if c in needed)  # the lines' own
+        .with_row_index("__order")
         .join(styles, on=["event_id", "session"], how="inner", maintain_order="left")
         .sort(
             ["event_id", "session", "board", "section", "table", "ns_pair", "__order"],

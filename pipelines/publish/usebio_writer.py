@@ -31,7 +31,7 @@ import polars as pl
 from pipelines.profiles import load as load_profile
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import Manifest, digest, put, split_by
-from pipelines.publish.lines import export_lines
+from pipelines.publish.lines import LINE_INPUTS, export_lines
 from pipelines.publish.site import Decimals, slug
 
 PROGRAM = "Traveller"
@@ -189,7 +189,10 @@ def board_blocks(sessions: pl.DataFrame, results: pl.DataFrame) -> dict[tuple, s
     points = {e: s[1] for e, s in styles.items()}
     places = {e: s[2] for e, s in styles.items()}
     of = pl.col("event_id")
-    res = results.filter(of.is_in(events)).with_columns(
+    displayed = ("ns_mp_display", "ew_mp_display", "ns_imps_display", "ew_imps_display")
+    needed = {"event_id", "session", "section", "ns_pair", "ew_pair", *LINE_INPUTS, *displayed}
+    res = results.select(c for c in results.columns if c in needed)  # the lines' own
+    res = res.filter(of.is_in(events)).with_columns(
         of.replace_strict(points, return_dtype=pl.String).alias("__points"),
         of.replace_strict(places, return_dtype=pl.Int64).alias("__places"),
     )
