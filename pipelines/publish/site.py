@@ -25,6 +25,10 @@ search's), at readable, stable addresses without hashes:
 * ``players/<name>.html``, ``players/index.html`` and ``players/index.json`` — each player's
   season and the player index with its search (:mod:`pipelines.publish.players`).
 
+The rows of the travellers and scorecards — some three for every result of the season —
+are made for all the sessions of a batch of events at once, in columns
+(:mod:`pipelines.publish.rows`); a page puts its rows in its table as they are.
+
 A shared place or a broken tie says so in words next to the place, with the profile setting
 that placed it (:mod:`pipelines.publish.ties`).
 
@@ -52,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from markupsafe import Markup
 
 from pipelines.laws.corrections import correction_deadline
 from pipelines.publish.common import (  # noqa: F401 (board_label ... are this module's API too)
@@ -77,7 +82,6 @@ from pipelines.publish.common import (  # noqa: F401 (board_label ... are this m
 )
 from pipelines.publish.data import Published
 from pipelines.publish.explain import (
-    MINUS,
     agreement_text,
     contract_result,
     explain,
@@ -97,6 +101,7 @@ from pipelines.publish.files import (
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
 from pipelines.publish.players import PlayerPages
+from pipelines.publish.rows import SessionRows, page_rows
 from pipelines.publish.teams import bracket, match_rows, vp_table
 from pipelines.publish.ties import tie_notes, tie_rule
 from pipelines.scoring.dates import MONTH_NAMES
@@ -179,22 +184,6 @@ def session_deadline(session: dict[str, Any]) -> str:
     return correction_deadline(start, int(minutes)).strftime("%Y-%m-%d %H:%M")
 
 
-def _score_cells(row: dict[str, Any]) -> tuple[str, str]:
-    """The NS and EW score cells of a traveller line: the positive side shows the score."""
-    if row.get("kind") == "artificial":
-        return (f"A{row.get('ns_art') or ''}", f"A{row.get('ew_art') or ''}")
-    if row.get("kind") == "not_played":
-        return ("NP", "NP")
-    s = row.get("ns_score")
-    if s is None:
-        return ("adj.", "adj.")
-    if s > 0:
-        return (str(s), "")
-    if s < 0:
-        return ("", str(-s))
-    return ("0", "")
-
-
 def shown_contract(row: dict[str, Any]) -> dict[str, Any]:
     """The contract, declarer and tricks a traveller line shows: the table's result, or the
     result a ruling put in its place when that is one contract result for both sides (an
@@ -210,25 +199,6 @@ def shown_contract(row: dict[str, Any]) -> dict[str, Any]:
             contract, declarer, tricks = parsed
             return {"contract": contract, "declarer": declarer or None, "tricks": tricks}
     return {k: row.get(k) for k in ("contract", "declarer", "tricks")}
-
-
-def result_cell(row: dict[str, Any]) -> str:
-    """Tricks relative to the contract: ``=``, ``+1``, ``−2``; empty without a contract."""
-    contract, tricks = row.get("contract"), row.get("tricks")
-    if not contract or contract == "PASS" or tricks is None:
-        return ""
-    m = re.match(r"^([1-7])", contract)
-    if not m:
-        return str(tricks)
-    rel = int(tricks) - int(m.group(1)) - 6
-    return "=" if rel == 0 else f"+{rel}" if rel > 0 else f"{MINUS}{-rel}"
-
-
-def by_ns_score(row: dict[str, Any]) -> tuple[bool, int]:
-    """A traveller's order: the best NS score first; lines without a score (artificial, not
-    played) after them, as they were."""
-    score = row.get("ns_score")
-    return (score is None, -(score or 0))
 
 
 def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
@@ -380,6 +350,11 @@ class Site:
         #: the events of the batch being rendered (:meth:`render_events`): frames are split
         #: for them only
         self._batch: pl.Series | None = None
+        #: the batch's sessions, the rows of their pages (:meth:`_rows_of`) and their
+        #: scorecards' names and sections' folders (:meth:`_layout`)
+        self._batch_sessions: list[dict[str, Any]] = []
+        self._rows: dict[tuple[str, int], SessionRows] = {}
+        self._layouts: dict[tuple[str, int], tuple[dict, dict]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
         self.changed: list[Path] = []
         self.removed: list[Path] = []
@@ -755,6 +730,8 @@ class Site:
         self.matches = self.data.extra.get("matches")
         self._parts = {}  # split the batch's frames afresh
         events = list(events)
+        self._rows, self._layouts = {}, {}
+        self._batch_sessions = [s for e in events for s in self.by_event.get(e) or []]
         self._batch = pl.Series(events, dtype=pl.Utf8).implode()
         for event_id in events:
             ev_sessions = self.by_event.get(event_id)
@@ -772,6 +749,7 @@ class Site:
             if made is not None:
                 made(event_id)
         self._batch, self._parts = None, {}  # what follows reads whole frames again
+        self._rows, self._layouts, self._batch_sessions = {}, {}, []
 
     def finish(self) -> None:
         """The player pages, the record of the pages, and what is no longer published
@@ -1068,33 +1046,14 @@ class Site:
         return out
 
     def _session(self, s: dict[str, Any]) -> None:
+        """A session's ranking page, each board's traveller and each contestant's scorecard.
+        Their rows are made for every session of the batch at once (:meth:`_rows_of`)."""
         event_id, n = s["event_id"], s["session"]
         base = f"{self._event_dir(event_id)}/s{n}"
         dec = Decimals.of(s.get("profile"))
         st = self._of("standings", SESSION_KEYS, event_id, "session", n)
-        res = self._of("results", ("event_id", "session"), event_id, n)
-        if "deal_round" not in res.columns:
-            res = res.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
-        res = res.with_columns(pl.col("deal_round").fill_null(0))
-        deal = ["section", "deal_round", "board"]  # a board (its round where re-dealt)
-        versions = res.group_by(deal).agg(
-            pl.col("board_version").fill_null("A").n_unique().alias("versions")
-        )
-        # each line's words, contract shown and score are worked out once, here, and the two
-        # sides' scorecards take them by the line's number (``__line``)
-        res = res.join(versions, on=deal, how="left").with_row_index("__line")
-        lines = res.to_dicts()
-        for r in lines:
-            r["note"] = with_public_note(explain(r, r["versions"]), r)
-            r.update(shown_contract(r))
-            r["ns_score"] = table_score(r)
-            r["ns_cell"], r["ew_cell"] = _score_cells(r)
-            r["result"] = result_cell(r)
-            r["imp_ns"] = r.get("ns_imps_display", r.get("ns_imps"))
-            r["imp_ew"] = r.get("ew_imps_display", r.get("ew_imps"))
-        contestants = st.select("section", "contestant", "direction").rows()
-        cards = card_names(contestants)  # two ids of one form: two scorecards
-        dirs = section_dirs(sec for sec, _, _ in contestants)  # two sections' names: two folders
+        made = self._rows_of(s)
+        cards, dirs = self._layout(s)
         rankings = self._rankings(st, dec, link_dir="", cards=cards)
         matches = self._matches(event_id, n)
         changes = self._changes(self._of("changes", SESSION_KEYS, event_id, "session", n), st, dec)
@@ -1102,14 +1061,15 @@ class Site:
             {**p, "laws_text": laws_text(p.get("laws"))}
             for p in self._of("penalties", ("event_id", "session"), event_id, n).to_dicts()
         ]
-        boards = sorted({(r["section"], r["board"], r["deal_round"]) for r in lines}, key=_order)
+        boards = sorted(made.travellers, key=lambda k: _order((k[0], k[2], k[1])))
         page = {
             "session": s,
             "event_href": "../index.html",
             "session_href": "index.html",
             "status": status_text(s),
             "dec": dec,
-            **self._figures(res),
+            "mp": made.mp,
+            "imps": made.imps,
         }
         self._write(
             f"{base}/index.html",
@@ -1121,59 +1081,30 @@ class Site:
             penalties=penalties,
             boards=[
                 {"section": sec, "board": board_label(b, d), "href": board_name(sec, b, d, dirs)}
-                for sec, b, d in boards
+                for sec, d, b in boards
             ],
             sections=len({sec for sec, *_ in boards}),
             matches=match_rows(matches, self._names(st)) if matches is not None else [],
             **page,
         )
-        by_board: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-        for r in lines:
-            by_board.setdefault((r["section"], r["board"], r["deal_round"]), []).append(r)
         deals = self._deals(event_id, n)
-        # a traveller names and links the pairs of its own section: pair 1 NS of section A is
-        # not pair 1 NS of section B
-        names: dict[Any, dict[tuple[str, str | None], str]] = {}
-        for r in st.select("section", "contestant", "direction", "names").to_dicts():
-            names.setdefault(r["section"], {})[(r["contestant"], r["direction"] or None)] = (
-                r.get("names") or ""
-            )
-        cards_from: dict[Any, dict] = {}  # the scorecard links, per section of board pages
-        for i, (sec, b, d) in enumerate(boards):
-            path = f"{base}/{board_name(sec, b, d, dirs)}"
-            prev = rel(f"{base}/{board_name(*boards[i - 1], dirs)}", path) if i > 0 else None
-            nxt = (
-                rel(f"{base}/{board_name(*boards[i + 1], dirs)}", path)
-                if i + 1 < len(boards)
-                else None
-            )
-            rows = sorted(by_board[(sec, b, d)], key=by_ns_score)
+        paths = [f"{base}/{board_name(sec, b, d, dirs)}" for sec, d, b in boards]
+        for i, (sec, d, b) in enumerate(boards):
+            path = paths[i]
+            html, datum, top = made.travellers[(sec, d, b)]
             of_round = f" of round {d}" if d else ""
-            # each line's two pairs: their scorecards' links and their names, in a Mitchell
-            # by direction (pair 1 NS is not pair 1 EW)
-            links = self._card_links(cards_from, base, path, sec, cards)
-            named = names.get(sec, {})
-            for r in rows:
-                ns, ew = ("NS", "EW") if r["movement"] == "mitchell" else (None, None)
-                r["ns_card"], r["ew_card"] = (
-                    links.get((r["ns_pair"], ns)),
-                    links.get((r["ew_pair"], ew)),
-                )
-                r["ns_names"], r["ew_names"] = (
-                    named.get((r["ns_pair"], ns)),
-                    named.get((r["ew_pair"], ew)),
-                )
             self._write(
                 path,
                 "traveller.html.j2",
                 title=f"Board {b}{of_round}" + (f", section {sec}" if len(boards) and sec else ""),
                 board=f"{b}{of_round}",
                 section=sec,
-                rows=rows,
+                rows=Markup(html),
+                datum=datum if made.has_datum else None,
                 deal=deal_view(deals.get((sec, b)) or deals.get((None, b))),
-                top=fmt(rows[0].get("top_display"), dec.mp),
-                prev=prev,
-                next=nxt,
+                top=fmt(top, dec.mp),
+                prev=rel(paths[i - 1], path) if i > 0 else None,
+                next=rel(paths[i + 1], path) if i + 1 < len(boards) else None,
                 **self._up(page, base, path),
             )
         ties = {
@@ -1182,26 +1113,86 @@ class Site:
             for row in ranking["rows"]
             if row["tie"]
         }
-        self._cards(base, st, res, dec, page, ties, lines, cards, dirs)
+        self._cards(base, st, dec, page, ties, made, cards, dirs)
 
-    @staticmethod
-    def _card_links(
-        cache: dict[Any, dict],
-        base: str,
-        path: str,
-        section: Any,
-        cards: dict[tuple[Any, Any, Any], str],
-    ) -> dict[tuple[str, str | None], str]:
-        """The link from the page ``path``, a traveller of ``section``, to the scorecard of
-        each contestant of that section (the same for every board of the section, whose pages
-        share a folder: made once per section)."""
-        if section not in cache:
-            cache[section] = {
-                (c, d): rel(f"{base}/{card}", path)
-                for (sec, c, d), card in cards.items()
-                if sec == section
-            }
-        return cache[section]
+    def _layout(self, s: dict[str, Any]) -> tuple[dict[tuple[Any, Any, Any], str], dict[Any, str]]:
+        """A session's scorecards' names (:func:`~.common.card_names`: two ids of one form,
+        two scorecards) and its sections' folders (:func:`~.common.section_dirs`: two
+        sections' names of one form, two folders), from its standings: worked out once."""
+        key = (s["event_id"], s["session"])
+        found = self._layouts.get(key)
+        if found is None:
+            st = self._of("standings", SESSION_KEYS, s["event_id"], "session", s["session"])
+            contestants = st.select("section", "contestant", "direction").rows()
+            found = (card_names(contestants), section_dirs(sec for sec, _, _ in contestants))
+            self._layouts[key] = found
+        return found
+
+    def _rows_of(self, s: dict[str, Any]) -> SessionRows:
+        """The rows of a session's traveller and scorecard pages (:func:`~.rows.page_rows`):
+        made for every session of the batch being rendered (:meth:`render_events`) the first
+        time one is asked for, in one pass over their results; a session outside it (or
+        none) alone."""
+        key = (s["event_id"], s["session"])
+        if key not in self._rows:
+            todo = [
+                t for t in self._batch_sessions if (t["event_id"], t["session"]) not in self._rows
+            ]
+            if key not in {(t["event_id"], t["session"]) for t in todo}:
+                todo = [s]
+            self._rows.update(self._page_rows(todo))
+        return self._rows[key]
+
+    def _page_rows(self, sessions: list[dict[str, Any]]) -> dict[tuple[str, int], SessionRows]:
+        """:func:`~.rows.page_rows` of ``sessions``: their results, their display decimals,
+        and their contestants' names and links (from their standings, each session's
+        scorecards named and its sections' folders as :meth:`_layout` gives them)."""
+        people: dict[str, list[Any]] = {
+            k: [] for k in ("event_id", "session", "section", "contestant", "dir", "names",
+                            "card", "boards")
+        }  # fmt: skip
+        for s in sessions:
+            event_id, n = s["event_id"], s["session"]
+            base = f"{self._event_dir(event_id)}/s{n}"
+            cards, dirs = self._layout(s)
+            st = self._of("standings", SESSION_KEYS, event_id, "session", n)
+            seen: dict[tuple[Any, Any, str], int] = {}
+            for sec, c, d, names in st.select("section", "contestant", "direction", "names").rows():
+                d = d or None
+                card = cards.get((sec, c, d)) or card_name(sec, c, d, dirs)
+                boards = f"{base}/{section_dir(sec, dirs)}\x00"  # a board of its section
+                row = (event_id, n, sec, c, d or "", names or "", rel(f"{base}/{card}", boards),
+                       rel(boards, f"{base}/{card}")[:-1])  # fmt: skip
+                at = seen.get((sec, c, d or ""))
+                if at is None:  # the last row of one contestant names it, as a dict would
+                    seen[(sec, c, d or "")] = len(people["event_id"])
+                    for k, v in zip(people, row, strict=True):
+                        people[k].append(v)
+                else:
+                    for k, v in zip(people, row, strict=True):
+                        people[k][at] = v
+        keys = [(s["event_id"], s["session"]) for s in sessions]
+        frame = pl.DataFrame(
+            {
+                "event_id": [k[0] for k in keys],
+                "session": [k[1] for k in keys],
+                "places": [Decimals.of(s.get("profile")).mp for s in sessions],
+            },
+            schema={"event_id": pl.String, "session": pl.Int32, "places": pl.Int64},
+        )
+        results = self.data.results
+        if not results.height:
+            return page_rows(results, frame, pl.DataFrame(people), line_fields, sides)
+        results = results.with_columns(pl.col("session").cast(pl.Int32))
+        contestants = pl.DataFrame(
+            people,
+            schema={
+                "event_id": pl.String, "session": pl.Int32,
+                "section": results.schema["section"], "contestant": results.schema["ns_pair"],
+                "dir": pl.String, "names": pl.String, "card": pl.String, "boards": pl.String,
+            },
+        )  # fmt: skip
+        return page_rows(results, frame, contestants, line_fields, sides)
 
     @staticmethod
     def _up(page: dict[str, Any], base: str, path: str) -> dict[str, Any]:
@@ -1220,117 +1211,67 @@ class Site:
         found = self._of("deals", ("event_id", "session"), event_id, session)
         return {(r["section"], r["board"]): r for r in found.to_dicts()}
 
-    #: What a scorecard line needs of its seat (:func:`sides`) when its traveller line
-    #: (:meth:`_session`) gives its words, contract, result and score.
-    CARD_COLUMNS: tuple[str, ...] = (
-        "__line", "section", "who", "who_dir", "against", "side", "board", "deal_round",
-        "table", "own_score", "kind", "ns_art", "ew_art", "own_mp", "own_pct", "own_imp",
-    )  # fmt: skip
-
     def _cards(
         self,
         base: str,
         st: pl.DataFrame,
-        res: pl.DataFrame,
         dec: Decimals,
         page: dict[str, Any],
-        ties: dict[tuple[str, str], str] | None = None,
-        travellers: list[dict[str, Any]] | None = None,
-        cards: dict[tuple[Any, Any, Any], str] | None = None,
-        dirs: dict[Any, str] | None = None,
+        ties: dict[tuple[str, str], str],
+        made: SessionRows,
+        cards: dict[tuple[Any, Any, Any], str],
+        dirs: dict[Any, str],
     ) -> None:
-        """Each contestant's scorecard; ``ties``: the note on a shared place or a broken tie
-        of each contestant that has one (by section and label, :mod:`.ties`); ``travellers``:
-        the traveller lines of ``res`` as :meth:`_session` worked them out (by ``__line``), whose
-        words, contract shown and score each scorecard line takes instead of working them out
-        again; ``cards``: the scorecards' names (:func:`~.common.card_names`); ``dirs``: the
-        sections' folders (:func:`~.common.section_dirs`)."""
-        seats = sides(res)
-        # a scorecard lists its boards by round and board; a board played at two tables (a
-        # team's two rooms) by table, then side: one order, whatever the input's
-        order = [c for c in ("deal_round", "board", "table", "side") if c in seats.columns]
-        seats = seats.sort(order, nulls_last=True, maintain_order=True)
-        # each contestant's seats, in that order: the rows made dicts once and grouped here,
-        # not split into one frame per contestant (a frame and its dicts cost per call)
-        if travellers is not None:  # the rest of each line is its traveller line's
-            seats = seats.select(c for c in self.CARD_COLUMNS if c in seats.columns)
-        groups: dict[tuple[Any, Any, Any], list[dict[str, Any]]] = {}
-        for x in seats.with_columns(pl.col("who_dir").fill_null("")).to_dicts():
-            groups.setdefault((x["section"], x["who"], x["who_dir"]), []).append(x)
-        who = "player" if (res["form"] == "individual").any() else "pair"
-        names = {
-            (section, contestant, direction or ""): their
-            for section, contestant, direction, their in st.select(
-                "section", "contestant", "direction", "names"
-            ).rows()
-        }
-        #: each board's link from a folder of scorecards (:func:`~.common.rel` reads only the
-        #: folder of the page it links from: every scorecard there shares the link)
-        hrefs: dict[tuple[Any, Any, Any, str], str] = {}
+        """Each contestant's scorecard, its lines made with the session's rows
+        (:func:`~.rows.page_rows`: by round and board, a board played at two tables by
+        table, then side); ``ties``: the note on a shared place or a broken tie of each
+        contestant that has one (by section and label, :mod:`.ties`); ``cards``: the
+        scorecards' names (:func:`~.common.card_names`); ``dirs``: the sections' folders
+        (:func:`~.common.section_dirs`)."""
+        who = "player" if made.individual else "pair"
         for r in with_span(st).to_dicts():
             d = r.get("direction") or ""
-            card = (cards or {}).get((r["section"], r["contestant"], d or None)) or card_name(
+            card = cards.get((r["section"], r["contestant"], d or None)) or card_name(
                 r["section"], r["contestant"], d or None, dirs
             )
-            rows = groups.get((r["section"], r["contestant"], d))
-            lines = []
-            if rows is not None:
-                for x in rows:  # by round and board (sorted before the split)
-                    line = travellers[x["__line"]] if travellers is not None else None
-                    if line is not None:
-                        x["note"] = line["note"]
-                        x.update({k: line[k] for k in ("contract", "declarer", "tricks")})
-                        score = line["ns_score"]
-                        x["result"] = line["result"]
-                    else:
-                        x["note"] = with_public_note(explain(x, x.get("versions") or 1), x)
-                        x.update(shown_contract(x))
-                        score = table_score(x)
-                        x["result"] = result_cell(x)
-                    if x.get("own_score") is None and score is not None:
-                        x["own_score"] = score * (1 if x["side"] == "NS" else -1)
-                    if x.get("kind") == "artificial":
-                        x["score_cell"] = f"A{x.get('ns_art' if x['side'] == 'NS' else 'ew_art')}"
-                    elif x.get("kind") == "not_played":
-                        x["score_cell"] = "NP"
-                    elif x.get("own_score") is None:
-                        x["score_cell"] = "adj."
-                    else:
-                        x["score_cell"] = str(x["own_score"]).replace("-", MINUS)
-                    opponent = ("EW" if x["side"] == "NS" else "NS") if x.get("who_dir") else ""
-                    x["against_names"] = names.get((x["section"], x["against"], opponent)) or ""
-                    # a link depends on the folder it is made from: one per board and folder
-                    to = (x["section"], x["board"], x.get("deal_round"), posixpath.dirname(card))
-                    href = hrefs.get(to)
-                    if href is None:
-                        href = hrefs[to] = rel(
-                            f"{base}/{board_name(*to[:3], dirs)}",
-                            f"{base}/{card}",
-                        )
-                    x["board_href"] = href
-                    x["board"] = board_label(x["board"], x.get("deal_round"))
-                    lines.append(x)
             path = f"{base}/{card}"
+            label = contestant_label(r["contestant"], d or None)
             self._write(
                 path,
                 "scorecard.html.j2",
-                title=f"Scorecard of {who} {contestant_label(r['contestant'], d or None)}",
+                title=f"Scorecard of {who} {label}",
                 standing={
                     **r,
-                    "label": contestant_label(r["contestant"], d or None),
+                    "label": label,
                     "place": place_text(
                         r["rank"], r["tied"], r.get("sanction"), dec.tied_place, r["span"]
                     ),
                     "score": fmt(r.get("score_display"), dec.total),
                     "pct": fmt(r.get("percentage_display"), dec.pct),
                     "penalty": penalty_text(r, dec.total),
-                    "tie": (ties or {}).get(
-                        (r["section"], contestant_label(r["contestant"], d or None))
-                    ),
+                    "tie": ties.get((r["section"], label)),
                 },
-                lines=lines,
+                lines=Markup(made.cards.get((r["section"], r["contestant"], d), "")),
                 **self._up(page, base, path),
             )
+
+
+def line_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """What a traveller (and a scorecard) line shows that a ruling or a form can change,
+    worked out row by row (:func:`~.rows.shown_lines`: every line but an ordinary played
+    one): its adjusted score in words with the ruling's public note
+    (:func:`~.explain.explain`, :func:`with_public_note`; ``versions``: of its board, Law
+    87), the contract, declarer and tricks shown (:func:`shown_contract`) and the NS score
+    (:func:`~.lines.table_score` of the contract shown)."""
+    note = with_public_note(explain(row, row["versions"]), row)
+    shown = {**row, **shown_contract(row)}
+    return {
+        "note": note,
+        "contract": shown["contract"],
+        "declarer": shown["declarer"],
+        "tricks": shown["tricks"],
+        "ns_score": table_score(shown),
+    }
 
 
 def with_public_note(text: str | None, row: dict[str, Any]) -> str | None:
