@@ -94,7 +94,9 @@ def figures(values: pl.Series, places: pl.Series | int) -> pl.Series:
 
 
 def shown_lines(
-    results: pl.DataFrame, by_row: Callable[[dict[str, Any]], dict[str, Any]]
+    results: pl.DataFrame,
+    by_row: Callable[[dict[str, Any]], dict[str, Any]],
+    full_rows: Callable[[pl.DataFrame], list[dict[str, Any]]] | None = None,
 ) -> pl.DataFrame:
     """The fields of :data:`SHOWN_SCHEMA` for every row of ``results`` (with ``versions``:
     how many versions its board has in its session), in order.
@@ -102,7 +104,8 @@ def shown_lines(
     An ordinary played line — kind ``played``, no adjustment, ruling or public note, one
     version of its board, a score — shows no words, its own contract, declarer and tricks
     and its score: taken as columns. Every other line is given by ``by_row`` (the site's
-    own working out, :func:`~pipelines.publish.site.line_fields`) on the row as a dict."""
+    own working out, :func:`~pipelines.publish.site.line_fields`) on the row as a dict —
+    ``full_rows`` gives those rows (the default: the rows of ``results`` as they are)."""
 
     def col(name: str) -> pl.Expr:
         return pl.col(name) if name in results.columns else pl.lit(None)
@@ -125,7 +128,10 @@ def shown_lines(
         col("ns_score").cast(pl.Int64).alias("ns_score"),
     )
     rest = whole.filter(~pl.col("__ordinary"))
-    worked = [by_row(r) for r in rest.drop("__shown", "__ordinary").to_dicts()]
+    rows = (
+        full_rows(rest) if full_rows is not None else rest.drop("__shown", "__ordinary").to_dicts()
+    )
+    worked = [by_row(r) for r in rows]
     one_by_one = pl.DataFrame(
         {
             "__shown": rest["__shown"],
@@ -196,6 +202,14 @@ SIDE_INPUTS = (
     "ew_art", "ns_mp_display", "ew_mp_display", "ns_pct", "ew_pct", "ns_imps", "ew_imps",
     "ns_imps_display", "ew_imps_display", "__shown_note", "__shown_contract",
     "__shown_declarer", "__result", "__shown_score",
+)  # fmt: skip
+
+#: The columns of a result its traveller and scorecard rows are made of (with
+#: :data:`SIDE_INPUTS`' and the seats' own, :data:`SEAT_PREFIXES`); an adjusted line's words
+#: read its whole row.
+PAGE_INPUTS = frozenset(
+    {*SIDE_INPUTS, "adjustment", "ruling_kind", "ruling_public_note", "board_version", "contract",
+     "declarer", "tricks", "datum", "top_display"}
 )  # fmt: skip
 
 #: The seats' own figures (:func:`~pipelines.publish.site.sides`: a south or west player's
@@ -326,8 +340,10 @@ def page_rows(
     out = {key: SessionRows() for key in sessions.select("event_id", "session").iter_rows()}
     if not results.height:
         return out
-    res = results.join(sessions.select("event_id", "session"), on=["event_id", "session"],
-                       how="semi", maintain_order="left")  # fmt: skip
+    # the columns the rows are made of (an adjusted line's words read its whole row, taken
+    # from ``results`` by its place): every batch's lines are not copied whole by the joins
+    wanted = [c for c in results.columns if c in PAGE_INPUTS or c.startswith(SEAT_PREFIXES)]
+    res = results.select(wanted).with_row_index("__at")
     if "deal_round" not in res.columns:
         res = res.with_columns(pl.lit(0, pl.Int32).alias("deal_round"))
     res = res.with_columns(pl.col("deal_round").fill_null(0))
@@ -338,7 +354,13 @@ def page_rows(
         else pl.lit(1, pl.UInt32).alias("versions")
     )
     res = res.join(versions, on=deal, how="left", maintain_order="left")
-    shown = shown_lines(res, by_row).rename(
+
+    def whole(rest: pl.DataFrame) -> list[dict[str, Any]]:
+        """The whole rows of ``rest`` (its lines of ``res``), with their board's versions."""
+        full = results[rest["__at"]].with_columns(rest["versions"], deal_round=rest["deal_round"])
+        return full.to_dicts()
+
+    shown = shown_lines(res, by_row, whole).rename(
         {k: f"__shown_{k}" for k in ("note", "contract", "declarer", "tricks")}
         | {"ns_score": "__shown_score"}
     )
@@ -395,7 +417,13 @@ def out_travellers(
         "__ns_imp_text": figures(_imp(res, "ns"), 2),
         "__ew_imp_text": figures(_imp(res, "ew"), 2),
     }
-    lines = res.with_columns(**{k: (v if v is not None else pl.lit("")) for k, v in texts.items()})
+    extra = [c for c in ("datum", "top_display") if c in res.columns]
+    shown = ["ns_pair", "ew_pair", "movement", "__shown_note", "__shown_contract",
+             "__shown_declarer", "__shown_score", "__result", "__ns_cell", "__ew_cell", "__mp",
+             "__imps"]  # fmt: skip
+    lines = res.select(*BOARD_KEYS, *shown, *extra).with_columns(
+        **{k: (v if v is not None else pl.lit("")) for k, v in texts.items()}
+    )
     mitchell = (pl.col("movement") == "mitchell").fill_null(False)
     people = contestants.select(
         "event_id", "session", "section", "contestant", "dir", "names", "card"
@@ -410,9 +438,8 @@ def out_travellers(
             how="left", maintain_order="left", nulls_equal=True,
         )  # fmt: skip
     score = pl.col("__shown_score")
-    extra = [c for c in ("datum", "top_display") if c in lines.columns]
     boards = (
-        lines.with_columns(__html=traveller_row())
+        lines.select(*BOARD_KEYS, score, *extra, __html=traveller_row())
         .sort([score.is_null(), -score.fill_null(0)], maintain_order=True)
         .group_by(list(BOARD_KEYS), maintain_order=True)
         .agg(pl.col("__html").str.join(""), *(pl.col(c).first() for c in extra))
@@ -497,7 +524,7 @@ def out_cards(
         __imp_text=figures(seats["own_imp"], 2),
     )
     cards = (
-        seats.with_columns(__html=scorecard_row())
+        seats.select(*CARD_KEYS, __html=scorecard_row())
         .group_by(list(CARD_KEYS), maintain_order=True)
         .agg(pl.col("__html").str.join(""))
     )

@@ -259,6 +259,11 @@ def sides(results: pl.DataFrame) -> pl.DataFrame:
 #: The keys of one session's rows in the standings and the changes (scope ``session``).
 SESSION_KEYS = ("event_id", "scope", "session")
 
+#: About how many results the rows of the traveller and scorecard pages are made for at once
+#: (:meth:`Site._rows_of`): the rows' HTML of a chunk of a batch's sessions is held, not a
+#: batch's.
+ROWS_AT_ONCE = 20_000
+
 #: The folder of the month pages, relative to the site root (``months/2026-11.html``).
 MONTHS_DIR = "months"
 
@@ -350,9 +355,10 @@ class Site:
         #: the events of the batch being rendered (:meth:`render_events`): frames are split
         #: for them only
         self._batch: pl.Series | None = None
-        #: the batch's sessions, the rows of their pages (:meth:`_rows_of`) and their
-        #: scorecards' names and sections' folders (:meth:`_layout`)
-        self._batch_sessions: list[dict[str, Any]] = []
+        #: the batch's sessions whose pages' rows are not made yet, the rows made and not
+        #: yet written (:meth:`_rows_of`), and the scorecards' names and sections' folders
+        #: (:meth:`_layout`)
+        self._pending: list[dict[str, Any]] = []
         self._rows: dict[tuple[str, int], SessionRows] = {}
         self._layouts: dict[tuple[str, int], tuple[dict, dict]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
@@ -731,7 +737,7 @@ class Site:
         self._parts = {}  # split the batch's frames afresh
         events = list(events)
         self._rows, self._layouts = {}, {}
-        self._batch_sessions = [s for e in events for s in self.by_event.get(e) or []]
+        self._pending = [s for e in events for s in self.by_event.get(e) or []]
         self._batch = pl.Series(events, dtype=pl.Utf8).implode()
         for event_id in events:
             ev_sessions = self.by_event.get(event_id)
@@ -749,7 +755,7 @@ class Site:
             if made is not None:
                 made(event_id)
         self._batch, self._parts = None, {}  # what follows reads whole frames again
-        self._rows, self._layouts, self._batch_sessions = {}, {}, []
+        self._rows, self._layouts, self._pending = {}, {}, []
 
     def finish(self) -> None:
         """The player pages, the record of the pages, and what is no longer published
@@ -1114,6 +1120,7 @@ class Site:
             if row["tie"]
         }
         self._cards(base, st, dec, page, ties, made, cards, dirs)
+        del self._rows[(event_id, n)]  # written: its rows let go
 
     def _layout(self, s: dict[str, Any]) -> tuple[dict[tuple[Any, Any, Any], str], dict[Any, str]]:
         """A session's scorecards' names (:func:`~.common.card_names`: two ids of one form,
@@ -1129,17 +1136,28 @@ class Site:
         return found
 
     def _rows_of(self, s: dict[str, Any]) -> SessionRows:
-        """The rows of a session's traveller and scorecard pages (:func:`~.rows.page_rows`):
-        made for every session of the batch being rendered (:meth:`render_events`) the first
-        time one is asked for, in one pass over their results; a session outside it (or
-        none) alone."""
+        """The rows of a session's traveller and scorecard pages (:func:`~.rows.page_rows`),
+        made for the sessions of the batch being rendered (:meth:`render_events`) in chunks
+        of about :data:`ROWS_AT_ONCE` results — this session and those after it, in one pass
+        over their results — and let go once the session's pages are written; a session
+        outside the batch alone."""
         key = (s["event_id"], s["session"])
         if key not in self._rows:
-            todo = [
-                t for t in self._batch_sessions if (t["event_id"], t["session"]) not in self._rows
-            ]
-            if key not in {(t["event_id"], t["session"]) for t in todo}:
-                todo = [s]
+            pending = self._pending
+            keys = [(t["event_id"], t["session"]) for t in pending]
+            todo = [s]
+            if key in keys:
+                at = keys.index(key)
+                todo, lines = [], 0
+                for t in pending[at:]:
+                    size = self._of(
+                        "results", ("event_id", "session"), *keys[len(todo) + at]
+                    ).height
+                    if todo and lines + size > ROWS_AT_ONCE:
+                        break
+                    todo.append(t)
+                    lines += size
+                del pending[at : at + len(todo)]
             self._rows.update(self._page_rows(todo))
         return self._rows[key]
 
@@ -1180,9 +1198,14 @@ class Site:
             },
             schema={"event_id": pl.String, "session": pl.Int32, "places": pl.Int64},
         )
-        results = self.data.results
-        if not results.height:
-            return page_rows(results, frame, pl.DataFrame(people), line_fields, sides)
+        parts = [self._of("results", ("event_id", "session"), *k) for k in keys]
+        results = (
+            pl.concat([p for p in parts if p.height]) if any(p.height for p in parts) else None
+        )
+        if results is None:
+            return page_rows(
+                self.data.results.clear(), frame, pl.DataFrame(people), line_fields, sides
+            )
         results = results.with_columns(pl.col("session").cast(pl.Int32))
         contestants = pl.DataFrame(
             people,
