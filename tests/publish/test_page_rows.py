@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipelines.publish import load
+from pipelines.publish import site as site_module
 from pipelines.publish.common import fmt
 from pipelines.publish.data import Published
 from pipelines.publish.rows import figures, result_text, score_cells
@@ -161,9 +162,14 @@ def test_pages_in_columns_are_the_pages_row_by_row(snapshot: Published, data) ->
     assert not differing, (differing[0], made[differing[0]][:3000])
 
 
-def test_the_sample_site_is_the_site_made_row_by_row(sample: Sample, tmp_path) -> None:
+@pytest.mark.parametrize("at_once", [1, 500, 20_000])
+def test_the_sample_site_is_the_site_made_row_by_row(
+    sample: Sample, tmp_path, monkeypatch, at_once: int
+) -> None:
     """The whole published sample (its four forms of line, rulings, appeals, a changed
-    version), made both ways."""
+    version), made both ways; the rows made for each session alone, for a few sessions at
+    once and for all at once (:data:`~pipelines.publish.site.ROWS_AT_ONCE`)."""
+    monkeypatch.setattr(site_module, "ROWS_AT_ONCE", at_once)
     data = load(sample.warehouse)
     Site(data, tmp_path / "columns").render()
     oracle.RowByRowSite(data, tmp_path / "rows").render()
