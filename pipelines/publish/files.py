@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -275,18 +276,52 @@ def record_of(folder: Path) -> Path:
     return folder.parent / ".manifests" / f"{folder.name}.json"
 
 
+@dataclass(frozen=True)
+class RowHashes:
+    """What :func:`digest` reads of a frame — its schema (as text), its height and its rows'
+    hashes (``hash_rows(seed=0)``, in order, as bytes) — worked out beforehand: a frame's
+    rows are hashed once for all its parts (a row's hash is its own, whatever frame it is
+    hashed in), each part's digest the one of the part itself."""
+
+    schema: str
+    height: int
+    hashes: bytes
+
+    @classmethod
+    def of(cls, frame: pl.DataFrame) -> RowHashes:
+        """The row hashes of ``frame``."""
+        hashes = frame.hash_rows(seed=0).to_numpy().tobytes() if frame.height else b""
+        return cls(str(frame.schema), frame.height, hashes)
+
+    @classmethod
+    def parts(cls, frame: pl.DataFrame, keys: list[str]) -> dict[tuple, RowHashes]:
+        """The row hashes of each part of ``frame`` split by ``keys`` (as
+        ``partition_by(keys, as_dict=True)`` splits it), the rows hashed in one pass."""
+        if not frame.height:
+            return {}
+        schema = str(frame.schema)
+        hashed = frame.select(keys).with_columns(frame.hash_rows(seed=0).alias("__row_hash"))
+        return {
+            key: cls(schema, part.height, part["__row_hash"].to_numpy().tobytes())
+            for key, part in hashed.partition_by(keys, as_dict=True).items()
+        }
+
+
 def digest(*parts: object) -> str:
     """SHA-256 of what one published file is made from: texts, and frames by their schema
-    and their rows in order (vectorised row hashes), with the engine's code and templates
-    (:func:`pipelines.incremental.code_fingerprint`: a new version makes every file again)."""
+    and their rows in order (vectorised row hashes; a frame's :class:`RowHashes` the same),
+    with the engine's code and templates (:func:`pipelines.incremental.code_fingerprint`: a
+    new version makes every file again)."""
     from pipelines.incremental import code_fingerprint
 
     h = hashlib.sha256(code_fingerprint().encode())
     for part in parts:
         if isinstance(part, pl.DataFrame):
+            part = RowHashes.of(part)
+        if isinstance(part, RowHashes):
             h.update(f"\0frame:{part.height}:{part.schema}\0".encode())
             if part.height:
-                h.update(part.hash_rows(seed=0).to_numpy().tobytes())
+                h.update(part.hashes)
         else:
             h.update(f"\0{json.dumps(part, sort_keys=True, default=str)}\0".encode())
     return h.hexdigest()

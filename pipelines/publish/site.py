@@ -89,6 +89,7 @@ from pipelines.publish.explain import (
     place_text,
 )
 from pipelines.publish.files import (
+    RowHashes,
     digest,
     listing,
     prune_listed,
@@ -351,7 +352,9 @@ class Site:
         self._prefix = "" if self._root == "." else self._root.rstrip(os.sep) + os.sep
         self._there: set[str] | None = there
         self._paths: set[str] = set()  # the pages' paths, to refuse two pages on one path
-        self._parts: dict[tuple[str, tuple[str, ...]], dict[tuple, pl.DataFrame]] = {}
+        self._parts: dict[tuple[str, tuple[str, ...]], tuple[pl.DataFrame, dict]] = {}
+        #: each frame's rows hashed once, by the same split (:meth:`_hashed`)
+        self._hash_parts: dict[tuple[str, tuple[str, ...]], tuple[RowHashes, dict]] = {}
         #: the events of the batch being rendered (:meth:`render_events`): frames are split
         #: for them only
         self._batch: pl.Series | None = None
@@ -361,6 +364,8 @@ class Site:
         self._pending: list[dict[str, Any]] = []
         self._rows: dict[tuple[str, int], SessionRows] = {}
         self._layouts: dict[tuple[str, int], tuple[dict, dict]] = {}
+        #: each session's rankings as its page shows them (:meth:`_own_rankings`)
+        self._rankings_made: dict[tuple[str, int], list[dict[str, Any]]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
         self.changed: list[Path] = []
         self.removed: list[Path] = []
@@ -486,19 +491,19 @@ class Site:
         publication and its pages still there: they would come out byte for byte the same."""
         event_id, n = s["event_id"], s["session"]
         frames = {
-            "standings": self._of("standings", SESSION_KEYS, event_id, "session", n),
-            "results": self._of("results", ("event_id", "session"), event_id, n),
-            "changes": self._of("changes", SESSION_KEYS, event_id, "session", n),
-            "penalties": self._of("penalties", ("event_id", "session"), event_id, n),
-            "reconciliation": self._of("reconciliation", ("event_id",), event_id),
+            "standings": self._hashed("standings", SESSION_KEYS, event_id, "session", n),
+            "results": self._hashed("results", ("event_id", "session"), event_id, n),
+            "changes": self._hashed("changes", SESSION_KEYS, event_id, "session", n),
+            "penalties": self._hashed("penalties", ("event_id", "session"), event_id, n),
+            "reconciliation": self._hashed("reconciliation", ("event_id",), event_id),
         }
         # whether another event has matches or deals changes nothing of this one's pages:
         # the frames are part of the digest whenever the warehouse has them (a publication in
         # batches of events gives the digest of one batch)
         if self.matches is not None:
-            frames["matches"] = self._of("matches", ("event_id", "session"), event_id, n)
+            frames["matches"] = self._hashed("matches", ("event_id", "session"), event_id, n)
         if self.data.extra.get("deals") is not None:
-            frames["deals"] = self._of("deals", ("event_id", "session"), event_id, n)
+            frames["deals"] = self._hashed("deals", ("event_id", "session"), event_id, n)
         named = [part for name, frame in frames.items() for part in (name, frame)]
         return digest(s, repr(Decimals.of(s.get("profile"))), *named)
 
@@ -563,20 +568,45 @@ class Site:
         """The rows of the snapshot's frame ``name`` (a :class:`Published` field or an extra)
         whose ``keys`` hold ``values``. Each frame is split by its keys once, not filtered
         again for every page: the site costs what its pages hold, not pages x rows."""
-        part = self._parts.get((name, keys))
+        made = self._parts.get((name, keys))
+        if made is None:
+            frame = self._frame(name, keys)
+            if frame is None:
+                return pl.DataFrame()
+            made = (
+                frame.clear(),
+                frame.partition_by(list(keys), as_dict=True) if frame.height else {},
+            )
+            self._parts[(name, keys)] = made
+        empty, parts = made
+        found = parts.get(tuple(values))
+        return found if found is not None else empty
+
+    def _frame(self, name: str, keys: tuple[str, ...]) -> pl.DataFrame | None:
+        """The snapshot's frame ``name`` as :meth:`_of` splits it: a batch's events only
+        (:meth:`render_events`) when split by event (a night of few events does not split the
+        season); ``None`` when the snapshot has no such frame."""
         frame = getattr(self.data, name, None)
         if frame is None:
             frame = self.data.extra.get(name)
-        if frame is None:
-            return pl.DataFrame()
-        if part is None:
-            if self._batch is not None and keys[0] == "event_id" and frame.height:
-                # the batch's events only: a night of few events does not split the season
+        if frame is not None and self._batch is not None and keys[0] == "event_id":
+            if frame.height:
                 frame = frame.filter(pl.col("event_id").is_in(self._batch))
-            part = frame.partition_by(list(keys), as_dict=True) if frame.height else {}
-            self._parts[(name, keys)] = part
-        found = part.get(tuple(values))
-        return found if found is not None else frame.clear()
+        return frame
+
+    def _hashed(self, name: str, keys: tuple[str, ...], *values: Any) -> RowHashes | pl.DataFrame:
+        """What a digest reads of :meth:`_of` (``name``, ``keys``, ``values``): its
+        :class:`~pipelines.publish.files.RowHashes`, every row of the frame hashed in one
+        pass, once (the frame itself when the snapshot has none: an empty frame)."""
+        made = self._hash_parts.get((name, keys))
+        if made is None:
+            frame = self._frame(name, keys)
+            if frame is None:
+                return pl.DataFrame()
+            made = (RowHashes.of(frame.clear()), RowHashes.parts(frame, list(keys)))
+            self._hash_parts[(name, keys)] = made
+        empty, parts = made
+        return parts.get(tuple(values), empty)
 
     @staticmethod
     def _figures(results: pl.DataFrame) -> dict[str, bool]:
@@ -734,9 +764,9 @@ class Site:
             extra={"players": self.data.extra.get("players"), **batch.extra},
         )
         self.matches = self.data.extra.get("matches")
-        self._parts = {}  # split the batch's frames afresh
+        self._parts, self._hash_parts = {}, {}  # split and hash the batch's frames afresh
         events = list(events)
-        self._rows, self._layouts = {}, {}
+        self._rows, self._layouts, self._rankings_made = {}, {}, {}
         self._pending = [s for e in events for s in self.by_event.get(e) or []]
         self._batch = pl.Series(events, dtype=pl.Utf8).implode()
         for event_id in events:
@@ -754,8 +784,8 @@ class Site:
             ]
             if made is not None:
                 made(event_id)
-        self._batch, self._parts = None, {}  # what follows reads whole frames again
-        self._rows, self._layouts, self._pending = {}, {}, []
+        self._batch, self._parts, self._hash_parts = None, {}, {}  # whole frames again
+        self._rows, self._layouts, self._rankings_made, self._pending = {}, {}, {}, []
 
     def finish(self) -> None:
         """The player pages, the record of the pages, and what is no longer published
@@ -921,14 +951,27 @@ class Site:
 
     def _session_rankings(self, event_id: str, s: dict[str, Any]) -> list[dict[str, Any]]:
         """A session's rankings as the event's page shows them, each contestant linked to its
-        scorecard in the session's folder (named as the session names them: ``card_names``)."""
-        st = self._of("standings", SESSION_KEYS, event_id, "session", s["session"])
-        return self._rankings(
-            st,
-            Decimals.of(s.get("profile")),
-            link_dir=f"s{s['session']}/",
-            cards=card_names(st.select("section", "contestant", "direction").rows()),
-        )
+        scorecard in the session's folder (named as the session names them: ``card_names``):
+        the session page's rankings (:meth:`_own_rankings`), their links from the event's
+        folder."""
+        way = f"s{s['session']}/"
+        return [
+            {**ranking, "rows": [{**row, "href": way + row["href"]} for row in ranking["rows"]]}
+            for ranking in self._own_rankings(s)
+        ]
+
+    def _own_rankings(self, s: dict[str, Any]) -> list[dict[str, Any]]:
+        """A session's rankings as its own page shows them (:meth:`_rankings`, each contestant
+        linked to its scorecard from the session's folder): worked out once for the event's
+        page and the session's (:meth:`render_events` lets them go with the batch)."""
+        key = (s["event_id"], s["session"])
+        found = self._rankings_made.get(key)
+        if found is None:
+            st = self._of("standings", SESSION_KEYS, s["event_id"], "session", s["session"])
+            cards, _ = self._layout(s)
+            found = self._rankings(st, Decimals.of(s.get("profile")), link_dir="", cards=cards)
+            self._rankings_made[key] = found
+        return found
 
     def _agreement(self, event_id: str, session: int, program: str | None) -> str | None:
         """The line on whether the club's own figures are reproduced (see
@@ -1060,7 +1103,7 @@ class Site:
         st = self._of("standings", SESSION_KEYS, event_id, "session", n)
         made = self._rows_of(s)
         cards, dirs = self._layout(s)
-        rankings = self._rankings(st, dec, link_dir="", cards=cards)
+        rankings = self._own_rankings(s)
         matches = self._matches(event_id, n)
         changes = self._changes(self._of("changes", SESSION_KEYS, event_id, "session", n), st, dec)
         penalties = [
@@ -1121,6 +1164,7 @@ class Site:
         }
         self._cards(base, st, dec, page, ties, made, cards, dirs)
         del self._rows[(event_id, n)]  # written: its rows let go
+        self._rankings_made.pop((event_id, n), None)
 
     def _layout(self, s: dict[str, Any]) -> tuple[dict[tuple[Any, Any, Any], str], dict[Any, str]]:
         """A session's scorecards' names (:func:`~.common.card_names`: two ids of one form,

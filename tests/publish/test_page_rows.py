@@ -216,3 +216,29 @@ def test_cells_and_results_are_the_row_by_row_ones(rows) -> None:
     result = result_text(pl.col("contract"), pl.col("tricks"))
     made = frame.select(ns.alias("ns"), ew.alias("ew"), result.alias("result"))
     assert made.rows() == [(*oracle._score_cells(r), oracle.result_cell(r)) for r in rows]
+
+
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", None]),
+            st.one_of(st.none(), st.integers(-5, 5)),
+            st.one_of(st.none(), st.floats(allow_nan=True)),
+            st.one_of(st.none(), st.text(max_size=5)),
+        ),
+        max_size=40,
+    )
+)
+def test_row_hashes_are_row_local(rows) -> None:
+    """A row's hash is its own, whatever frame it is hashed in: a part's digest from its
+    frame's hashes (:class:`~pipelines.publish.files.RowHashes`) is the part's."""
+    from pipelines.publish.files import RowHashes, digest
+
+    frame = pl.DataFrame(
+        rows,
+        schema={"k": pl.String, "i": pl.Int64, "f": pl.Float64, "t": pl.String},
+        orient="row",
+    )
+    hashed = RowHashes.parts(frame, ["k"])
+    for key, part in frame.partition_by(["k"], as_dict=True).items():
+        assert digest(hashed[key]) == digest(part)

@@ -186,3 +186,29 @@ def test_each_page_is_recorded_once_and_an_older_record_still_keeps_its_events(
     assert (
         record_of(out / "site").read_bytes() == record_of(tmp_path / "fresh" / "site").read_bytes()
     )
+
+
+def test_a_frame_hashed_once_gives_each_part_its_own_digest(sample: Sample):
+    """A session's digest reads its rows' hashes from the batch's frame hashed in one pass
+    (:class:`~pipelines.publish.files.RowHashes`): for every part of every frame the site
+    splits, the digest of the part itself."""
+    from pipelines.publish.files import RowHashes, digest
+
+    data = load(sample.warehouse)
+    frames = {
+        "results": (data.results, ["event_id", "session"]),
+        "standings": (data.standings, ["event_id", "scope", "session"]),
+        "penalties": (data.penalties, ["event_id", "session"]),
+    }
+    checked = 0
+    for frame, keys in frames.values():
+        hashed = RowHashes.parts(frame, keys)
+        parts = frame.partition_by(keys, as_dict=True)
+        assert hashed.keys() == parts.keys()
+        for key, part in parts.items():
+            assert digest("x", hashed[key]) == digest("x", part)
+            checked += 1
+        assert digest(RowHashes.of(frame.clear())) == digest(frame.clear())
+    assert checked > 20
+    one = data.results.head(3)
+    assert digest(RowHashes.of(one)) != digest(RowHashes.of(one.reverse()))  # order counts
