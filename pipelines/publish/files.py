@@ -269,6 +269,24 @@ def split_by(sessions: pl.DataFrame, keys: list[str]):
     return rows
 
 
+def hashed_by(sessions: pl.DataFrame, keys: list[str]):
+    """The :class:`RowHashes` of a frame's rows by ``keys`` — of the part :func:`split_by`
+    gives —, for the events of ``sessions`` only: each frame's rows hashed in one pass,
+    when first asked (an export's digest reads its part's hashes, not the part)."""
+    events = sessions["event_id"].unique().implode()
+    parts: dict[int, tuple[pl.DataFrame, RowHashes, dict]] = {}
+
+    def hashes(frame: pl.DataFrame, key: tuple) -> RowHashes:
+        if id(frame) not in parts:
+            mine = frame.filter(pl.col("event_id").is_in(events)) if frame.height else frame
+            # the frame held: its id stays its own
+            parts[id(frame)] = (frame, RowHashes.of(frame.clear()), RowHashes.parts(mine, keys))
+        _, empty, split = parts[id(frame)]
+        return split.get(key, empty)
+
+    return hashes
+
+
 def record_of(folder: Path) -> Path:
     """Where the record of what ``folder``'s files were made from is kept: beside the
     folder, in a hidden ``.manifests`` folder (``site`` -> ``.manifests/site.json``), never

@@ -25,7 +25,7 @@ import polars as pl
 
 from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.explain import place_text
-from pipelines.publish.files import Manifest, digest, put, split_by
+from pipelines.publish.files import Manifest, digest, hashed_by, put, split_by
 from pipelines.publish.lines import LINE_INPUTS, export_lines
 from pipelines.publish.site import Decimals, slug
 from pipelines.publish.usebio_writer import exportable
@@ -327,16 +327,16 @@ def write_pbn(
     todo = ok.filter(~pl.col("event_id").is_in(whole)) if whole else ok
     of_session = standings.filter(pl.col("scope") == "session")
     rows = split_by(ok, ["event_id", "session"])
+    hashes = hashed_by(ok, ["event_id", "session"])  # each frame's rows hashed once
     stale = []  # the sessions whose file is made again (the others' are as they were made)
     for s in todo.to_dicts():
         key = (s["event_id"], s["session"])
         if key in kept_now:
             continue
         path = out / pbn_name(s["event_id"], s["session"], stems)
-        s_st, s_res = rows(of_session, key), rows(results, key)
         written.append(path)
-        if not made.fresh(path, digest(s, s_st, s_res)):
-            stale.append((s, path, s_st, s_res))
+        if not made.fresh(path, digest(s, hashes(of_session, key), hashes(results, key))):
+            stale.append((s, path, rows(of_session, key), rows(results, key)))
     if stale:  # their score tables made in one pass over their lines
         these = pl.DataFrame(
             {

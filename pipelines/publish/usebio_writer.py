@@ -30,7 +30,7 @@ import polars as pl
 
 from pipelines.profiles import load as load_profile
 from pipelines.publish.explain import place_text
-from pipelines.publish.files import Manifest, digest, put, split_by
+from pipelines.publish.files import Manifest, digest, hashed_by, put, split_by
 from pipelines.publish.lines import LINE_INPUTS, export_lines
 from pipelines.publish.site import Decimals, slug
 
@@ -397,12 +397,15 @@ def write_usebio(
             todo.append(event_id)
     mine = ok.filter(pl.col("event_id").is_in(todo)) if todo else ok.clear()
     stale = []  # the events whose file is made again (the others' are as they were made)
+    hashes = hashed_by(ok, ["event_id"])  # each frame's rows hashed once
     for (event_id,), ev in sorted(mine.partition_by(["event_id"], as_dict=True).items()):
         path = out / names[event_id]
-        ev_st = rows(standings, (event_id,))
-        ev_res = rows(results, (event_id,))
         written.append(path)
-        if not made.fresh(path, digest(event_id, ev, ev_st, ev_res)):
+        made_from = digest(
+            event_id, ev, hashes(standings, (event_id,)), hashes(results, (event_id,))
+        )
+        if not made.fresh(path, made_from):
+            ev_st, ev_res = rows(standings, (event_id,)), rows(results, (event_id,))
             stale.append((event_id, path, ev, ev_st, ev_res))
     if stale:  # their boards made in one pass over their lines
         events = pl.Series([e for e, *_ in stale], dtype=pl.String).implode()
