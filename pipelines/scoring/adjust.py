@@ -137,8 +137,12 @@ def apply_rulings(
     )
     updates: list[dict] = []
     comps: list[tuple[int, str, int | None, Fraction, str | None]] = []
-    for (row,), group in targets.group_by(["__row"], maintain_order=True):
-        rs = group.to_dicts()
+    # each table's rulings in the order they were made (the rows sorted so): one reading of
+    # the joined rows, not a frame per table
+    by_row: dict[int, list[dict]] = {}
+    for t in targets.to_dicts():
+        by_row.setdefault(t["__row"], []).append(t)
+    for row, rs in by_row.items():
         first = rs[0]
         board, kind0 = first["board"], first["__kind0"]
         up: dict = {"__row": row}

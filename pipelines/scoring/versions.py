@@ -106,7 +106,10 @@ def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
 
 
 def rulings_in_effect(
-    rulings: pl.DataFrame, appeals: pl.DataFrame, applied: set[str]
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    applied: set[str],
+    replaced: set[str] | None = None,
 ) -> pl.DataFrame:
     """The rulings in effect once the decisions ``applied`` (their cause ids) were made.
 
@@ -117,7 +120,8 @@ def rulings_in_effect(
     ``ruled_kind`` — and a penalty's amount. A ruling another ``supersedes`` is never in
     effect. A late ruling (Laws 79C, 92B) is never in
     effect; a score correction is once applied; a penalty withdrawn on an applied appeal
-    is not.
+    is not. ``replaced``: the rulings another supersedes, when ``rulings`` is a part of the
+    log whose other rulings may supersede (default: those ``rulings`` names).
     """
     changes: dict[str, list[dict]] = {}
     for a in appeals.sort("decided_at", "appeal_id", nulls_last=True).iter_rows(named=True):
@@ -125,11 +129,8 @@ def rulings_in_effect(
             changes.setdefault(a["ruling_id"], []).append(a)
     rows = []
     # a ruling another one supersedes (the same table and board) is kept, never in effect
-    replaced = (
-        set(rulings["supersedes"].drop_nulls().to_list())
-        if "supersedes" in rulings.columns
-        else set()
-    )
+    if replaced is None:
+        replaced = superseded(rulings)
     for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
         if r["kind"] == RulingKind.SCORE_CORRECTION and r["ruling_id"] not in applied:
             continue
@@ -151,6 +152,13 @@ def rulings_in_effect(
         )
     schema = dict(rulings.schema) | {"appeal_id": pl.Utf8, "ruled_kind": pl.Utf8}
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+def superseded(rulings: pl.DataFrame) -> set[str]:
+    """The rulings another of ``rulings`` supersedes (its ``supersedes``)."""
+    if "supersedes" not in rulings.columns:
+        return set()
+    return set(rulings["supersedes"].drop_nulls().to_list())
 
 
 def penalties_frame(
@@ -343,10 +351,13 @@ def session_versions(
     ]
     # version j + 1 of a session with more than j decisions (its first j made): only those
     # sessions are scored again, each on its own boards
+    replaced = superseded(rulings)
     for j in range(rounds):
         applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
         due = made.filter(pl.col("__n") > j).select("event_id", "session")
-        in_effect = _of_sessions(rulings_in_effect(rulings, appeals, applied), due)
+        # the rulings of the sessions due only (each ruling's effect is its own, with what
+        # the whole log supersedes)
+        in_effect = rulings_in_effect(_of_sessions(rulings, due), appeals, applied, replaced)
         _, standings = score_state(
             _of_sessions(validated, due), in_effect, contestants, profs=profs
         )
