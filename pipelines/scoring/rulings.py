@@ -72,6 +72,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import polars as pl
@@ -125,9 +126,16 @@ def parse_time(text: str | None) -> datetime | None:
     t = text.strip().replace("T", " ")
     fmt = "%Y-%m-%d %H:%M:%S" if t.count(":") == 2 else "%Y-%m-%d %H:%M"
     try:
-        return datetime.strptime(t, fmt)
+        return _strptime(t, fmt)
     except ValueError:
         raise ValueError(f"'{text}' is not a date and time YYYY-MM-DD HH:MM") from None
+
+
+@lru_cache(maxsize=65_536)
+def _strptime(text: str, fmt: str) -> datetime:
+    """:meth:`datetime.strptime`, each text read once: a season's logs repeat their times
+    (every ruling of an evening ends its session at the same minute)."""
+    return datetime.strptime(text, fmt)
 
 
 def _bool(text: str | None) -> bool | None:
@@ -777,7 +785,7 @@ def published_at(info: dict, session_date: str | None) -> datetime:
     if t is not None:
         return t
     day = info.get("date") or session_date
-    return datetime.strptime(f"{day} 23:59", "%Y-%m-%d %H:%M")
+    return _strptime(f"{day} 23:59", "%Y-%m-%d %H:%M")
 
 
 def _in_order(
