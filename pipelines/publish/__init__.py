@@ -225,8 +225,6 @@ def _make_shares(
         data = _make_events(
             site, data, batches, warehouse, folders_out, made, stems, written, tally.one
         )
-        if helpers is not None:  # while they finish their shares
-            site.players()
         parts = tally.wait()
         if peak_before is not None:
             from pipelines.bench import peak_rss_mb

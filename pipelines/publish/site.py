@@ -379,7 +379,6 @@ class Site:
         #: player pages rendered, and those kept as they were (:mod:`.players`)
         self.players_rendered = 0
         self.players_kept = 0
-        self._players_made = False
         #: month pages rendered, and those kept as they were (:meth:`_index`)
         self.months_rendered = 0
         self.months_kept = 0
@@ -788,21 +787,11 @@ class Site:
         self._batch, self._parts, self._hash_parts = None, {}, {}  # whole frames again
         self._rows, self._layouts, self._rankings_made, self._pending = {}, {}, {}, []
 
-    def players(self) -> None:
-        """The player pages (:mod:`.players`), once: from the season's standings and players'
-        lines, nothing of the events' pages — a shared publication makes them while its
-        helpers finish their shares (:func:`pipelines.publish.publish`)."""
-        if self._players_made:
-            return
+    def finish(self) -> None:
+        """The player pages, the record of the pages, and what is no longer published
+        removed (the pages: :meth:`all_pages`, :attr:`page_total`)."""
         players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
         self.players_rendered, self.players_kept = players.render(self)
-        self._players_made = True
-
-    def finish(self) -> None:
-        """The player pages (unless made already, :meth:`players`), the record of the pages,
-        and what is no longer published removed (the pages: :meth:`all_pages`,
-        :attr:`page_total`)."""
-        self.players()
         # one line: json's C encoder writes it (an indented record is written in Python)
         self.record_bytes = (json.dumps(self.manifest, sort_keys=True) + "\n").encode()
         self.record_written = put(record_of(self.out), self.record_bytes)
