@@ -263,7 +263,7 @@ SESSION_KEYS = ("event_id", "scope", "session")
 #: About how many results the rows of the traveller and scorecard pages are made for at once
 #: (:meth:`Site._rows_of`): the rows' HTML of a chunk of a batch's sessions is held, not a
 #: batch's.
-ROWS_AT_ONCE = 20_000
+ROWS_AT_ONCE = 10_000
 
 #: The folder of the month pages, relative to the site root (``months/2026-11.html``).
 MONTHS_DIR = "months"
