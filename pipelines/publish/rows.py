@@ -221,6 +221,30 @@ BOARD_KEYS = ("event_id", "session", "section", "deal_round", "board")
 CARD_KEYS = ("event_id", "session", "section", "who", "who_dir")
 
 
+def _opening(adjusted: pl.Expr) -> pl.Expr:
+    """A line's ``<tr>``, marked ``adjusted`` when it has words (an adjusted score)."""
+    return pl.when(adjusted).then(pl.lit('<tr class="adjusted">\n')).otherwise(pl.lit("<tr>\n"))
+
+
+def _names(names: pl.Expr) -> pl.Expr:
+    """The names after a contestant's id (nothing without them)."""
+    return (
+        pl.when(truthy(names))
+        .then(pl.concat_str(pl.lit(' <span class="names">'), escaped(names), pl.lit("</span>")))
+        .otherwise(pl.lit(""))
+    )
+
+
+def _closing(adjusted: pl.Expr) -> pl.Expr:
+    """A line's last cell — its adjusted score in words, marked — and the row's end."""
+    note = pl.concat_str(
+        pl.lit('<span class="mark" aria-hidden="true">*</span> '), escaped(pl.col("__shown_note"))
+    )
+    return pl.concat_str(
+        pl.lit("<td>"), pl.when(adjusted).then(note).otherwise(pl.lit("")), pl.lit("</td>\n</tr>\n")
+    )
+
+
 def traveller_row() -> pl.Expr:
     """A traveller line's ``<tr>`` (``traveller.html.j2`` prints the rows as they are), from
     the columns :func:`page_rows` gives each line."""
@@ -236,15 +260,13 @@ def traveller_row() -> pl.Expr:
                 pl.concat_str(pl.lit('<a href="'), escaped(card), pl.lit('">'), who, pl.lit("</a>"))
             )
             .otherwise(who),
-            pl.when(truthy(names))
-            .then(pl.concat_str(pl.lit(' <span class="names">'), escaped(names), pl.lit("</span>")))
-            .otherwise(pl.lit("")),
+            _names(names),
             pl.lit("</td>\n"),
         )
 
     num = '<td class="num">'
     return pl.concat_str(
-        pl.when(adjusted).then(pl.lit('<tr class="adjusted">\n')).otherwise(pl.lit("<tr>\n")),
+        _opening(adjusted),
         pair("ns"),
         pair("ew"),
         pl.lit("<td>"), or_empty(pl.col("__shown_contract")),
@@ -261,12 +283,7 @@ def traveller_row() -> pl.Expr:
         .then(pl.concat_str(pl.lit(num), pl.col("__ns_imp_text"), pl.lit(f"</td>{num}"),
                             pl.col("__ew_imp_text"), pl.lit("</td>")))
         .otherwise(pl.lit("")),
-        pl.lit("<td>"),
-        pl.when(adjusted)
-        .then(pl.concat_str(pl.lit('<span class="mark" aria-hidden="true">*</span> '),
-                            escaped(pl.col("__shown_note"))))
-        .otherwise(pl.lit("")),
-        pl.lit("</td>\n</tr>\n"),
+        _closing(adjusted),
     )  # fmt: skip
 
 
@@ -277,13 +294,11 @@ def scorecard_row() -> pl.Expr:
     num = '<td class="num">'
     names = pl.col("__against_names")
     return pl.concat_str(
-        pl.when(adjusted).then(pl.lit('<tr class="adjusted">\n')).otherwise(pl.lit("<tr>\n")),
+        _opening(adjusted),
         pl.lit('<th scope="row"><a href="'), escaped(pl.col("__board_href")),
         pl.lit('">'), escaped(pl.col("__board_label")), pl.lit("</a></th>\n<td>"),
         escaped(pl.col("side")), pl.lit("</td><td>"), escaped(pl.col("against")),
-        pl.when(truthy(names))
-        .then(pl.concat_str(pl.lit(' <span class="names">'), escaped(names), pl.lit("</span>")))
-        .otherwise(pl.lit("")),
+        _names(names),
         pl.lit("</td><td>"), or_empty(pl.col("__shown_contract")),
         pl.lit("</td>\n<td>"), or_empty(pl.col("__shown_declarer")),
         pl.lit("</td><td>"), escaped(pl.col("__result")),
@@ -295,12 +310,7 @@ def scorecard_row() -> pl.Expr:
         pl.when(pl.col("__imps"))
         .then(pl.concat_str(pl.lit(num), pl.col("__imp_text"), pl.lit("</td>")))
         .otherwise(pl.lit("")),
-        pl.lit("<td>"),
-        pl.when(adjusted)
-        .then(pl.concat_str(pl.lit('<span class="mark" aria-hidden="true">*</span> '),
-                            escaped(pl.col("__shown_note"))))
-        .otherwise(pl.lit("")),
-        pl.lit("</td>\n</tr>\n"),
+        _closing(adjusted),
     )  # fmt: skip
 
 
