@@ -36,6 +36,7 @@ from datetime import date
 from typing import Any, Protocol
 
 import polars as pl
+from markupsafe import Markup, escape
 
 from pipelines import progress
 from pipelines.publish.common import (
@@ -43,18 +44,18 @@ from pipelines.publish.common import (
     Decimals,
     card_name,
     card_names,
-    fmt,
     slug,
     slug_expr,
 )
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import digest
+from pipelines.publish.rows import escaped, figures, truthy
 
 #: The folder of the player pages, relative to the site root.
 PLAYERS_DIR = "players"
 #: The line keys of a standing (the contestant's line in one ranking).
 LINE = ("event_id", "scope", "session", "section", "contestant", "direction")
-#: The columns of a standing a player's line shows (:func:`_line_view`) besides :data:`LINE`.
+#: The columns of a standing a player's line shows (:func:`row_html`) besides :data:`LINE`.
 SHOWN = (
     "session_date", "names", "rank", "tied", "sanction", "score_display",
     "percentage_display", "unit", "profile",
@@ -239,10 +240,11 @@ def short_date(iso: str) -> str:
 
 
 def chart(points: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The percentage chart of a player's sessions (``date``, ``pct`` floats, in play order):
-    the polyline, the dots, the horizontal grid every 10 % (integer labels) with the 50 % line
-    marked, and the dates under the dots, no two nearer than :data:`DATE_GAP`; ``None``
-    without a session percentage."""
+    """The percentage chart of a player's sessions (``date``, ``pct`` floats, ``pct_text`` as
+    printed, in play order; ``title``, when given, the dot's title already escaped): the
+    polyline, the dots (``dots``, and as the page draws them, ``circles``), the horizontal
+    grid every 10 % (integer labels) with the 50 % line marked, and the dates under the dots,
+    no two nearer than :data:`DATE_GAP`; ``None`` without a session percentage."""
     pts = [p for p in points if p["pct"] is not None]
     if not pts:
         return None
@@ -256,6 +258,8 @@ def chart(points: list[dict[str, Any]]) -> dict[str, Any] | None:
         return round(_TOP + height * (hi - v) / (hi - lo), 1)
 
     n = len(pts)
+    # each dot's title as the page prints it: given escaped (``title``), else escaped here
+    titles = [p.get("title") or escape(f"{p['date']}: {p['pct_text']} %") for p in pts]
     xs = [round(_LEFT + (width * (i + 0.5) / n), 1) for i in range(n)]
     dots = [
         {"x": x, "y": y(p["pct"]), "label": f"{p['date']}: {p['pct_text']} %"}
@@ -276,29 +280,83 @@ def chart(points: list[dict[str, Any]]) -> dict[str, Any] | None:
         "grid": [{"y": y(v), "label": str(v), "average": v == 50} for v in range(lo, hi + 1, 10)],
         "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
         "dots": dots,
+        # the dots as the page draws them, each with its date and percentage as its title
+        "circles": Markup(
+            "\n".join(
+                f'<circle class="dot" cx="{d["x"]}" cy="{d["y"]}" r="4"><title>{t}</title></circle>'
+                for d, t in zip(dots, titles, strict=True)
+            )
+        ),
         "dates": [{"x": xs[i], "label": short_date(pts[i]["date"])} for i in firsts],
         "date_y": _TOP + height + 18,
         "sessions": n,
     }
 
 
-def _line_view(r: dict[str, Any], dec: Decimals, href: str, title: str) -> dict[str, Any]:
-    """One row of a player page: what the table shows of a standing."""
-    span = r.get("span") or 1
-    place = place_text(r["rank"], bool(r["tied"]), r.get("sanction"), dec.tied_place, span)
-    pct = fmt(r.get("percentage_display"), dec.pct)
-    unit = r.get("unit") or "MP"
-    return {
-        "date": r["date"] or "",
-        "event": title,
-        "scope": r["scope"],
-        "with": r["partners"],
-        "place": place,
-        "of": r.get("field"),
-        "pct": pct,
-        "score": "" if pct else f"{fmt(r.get('score_display'), dec.total)} {unit}",
-        "href": href,
-    }
+#: The columns of a standing a player's line may lack (a snapshot without them), with their
+#: types: missing, as before.
+_OPTIONAL: dict[str, pl.DataType] = {
+    "sanction": pl.Utf8(),
+    "unit": pl.Utf8(),
+    "profile": pl.Utf8(),
+    "percentage_display": pl.Float64(),
+    "score_display": pl.Float64(),
+    "direction": pl.Utf8(),
+    "span": pl.UInt32(),
+    "field": pl.UInt32(),
+}
+
+
+def row_html() -> pl.Expr:
+    """A line of a player's table as HTML, from the columns :meth:`PlayerPages._shown` works
+    out: its date; the event (the session's title, ``, session N`` in an event of several,
+    ``, event total`` for an event's total) linking to the scorecard or to the event's page,
+    with the partners; the place with the size of the field; the percentage, else the score
+    with its unit (``MP`` when the line names none). Texts escaped as Jinja escapes them
+    (:func:`~.rows.escaped`)."""
+    session = pl.col("scope") == "session"
+    title = pl.coalesce("__title", "__first")
+    event = (
+        pl.when(session & pl.col("__several"))
+        .then(pl.concat_str(title, pl.lit(", session "), pl.col("session").cast(pl.Utf8)))
+        .when(session)
+        .then(title)
+        .otherwise(pl.concat_str(title, pl.lit(", event total")))
+    )
+    href = (
+        pl.when(session)
+        .then(
+            pl.concat_str(
+                pl.lit("../events/"), "__folder", pl.lit("/s"), pl.col("session").cast(pl.Utf8),
+                pl.lit("/"), pl.coalesce("__own", "__card"),
+            )
+        )
+        .otherwise(pl.concat_str(pl.lit("../events/"), "__folder", pl.lit("/index.html")))
+    )  # fmt: skip
+    unit = pl.when(truthy(pl.col("unit"))).then(pl.col("unit")).otherwise(pl.lit("MP"))
+    partners, field = pl.col("partners"), pl.col("field")
+    return pl.concat_str(
+        pl.when(pl.col("scope") == "event")
+        .then(pl.lit('<tr class="total">\n'))
+        .otherwise(pl.lit("<tr>\n")),
+        pl.lit("<td>"), escaped(pl.col("date")), pl.lit("</td>\n"),
+        pl.lit('<th scope="row"><a href="'), escaped(href), pl.lit('">'), escaped(event),
+        pl.lit("</a>"),
+        pl.when(truthy(partners))
+        .then(pl.concat_str(pl.lit(' <span class="names">with '), escaped(partners),
+                            pl.lit("</span>")))
+        .otherwise(pl.lit("")),
+        pl.lit("</th>\n<td>"), escaped(pl.col("__place")),
+        pl.when(field.is_not_null() & (field != 0))
+        .then(pl.concat_str(pl.lit(' <span class="muted">of '), field.cast(pl.Utf8),
+                            pl.lit("</span>")))
+        .otherwise(pl.lit("")),
+        pl.lit('</td>\n<td class="num">'),
+        pl.when(pl.col("__pct") != "")
+        .then(pl.concat_str(escaped(pl.col("__pct")), pl.lit(" %")))
+        .otherwise(escaped(pl.concat_str("__total", pl.lit(" "), unit))),
+        pl.lit("</td>\n</tr>\n"),
+    )  # fmt: skip
 
 
 class PlayerPages:
@@ -409,16 +467,12 @@ class PlayerPages:
             pl.col("identity").replace_strict(pages, return_dtype=pl.Utf8).alias("page")
         ).sort(pl.col("name").str.to_lowercase(), "club", "page")
 
-    def _title(self, event_id: str, session: int | None) -> str:
-        """The event's readable title (a session's own, else its first session's)."""
-        s = self.sessions.get((event_id, session)) or self.first[event_id]
-        return str(s.get("name") or event_id)
-
     def views(
         self, folders: dict[str, str], people: pl.DataFrame | None = None
     ) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
         """Each player (a row of :meth:`players`; of ``people`` when given) with the context of
-        its page."""
+        its page: its table's rows as HTML (:func:`row_html`, made for all the pages at once,
+        in columns) and its chart (:func:`chart`)."""
         people = self.players() if people is None else people
         if not people.height:
             return
@@ -435,45 +489,136 @@ class PlayerPages:
                 )
                 .alias("page")
             )
+            .sort(["date", "event_id", "scope", "session"], descending=[False, False, True, False])
         )
-        groups = lines.sort(
-            ["date", "event_id", "scope", "session"], descending=[False, False, True, False]
-        ).partition_by("page", as_dict=True)
+        session = pl.col("scope") == "session"
+        pages = (
+            self._shown(lines, folders)
+            .group_by("page", maintain_order=True)
+            .agg(
+                pl.col("__html").str.join("").alias("rows"),
+                pl.col("date").filter(session).alias("dates"),
+                pl.col("percentage_display").filter(session).alias("pcts"),
+                pl.col("__pct").filter(session).alias("texts"),
+                escaped(pl.concat_str("date", pl.lit(": "), "__pct", pl.lit(" %")))
+                .filter(session)
+                .alias("titles"),
+            )
+        )
+        by_page = {r[0]: r[1:] for r in pages.iter_rows()}
         for person in people.to_dicts():
-            rows = []
-            points = []
-            for r in groups[(person["page"],)].to_dicts():
-                dec = Decimals.of(r.get("profile"))
-                folder = folders.get(r["event_id"]) or slug(r["event_id"])
-                several = self.per_event.get(r["event_id"], 1) > 1
-                title = self._title(r["event_id"], r["session"])
-                if r["scope"] == "session":
-                    key = (r["section"], r["contestant"], r.get("direction") or None)
-                    card = (self.cards.get((r["event_id"], r["session"])) or {}).get(key)
-                    href = f"../events/{folder}/s{r['session']}/{card or card_name(*key)}"
-                    if several:
-                        title = f"{title}, session {r['session']}"
-                else:
-                    href = f"../events/{folder}/index.html"
-                    title = f"{title}, event total"
-                view = _line_view(r, dec, href, title)
-                rows.append(view)
-                if r["scope"] == "session":
-                    pct = r.get("percentage_display")
-                    points.append({"date": view["date"], "pct": pct, "pct_text": view["pct"]})
-            drawn = chart(points)
+            rows, dates, pcts, texts, titles = by_page[person["page"]]
+            points = [
+                {"date": d, "pct": v, "pct_text": t, "title": h}
+                for d, v, t, h in zip(dates, pcts, texts, titles, strict=True)
+            ]
             yield (
                 person,
                 {
                     "name": person["name"],
                     "club": person["club"],
-                    "rows": rows,
-                    "chart": drawn,
-                    "undrawn": sum(1 for p in points if p["pct"] is None),
+                    "rows": Markup(rows),
+                    "chart": chart(points),
+                    "undrawn": sum(1 for v in pcts if v is None),
                     # the sessions it lists (its lines of session scope)
                     "sessions": len(points),
                 },
             )
+
+    def _shown(self, lines: pl.DataFrame, folders: dict[str, str]) -> pl.DataFrame:
+        """``lines`` (in their pages' order) with what a player page shows of each: its row
+        (``__html``, :func:`row_html`), its percentage as printed (``__pct``, for the chart's
+        dots) and its date (``""`` when it has none). Each line's title, link, place and
+        figures are worked out in columns; what a function of the site says — an event's
+        folder, a scorecard's name, a place's text, a profile's decimals, a figure's text
+        (:func:`~.rows.figures`) — is asked once per distinct value."""
+        for name, dtype in _OPTIONAL.items():
+            if name not in lines.columns:
+                lines = lines.with_columns(pl.lit(None, dtype).alias(name))
+        session_type = lines.schema["session"]
+        events = lines["event_id"].unique().to_list()
+        # each event's folder, its first session's title (an event total's), whether it has
+        # several sessions; each published session's title
+        ev = pl.DataFrame(
+            {
+                "event_id": events,
+                "__folder": [folders.get(e) or slug(e) for e in events],
+                "__first": [str(self.first[e].get("name") or e) for e in events],
+                "__several": [self.per_event.get(e, 1) > 1 for e in events],
+            },
+            schema={"event_id": pl.Utf8, "__folder": pl.Utf8, "__first": pl.Utf8,
+                    "__several": pl.Boolean},
+        )  # fmt: skip
+        titles = pl.DataFrame(
+            [(e, n, str(s.get("name") or e)) for (e, n), s in self.sessions.items()],
+            schema={"event_id": pl.Utf8, "session": session_type, "__title": pl.Utf8},
+            orient="row",
+        )
+        # a scorecard's name: the session's own where two of its contestants or sections
+        # share a file-name form (:func:`shared_forms`, found by the direction as the line
+        # gives it, an empty one as none), else :func:`~.common.card_name`
+        lines = lines.with_columns(
+            pl.when(pl.col("direction") == "").then(None).otherwise(pl.col("direction"))
+            .alias("__dir")
+        )  # fmt: skip
+        on_key = ["section", "contestant", "__dir"]
+        keys = lines.filter(pl.col("scope") == "session").select(on_key).unique()
+        cards = keys.with_columns(
+            pl.Series("__card", [card_name(*k) for k in keys.rows()], dtype=pl.Utf8)
+        )
+        own = pl.DataFrame(
+            [
+                (e, n, *key, name)
+                for (e, n), names in self.cards.items()
+                for key, name in names.items()
+            ],
+            schema={"event_id": pl.Utf8, "session": session_type,
+                    "section": lines.schema["section"], "contestant": lines.schema["contestant"],
+                    "__dir": lines.schema["__dir"], "__own": pl.Utf8},
+            orient="row",
+        )  # fmt: skip
+        # each profile's decimals and shared-place style
+        profiles = lines["profile"].unique().to_list()
+        decimals = [Decimals.of(p) for p in profiles]
+        dec = pl.DataFrame(
+            {
+                "profile": profiles,
+                "__pct_places": [d.pct for d in decimals],
+                "__total_places": [d.total for d in decimals],
+                "__tied_place": [d.tied_place for d in decimals],
+            },
+            schema={"profile": pl.Utf8, "__pct_places": pl.Int64, "__total_places": pl.Int64,
+                    "__tied_place": pl.Utf8},
+        )  # fmt: skip
+        lines = (
+            lines.join(ev, on="event_id", how="left", maintain_order="left")
+            .join(titles, on=["event_id", "session"], how="left", maintain_order="left")
+            .join(cards, on=on_key, how="left", nulls_equal=True, maintain_order="left")
+            .join(own, on=["event_id", "session", *on_key], how="left", nulls_equal=True,
+                  maintain_order="left")
+            .join(dec, on="profile", how="left", nulls_equal=True, maintain_order="left")
+        )  # fmt: skip
+        # a place as the profile prints it (:func:`~.explain.place_text`)
+        on_place = ["rank", "tied", "sanction", "__tied_place", "span"]
+        places = lines.select(on_place).unique()
+        places = places.with_columns(
+            pl.Series(
+                "__place",
+                [
+                    place_text(rank, bool(tied), sanction, style, span or 1)
+                    for rank, tied, sanction, style, span in places.rows()
+                ],
+                dtype=pl.Utf8,
+            )
+        )
+        lines = lines.join(places, on=on_place, how="left", nulls_equal=True,
+                           maintain_order="left")  # fmt: skip
+        lines = lines.with_columns(
+            figures(lines["percentage_display"], lines["__pct_places"]).alias("__pct"),
+            figures(lines["score_display"], lines["__total_places"]).alias("__total"),
+            pl.col("date").fill_null(""),
+        )
+        return lines.with_columns(row_html().alias("__html"))
 
     def render(self, site: SitePages) -> tuple[int, int]:
         """Write every player page whose content changed (the others kept), the index page and

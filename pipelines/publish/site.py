@@ -319,6 +319,9 @@ def month_page(month: str) -> str:
 class Site:
     """Renders the results site for a :class:`Published` snapshot into a folder."""
 
+    #: what makes the player pages (:class:`~pipelines.publish.players.PlayerPages`)
+    player_pages: type[PlayerPages] = PlayerPages
+
     def __init__(
         self,
         data: Published,
@@ -790,7 +793,9 @@ class Site:
     def finish(self) -> None:
         """The player pages, the record of the pages, and what is no longer published
         removed (the pages: :meth:`all_pages`, :attr:`page_total`)."""
-        players = PlayerPages(self.data.standings, self.data.extra.get("players"), self.sessions)
+        players = self.player_pages(
+            self.data.standings, self.data.extra.get("players"), self.sessions
+        )
         self.players_rendered, self.players_kept = players.render(self)
         # one line: json's C encoder writes it (an indented record is written in Python)
         self.record_bytes = (json.dumps(self.manifest, sort_keys=True) + "\n").encode()

@@ -1,17 +1,23 @@
-"""The site's traveller and scorecard pages as they were made row by row: the oracle the
-pages made in columns (:mod:`pipelines.publish.rows`) are compared with, byte for byte.
+"""The site's traveller, scorecard and player pages as they were made row by row: the oracle
+the pages made in columns (:mod:`pipelines.publish.rows`, :mod:`pipelines.publish.players`)
+are compared with, byte for byte.
 
 :class:`RowByRowSite` is the site with its former ``_session`` and ``_cards``: every
 traveller line and scorecard line a Python dict worked out on its own (its words, contract
 shown, score, cells and links) and printed by the Jinja loops of the former
-``traveller.html.j2`` and ``scorecard.html.j2`` (:data:`TEMPLATES`). Frozen on purpose: it
-is not to be brought in line with the site's code, it is what that code must give.
+``traveller.html.j2`` and ``scorecard.html.j2`` (:data:`TEMPLATES`); its player pages are
+:class:`RowByRowPlayerPages`: each line of a player a dict (:func:`line_view`), each dot of
+its chart a dict (:func:`chart`), printed by the loops of the former ``player.html.j2`` and
+``_chart.html.j2``. Frozen on purpose: it is not to be brought in line with the site's code,
+it is what that code must give.
 """
 
 from __future__ import annotations
 
+import math
 import posixpath
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +35,24 @@ from pipelines.publish.common import (
     penalty_text,
     rel,
     section_dirs,
+    slug,
 )
 from pipelines.publish.explain import MINUS, contract_result, explain, laws_text, place_text
 from pipelines.publish.hands import deal_view
 from pipelines.publish.lines import table_score
+from pipelines.publish.players import (
+    _BOTTOM,
+    _LEFT,
+    _RIGHT,
+    _TOP,
+    CHART_H,
+    CHART_W,
+    DATE_GAP,
+    LINE,
+    PlayerPages,
+    short_date,
+    with_partners,
+)
 from pipelines.publish.site import (
     SESSION_KEYS,
     Site,
@@ -105,8 +125,131 @@ def _order(key: tuple[str, int, int]) -> tuple[str, int, int]:
     return section, deal_round, board
 
 
+def chart(points: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A player's chart as it was made: every dot a dict (``x``, ``y``, ``label``)."""
+    pts = [p for p in points if p["pct"] is not None]
+    if not pts:
+        return None
+    low = min(p["pct"] for p in pts)
+    high = max(p["pct"] for p in pts)
+    lo = max(0, math.floor((min(low, 50) - 5) / 10) * 10)
+    hi = min(100, math.ceil((max(high, 50) + 5) / 10) * 10)
+    width, height = CHART_W - _LEFT - _RIGHT, CHART_H - _TOP - _BOTTOM
+
+    def y(v: float) -> float:
+        return round(_TOP + height * (hi - v) / (hi - lo), 1)
+
+    n = len(pts)
+    xs = [round(_LEFT + (width * (i + 0.5) / n), 1) for i in range(n)]
+    dots = [
+        {"x": x, "y": y(p["pct"]), "label": f"{p['date']}: {p['pct_text']} %"}
+        for x, p in zip(xs, pts, strict=True)
+    ]
+    firsts: list[int] = []
+    for i in range(n):
+        new_date = i == 0 or pts[i]["date"] != pts[i - 1]["date"]
+        if new_date and (not firsts or xs[i] - xs[firsts[-1]] >= DATE_GAP):
+            firsts.append(i)
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "left": _LEFT,
+        "right": CHART_W - _RIGHT,
+        "bottom": _TOP + height,
+        "grid": [{"y": y(v), "label": str(v), "average": v == 50} for v in range(lo, hi + 1, 10)],
+        "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "dates": [{"x": xs[i], "label": short_date(pts[i]["date"])} for i in firsts],
+        "date_y": _TOP + height + 18,
+        "sessions": n,
+    }
+
+
+def line_view(r: dict[str, Any], dec: Decimals, href: str, title: str) -> dict[str, Any]:
+    """One row of a player page as it was made: what the table shows of a standing."""
+    span = r.get("span") or 1
+    place = place_text(r["rank"], bool(r["tied"]), r.get("sanction"), dec.tied_place, span)
+    pct = fmt(r.get("percentage_display"), dec.pct)
+    unit = r.get("unit") or "MP"
+    return {
+        "date": r["date"] or "",
+        "event": title,
+        "scope": r["scope"],
+        "with": r["partners"],
+        "place": place,
+        "of": r.get("field"),
+        "pct": pct,
+        "score": "" if pct else f"{fmt(r.get('score_display'), dec.total)} {unit}",
+        "href": href,
+    }
+
+
+class RowByRowPlayerPages(PlayerPages):
+    """The player pages with their former :meth:`views`: each line and dot a dict."""
+
+    def views(
+        self, folders: dict[str, str], people: pl.DataFrame | None = None
+    ) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+        people = self.players() if people is None else people
+        if not people.height:
+            return
+        wanted = pl.col("identity").is_in(people["identity"].implode())
+        mine = self.lines.filter(wanted).select(LINE).unique()
+        lines = (
+            with_partners(self.lines.join(mine, on=list(LINE), how="semi", nulls_equal=True))
+            .filter(wanted)
+            .with_columns(
+                pl.col("identity")
+                .replace_strict(
+                    dict(zip(people["identity"], people["page"], strict=True)), return_dtype=pl.Utf8
+                )
+                .alias("page")
+            )
+        )
+        groups = lines.sort(
+            ["date", "event_id", "scope", "session"], descending=[False, False, True, False]
+        ).partition_by("page", as_dict=True)
+        for person in people.to_dicts():
+            rows = []
+            points = []
+            for r in groups[(person["page"],)].to_dicts():
+                dec = Decimals.of(r.get("profile"))
+                folder = folders.get(r["event_id"]) or slug(r["event_id"])
+                several = self.per_event.get(r["event_id"], 1) > 1
+                s = self.sessions.get((r["event_id"], r["session"])) or self.first[r["event_id"]]
+                title = str(s.get("name") or r["event_id"])
+                if r["scope"] == "session":
+                    key = (r["section"], r["contestant"], r.get("direction") or None)
+                    card = (self.cards.get((r["event_id"], r["session"])) or {}).get(key)
+                    href = f"../events/{folder}/s{r['session']}/{card or card_name(*key)}"
+                    if several:
+                        title = f"{title}, session {r['session']}"
+                else:
+                    href = f"../events/{folder}/index.html"
+                    title = f"{title}, event total"
+                view = line_view(r, dec, href, title)
+                rows.append(view)
+                if r["scope"] == "session":
+                    pct = r.get("percentage_display")
+                    points.append({"date": view["date"], "pct": pct, "pct_text": view["pct"]})
+            yield (
+                person,
+                {
+                    "name": person["name"],
+                    "club": person["club"],
+                    "rows": rows,
+                    "chart": chart(points),
+                    "undrawn": sum(1 for p in points if p["pct"] is None),
+                    "sessions": len(points),
+                },
+            )
+
+
 class RowByRowSite(Site):
-    """The site, its sessions' pages made row by row as before (see the module)."""
+    """The site, its sessions' and players' pages made row by row as before (see the
+    module)."""
+
+    player_pages = RowByRowPlayerPages
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -191,9 +191,7 @@ def test_a_kept_export_is_found_in_one_listing_of_its_folder(tmp_path, monkeypat
     (folder / "later.pbn").write_text("written after this listing")
     assert by_name.keep_name("a.pbn")
     assert by_name.keep_name("late.pbn")  # in this listing
-    record_of(folder).write_text(
-        json.dumps({"a.pbn": "d1", "later.pbn": "d4", "latest.pbn": "d5"})
-    )
+    record_of(folder).write_text(json.dumps({"a.pbn": "d1", "later.pbn": "d4", "latest.pbn": "d5"}))
     again = Manifest(folder)
     assert again.keep_name("a.pbn")  # the listing taken now
     assert not again.keep_name("latest.pbn")  # recorded, not there
