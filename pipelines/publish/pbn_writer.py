@@ -68,9 +68,17 @@ def _pct(value: Any) -> str:
     return "-" if value is None else f"{round(float(value)):d}"
 
 
-#: The characters Python's :meth:`str.isspace` (and so :meth:`str.split`) takes for white
-#: space, as a Polars (Rust) character class: :func:`quote` and :func:`token` of a column.
-_SPACE = "".join(f"\\x{{{c:X}}}" for c in range(0x110000) if chr(c).isspace())
+#: The code points Python's :meth:`str.isspace` (and so :meth:`str.split`) takes for white
+#: space (Unicode's White_Space and bidirectional classes B, S, WS; a test checks them
+#: against every code point), written out rather than found at each import.
+SPACES = (
+    0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
+    0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A,
+    0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
+)  # fmt: skip
+#: :data:`SPACES` as a Polars (Rust) character class: :func:`quote` and :func:`token` of a
+#: column.
+_SPACE = "".join(f"\\x{{{c:X}}}" for c in SPACES)
 
 
 def _x_quote(value: pl.Expr) -> pl.Expr:

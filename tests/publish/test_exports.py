@@ -304,3 +304,11 @@ def test_one_winner_mitchell_round_trip(tmp_path: Path):
         assert set(again.scored["movement"]) == {"howell"}
         assert "14EW" in set(again.standings["contestant"])
         compare(ours.scored, ours.standings, again)
+
+
+def test_the_pbn_writers_white_space_is_pythons() -> None:
+    """The white space the PBN writer's column functions collapse and quote is every code
+    point :meth:`str.isspace` (so :meth:`str.split`) takes for white space, no other."""
+    from pipelines.publish.pbn_writer import SPACES
+
+    assert list(SPACES) == [c for c in range(0x110000) if chr(c).isspace()]
