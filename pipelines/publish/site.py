@@ -370,7 +370,8 @@ class Site:
         #: each session's rankings as its page shows them (:meth:`_own_rankings`)
         self._rankings_made: dict[tuple[str, int], list[dict[str, Any]]] = {}
         #: files written because their content changed, and files removed, by :meth:`render`
-        self.changed: list[Path] = []
+        #: (a helper's written files as the paths' text it sent: no Path made of each)
+        self.changed: list[Path | str] = []
         self.removed: list[Path] = []
         self.matches = data.extra.get("matches")
         #: per session: the digest of what its pages were made from, and its pages
@@ -744,7 +745,7 @@ class Site:
         self._paths.update(part["paths"])
         self.pages.extend(part["pages"])
         self._kept_pages.extend(part["kept_pages"])
-        self.changed.extend(Path(p) for p in part["changed"])
+        self.changed.extend(part["changed"])
         self.manifest.update(part["manifest"])
         self.rendered += part["rendered"]
         self.kept += part["kept"]
