@@ -88,6 +88,12 @@ from pipelines.laws.contract import (
 )
 from pipelines.laws.vocabulary import OUTCOMES, OVERTURNED
 
+#: A season meets the same few hundred contracts and results again and again: each is
+#: parsed, made and scored once (the Laws' functions are pure and a Contract is frozen).
+_parsed = functools.lru_cache(maxsize=1 << 12)(parse_contract)
+_contract = functools.lru_cache(maxsize=1 << 12)(Contract)
+_scored = functools.lru_cache(maxsize=1 << 16)(ns_score)
+
 # --------------------------------------------------------------------------- constants
 
 #: events.csv as generated: the event columns, less ``expected_results``, ``boards`` and
@@ -556,31 +562,32 @@ def layout_rows(
     results left out. ``ns``/``ew`` are the contestants seated there (pairs, teams, or
     players ``N/S``)."""
     group = np.array([b - 1 for *_, b in layout], dtype=np.int64)
-    res = _sample_tables(rng, group, n_boards)
+    # as Python ints: a NumPy scalar read one at a time costs more than the row it makes
+    res = {k: v.tolist() for k, v in _sample_tables(rng, group, n_boards).items()}
     rows: list[list[str]] = []
     for i, (rnd, table, ns, ew, board) in enumerate(layout):
-        status = int(res["status"][i])
+        status = res["status"][i]
         if status == MISSING:
             continue
         contract = declarer = tricks = score = ""
         if status == NOT_PLAYED:
             score = "NP"
         elif status == ARTIFICIAL:
-            score = ARTIFICIAL_CODES[int(res["artificial"][i])]
-        elif int(res["code"][i]) == _PASS_CODE:
+            score = ARTIFICIAL_CODES[res["artificial"][i]]
+        elif res["code"][i] == _PASS_CODE:
             contract = "PASS"
             score = "0" if with_scores else ""
         else:
-            c = Contract(
-                int(res["level"][i]),
-                STRAINS[int(res["strain"][i])],
-                int(res["doubled"][i]),
+            c = _contract(
+                res["level"][i],
+                STRAINS[res["strain"][i]],
+                res["doubled"][i],
             )
             contract = str(c)
-            declarer = SEATS[int(res["declarer"][i])]
-            tricks = str(int(res["tricks"][i]))
+            declarer = SEATS[res["declarer"][i]]
+            tricks = str(res["tricks"][i])
             if with_scores:
-                score = str(ns_score(c, declarer, int(tricks), board))
+                score = str(_scored(c, declarer, res["tricks"][i], board))
         rows.append(
             [
                 event_id,
@@ -787,7 +794,7 @@ def _log_rows(rows: list[list[str]]) -> list[_Row]:
     out = []
     for r in rows:
         contract_text, declarer, tricks, score = r[8], r[9], r[10], r[11]
-        contract = parse_contract(contract_text) if contract_text else None
+        contract = _parsed(contract_text) if contract_text else None
         out.append(
             _Row(
                 round=int(r[3]),
@@ -861,7 +868,7 @@ def _own(row: _Row) -> tuple[str, int]:
     """The table's own result: its text and NS score."""
     return (
         _result_text(row.contract, row.declarer, row.tricks),
-        ns_score(row.contract, row.declarer, row.tricks, row.board),
+        _scored(row.contract, row.declarer, row.tricks, row.board),
     )
 
 
@@ -880,7 +887,7 @@ def _candidates(sess: _Session, row: _Row) -> list[tuple[str, int]]:
             if 0 <= t <= 13:
                 seen.setdefault(
                     _result_text(row.contract, row.declarer, t),
-                    ns_score(row.contract, row.declarer, t, row.board),
+                    _scored(row.contract, row.declarer, t, row.board),
                 )
     own = _own(row)[0]
     return sorted(((t, s) for t, s in seen.items() if t != own), key=lambda x: (x[1], x[0]))
