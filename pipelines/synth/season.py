@@ -30,12 +30,13 @@ def read_season(inbox: Path) -> AuditInputs:
     """The :class:`AuditInputs` of a generated inbox (see the module docstring)."""
     events = _csv(inbox / "events.csv").with_columns(pl.col("session").cast(pl.Int64))
     dates = events.select("event_id", "session", pl.col("date").alias("session_date"))
+    # every results file scanned in one query (read in parallel, not one after another)
     results = pl.concat(
         [
-            _csv(p).select("event_id", "session", "score")
+            pl.scan_csv(p, infer_schema=False).select("event_id", "session", "score")
             for p in sorted(inbox.glob("results-*.csv"))
         ]
-    )
+    ).collect()
     boards = (
         results.filter(pl.col("score").fill_null("") != "NP")
         .group_by(pl.col("event_id"), pl.col("session").cast(pl.Int64))
