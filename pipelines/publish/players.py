@@ -359,6 +359,24 @@ def row_html() -> pl.Expr:
     )  # fmt: skip
 
 
+def index_item() -> pl.Expr:
+    """Each player's line of the players' index, as the index page prints it (one ``<li>``
+    per row of :meth:`PlayerPages.players`, ``\n`` after each): the page linked by the
+    name, then the club when there is one; texts escaped as Jinja escapes them."""
+    club = pl.col("club")
+    return pl.concat_str(
+        pl.lit('<li><a href="'),
+        escaped(pl.concat_str(pl.col("page"), pl.lit(".html"))),
+        pl.lit('">'),
+        escaped(pl.col("name")),
+        pl.lit("</a>"),
+        pl.when(truthy(club))
+        .then(pl.concat_str(pl.lit(' <span class="muted">'), escaped(club), pl.lit("</span>")))
+        .otherwise(pl.lit("")),
+        pl.lit("</li>\n"),
+    )
+
+
 class PlayerPages:
     """The player pages of one publication (see the module docstring)."""
 
@@ -671,5 +689,11 @@ class PlayerPages:
             {"players": index}, ensure_ascii=False, sort_keys=True, separators=(",", ":")
         )
         site.write_file(f"{PLAYERS_DIR}/index.json", (text + "\n").encode("utf-8"))
-        site.write(f"{PLAYERS_DIR}/index.html", "players.html.j2", title="Players", players=index)
+        site.write(
+            f"{PLAYERS_DIR}/index.html",
+            "players.html.j2",
+            title="Players",
+            players=index,
+            items=Markup(people.select(index_item().str.join("")).item() if people.height else ""),
+        )
         return rendered, kept

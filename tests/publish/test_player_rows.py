@@ -5,9 +5,11 @@ line a dict printed by the former templates' loops), byte for byte.
 The standings are the published sample's with lines changed by Hypothesis: places shared or
 not under each profile's style of a shared place (``6=``, ``=6``, ``6-8``, ``6``), a sanction
 instead of a place, a missing place, percentages and scores that round half to even, are
-missing or ``-0.0`` (a score NaN too), units missing or empty, names and titles that need
-escaping (``& < > ' "``), a line without a direction, contestants whose ids share a file-name
-form (``1`` and ``1.``: their scorecards told apart), and sessions of an event of several.
+missing or ``-0.0`` (a score NaN too), units missing or empty, names, titles and clubs that
+need escaping (``& < > ' "``), clubs missing or empty (the players' index prints a club only
+when there is one), a line without a direction, contestants whose ids share a file-name form
+(``1`` and ``1.``: their scorecards told apart), and sessions of an event of several. The
+players' index is compared too (the former template's loop: ``players.html.j2``).
 """
 
 from __future__ import annotations
@@ -116,7 +118,12 @@ def test_player_pages_in_columns_are_the_pages_line_by_line(published, data) -> 
         rows[at].update(fields)
     standings = pl.DataFrame(rows, schema=snapshot.standings.schema)
     titled = [
-        {**s, "name": data.draw(st.sampled_from([s.get("name"), "", "R&D <Cup>", None]))}
+        {
+            **s,
+            "name": data.draw(st.sampled_from([s.get("name"), "", "R&D <Cup>", None])),
+            # a club missing, empty or to be escaped: the index prints the club when there is one
+            "club": data.draw(st.sampled_from([s.get("club"), "", None, "O'Hare & <Co>"])),
+        }
         for s in sessions
     ]
     made, expected = both(standings, snapshot, titled, folders)
