@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipelines import read_cache
+from pipelines.inbox import inbox_files
 from pipelines.synth.inbox import generate_inbox
 from pipelines.warehouse import Warehouse, export
 
@@ -169,3 +170,30 @@ def test_after_any_edits_the_cache_is_what_reading_every_file_gives(pristine, tm
         night_folder.mkdir()
         _same(_cache(wh), _oracle(inbox, night_folder))
     shutil.rmtree(folder)
+
+
+def test_the_lean_results_come_in_the_inbox_order(pristine, tmp_path):
+    """:func:`read_cache.load` gives the cached result rows in the inbox's order — its files
+    sorted part by part (:func:`pipelines.inbox.inbox_files`), each file's rows in its own
+    order — not in the order of the names' text: ``x/r.csv`` comes before ``x-r.csv`` (a
+    folder's files before a name that only begins like it), though ``-`` sorts before ``/``."""
+    inbox = tmp_path / "inbox"
+    shutil.copytree(pristine, inbox)
+    results = sorted(inbox.glob("results-*.csv"))
+    (inbox / "x").mkdir()
+    results[0].rename(inbox / "x" / "r.csv")
+    results[1].rename(inbox / "x-r.csv")
+    wh = Warehouse(tmp_path / "w.duckdb")
+    with wh.connect() as conn:
+        read_cache.refresh(inbox, conn)
+        lean = read_cache.load(conn).results
+        cached = export(conn, "read_results")
+    order = [p.relative_to(inbox).as_posix() for p in inbox_files(inbox)]
+    files = lean["file"].unique(maintain_order=True).to_list()
+    assert files == [f for f in order if f in set(files)]
+    assert files.index("x/r.csv") < files.index("x-r.csv")
+    want = cached.with_columns(
+        pl.col("file").replace_strict({f: i for i, f in enumerate(order)}).alias("__place")
+    ).sort("__place", "ordinal")
+    assert lean.select("file", "ordinal").equals(want.select("file", "ordinal"))
+    assert lean.height == cached.height > 0
