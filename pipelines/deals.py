@@ -25,6 +25,7 @@ import polars as pl
 
 from pipelines.laws.board import dealer as law2_dealer
 from pipelines.laws.board import vulnerability as law2_vulnerability
+from pipelines.memo import Memory
 from pipelines.tables import polars_schema
 from pipelines.warehouse import Write, query, write
 
@@ -210,6 +211,12 @@ def pbn_deal(row: dict) -> str:
     return "N:" + " ".join(row[s] for s in SEATS)
 
 
+#: The double-dummy tables this process computed, by the deal as PBN writes it
+#: (:func:`pbn_deal`): a table depends on the deal alone, so a deal another warehouse of the
+#: same process analysed is not solved again (:mod:`pipelines.memo`).
+TABLES = Memory(keep=20_000)
+
+
 def analyse(deals: pl.DataFrame) -> pl.DataFrame:
     """The double-dummy table and par of each deal (one row per :data:`DEAL_KEY`; the
     ``deal_analysis`` table's columns).
@@ -229,11 +236,15 @@ def analyse(deals: pl.DataFrame) -> pl.DataFrame:
     denoms["c"] = Denom.clubs
     players = {"n": Player.north, "e": Player.east, "s": Player.south, "w": Player.west}
     vuls = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "Both": Vul.both}
-    tables = [
-        t
-        for i in range(0, len(todo), BATCH)
-        for t in calc_all_tables([Deal(pbn_deal(r)) for r in todo[i : i + BATCH]])
-    ]
+    written = [pbn_deal(r) for r in todo]
+    known = {d: TABLES.get(d) for d in written}
+    unknown = [d for d, table in known.items() if table is None]
+    for i in range(0, len(unknown), BATCH):
+        batch = unknown[i : i + BATCH]
+        for deal, table in zip(batch, calc_all_tables([Deal(d) for d in batch]), strict=True):
+            known[deal] = table
+            TABLES.put(deal, table)
+    tables = [known[d] for d in written]
     out = []
     for r, dd in zip(todo, tables, strict=True):
         row = dict(r)

@@ -34,3 +34,21 @@ def shared_file(path: Path) -> Path:
             pytest.fail(f"{msg}; TRAVELLER_REQUIRE_SHARED=1 makes that a failure")
         pytest.skip(msg)
     return path
+
+
+@pytest.fixture
+def nothing_remembered() -> None:
+    """This process's memory of drawn charts and solved deals (:mod:`pipelines.memo`)
+    emptied: a test that counts what is drawn or solved sees what a process of its own
+    draws and solves, whatever the tests before it made in this process."""
+    from pipelines import deals
+    from pipelines.reports import plots, season
+
+    for memory in (
+        plots.DRAWN_HERE,
+        deals.TABLES,
+        season._bars.memory,
+        season._lines.memory,
+        season._rejections_chart.memory,
+    ):
+        memory.clear()

@@ -36,6 +36,7 @@ from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, ScalarForm
 from matplotlib.transforms import Bbox
 
 from pipelines.audit.funnel import funnel_curve
+from pipelines.memo import Memory
 
 
 def plain(text: object) -> str:
@@ -484,6 +485,13 @@ class PanelStore:
                     path.unlink(missing_ok=True)
 
 
+#: The panels and trends this process drew, by their :class:`PanelStore` digest (which
+#: holds everything they are drawn from): a second report of the same figures in the same
+#: process — the public report after the committee's, a second run — does not draw them
+#: again (:mod:`pipelines.memo`). The report's store still counts them as drawn.
+DRAWN_HERE = Memory(keep=256)
+
+
 def _panel(g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> Chart:
     """One stratum's panel as SVG with the names it could not label. The panel laid out is
     kept (:data:`_LAID_OUT`): the same panel with other names is then only labelled and
@@ -545,7 +553,8 @@ def funnel_chart(
         key = store.key(g, stratum, labels)
         chart = store.get(key)
         if chart is None:
-            chart = _panel(g, stratum, labels)
+            chart = DRAWN_HERE.get(key) or _panel(g, stratum, labels)
+            DRAWN_HERE.put(key, chart)
             store.put(key, chart)
         parts.append(chart.svg)
         left_out += chart.unlabelled
@@ -632,6 +641,7 @@ def trend_chart(months: pl.DataFrame, store: PanelStore | None = None) -> str:
     key = store.trend_key(months)
     chart = store.get(key)
     if chart is None:
-        chart = Chart(trend_svg(months))
+        chart = DRAWN_HERE.get(key) or Chart(trend_svg(months))
+        DRAWN_HERE.put(key, chart)
         store.put(key, chart)
     return chart.svg

@@ -21,6 +21,8 @@ without images. Counts (sessions, results, rejected inputs) are on integer axes;
 clubs are drawn in 12 distinct colours (:data:`pipelines.reports.plots.PALETTE`) — with more,
 the eleven with the most results and the others together as one series, every club still in
 the tables; the dates or months under a chart are thinned and slanted so that no two overlap.
+A chart drawn from the same figures earlier in the same process is recalled, not drawn
+again (:func:`pipelines.memo.remembered`: the same bytes).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from pipelines.memo import remembered
 from pipelines.publish.files import put
 from pipelines.reports.plots import PALETTE, plain, thin_ticks
 from pipelines.settings import now
@@ -96,6 +99,7 @@ def _png(fig: Figure) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+@remembered(keep=64)
 def _bars(
     df: pl.DataFrame,
     value: str,
@@ -193,6 +197,7 @@ def bars_figure(
     return fig
 
 
+@remembered(keep=64)
 def _lines(df: pl.DataFrame, values: list[tuple[str, str]], title: str) -> str:
     """One line per measure over the months (whole federation)."""
     fig = Figure(figsize=(7, 3.2))
@@ -209,6 +214,7 @@ def _lines(df: pl.DataFrame, values: list[tuple[str, str]], title: str) -> str:
     return _png(fig)
 
 
+@remembered(keep=64)
 def _rejections_chart(rej: pl.DataFrame) -> str:
     per_club = rej.group_by("club").agg(pl.col("rejected").sum()).sort("club")
     fig = Figure(figsize=(7, 2.8))

@@ -68,7 +68,7 @@ def test_marts_are_written_and_reconcile(sample):
 
 
 def test_a_report_made_again_draws_no_kept_panel_and_is_the_same_file(
-    sample, tmp_path, monkeypatch
+    sample, tmp_path, monkeypatch, nothing_remembered
 ):
     """Each report keeps its funnel panels (and the transparency report its monthly trend)
     beside it (``reports/.charts/<kind>``); made again from the same warehouse it draws none

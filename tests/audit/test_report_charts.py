@@ -313,7 +313,9 @@ def test_the_monthly_trend_leaves_room_above_its_points_for_the_legends():
                 assert not any(b.x0 <= x <= b.x1 and b.y0 <= y <= b.y1 for b in legends)
 
 
-def test_a_kept_trend_is_not_drawn_again_and_is_the_trend_drawn_afresh(tmp_path, monkeypatch):
+def test_a_kept_trend_is_not_drawn_again_and_is_the_trend_drawn_afresh(
+    tmp_path, monkeypatch, nothing_remembered
+):
     """The transparency report keeps its monthly trend beside it with its panels
     (:class:`PanelStore`): made again from months whose drawn figures did not change (an
     appeal decided changes none of them) it is read back, not drawn; a night that changes its
