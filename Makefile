@@ -81,8 +81,9 @@ chromium:
 run: install  ## run the main job on the bundled sample inbox -> data/warehouse.duckdb
 	$(BIN)/traveller run
 
-# The suite runs on every core, up to four processes (pytest-xdist): 7 min instead of 13 on
-# the 2-core development machine. `PYTEST_WORKERS=0 make test` runs it in one process.
+# The suite runs on every core, up to four processes (pytest-xdist): about 14 min on the
+# 2-core development machine (December 2026; it is CPU-bound). `PYTEST_WORKERS=0 make test`
+# runs it in one process.
 PYTEST_WORKERS ?= auto
 test: install  ## lint, then the whole test suite (the doctests of pipelines/laws included)
 	$(BIN)/ruff check pipelines assets tests

@@ -52,3 +52,4 @@ def nothing_remembered() -> None:
         season._rejections_chart.memory,
     ):
         memory.clear()
+

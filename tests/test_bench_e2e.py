@@ -120,6 +120,7 @@ def test_report_times_each_stage_and_the_run_without_the_site():
     assert "  start-up and the rest     2.50 s" in text
 
 
+@pytest.mark.slow
 def test_every_generated_date_is_scored(tmp_path, monkeypatch):
     """The generated season lies in the past (it ends the day before yesterday, the new date
     is yesterday): no row is rejected as dated after tomorrow, every generated result of the

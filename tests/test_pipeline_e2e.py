@@ -131,6 +131,7 @@ def test_rerunning_leaves_the_same_warehouse(generated):
         assert after.equals(before[t]), t
 
 
+@pytest.mark.slow
 def test_real_files_through_dagster(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()

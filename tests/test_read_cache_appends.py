@@ -137,6 +137,7 @@ def _edit(path: Path, how: str, k: int) -> None:
     path.write_text(ending.join([*head, *body]) + ending, encoding="utf-8")
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,

@@ -141,6 +141,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,
