@@ -36,20 +36,19 @@ def shared_file(path: Path) -> Path:
     return path
 
 
+def memories() -> list:
+    """This process's memories (:mod:`pipelines.memo`): drawn charts and solved deals."""
+    from pipelines import deals
+    from pipelines.reports import plots, season
+
+    charts = (season._bars, season._lines, season._rejections_chart)
+    return [plots.DRAWN_HERE, deals.TABLES, *(fn.memory for fn in charts)]
+
+
 @pytest.fixture
 def nothing_remembered() -> None:
     """This process's memory of drawn charts and solved deals (:mod:`pipelines.memo`)
     emptied: a test that counts what is drawn or solved sees what a process of its own
     draws and solves, whatever the tests before it made in this process."""
-    from pipelines import deals
-    from pipelines.reports import plots, season
-
-    for memory in (
-        plots.DRAWN_HERE,
-        deals.TABLES,
-        season._bars.memory,
-        season._lines.memory,
-        season._rejections_chart.memory,
-    ):
+    for memory in memories():
         memory.clear()
-

@@ -14,17 +14,8 @@ from pipelines import deals, memo
 from pipelines.reports import plots, season
 from pipelines.stages import reports
 from pipelines.warehouse import Warehouse, query
+from tests.conftest import memories
 from tests.publish.conftest import Sample
-
-
-def _memories() -> list[memo.Memory]:
-    charts = (season._bars, season._lines, season._rejections_chart)
-    return [plots.DRAWN_HERE, deals.TABLES, *(fn.memory for fn in charts)]
-
-
-def _forget() -> None:
-    for memory in _memories():
-        memory.clear()
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -38,7 +29,7 @@ def _refused(*_args, **_kwargs):
 
 
 def test_reports_and_dashboard_again_draw_nothing_and_are_the_same_bytes(
-    sample: Sample, tmp_path: Path, monkeypatch
+    sample: Sample, tmp_path: Path, monkeypatch, nothing_remembered
 ):
     wh = Warehouse(sample.warehouse)
 
@@ -47,9 +38,8 @@ def test_reports_and_dashboard_again_draw_nothing_and_are_the_same_bytes(
         season.render_season(sample.warehouse, tmp_path / name / "season.html")
         return _files(tmp_path / name)
 
-    _forget()
     # every chart drawn, nothing kept: what a run in a process of its own makes
-    for memory in _memories():
+    for memory in memories():
         monkeypatch.setattr(memory, "keep", 0)
     fresh = make("fresh")
     assert len(plots.DRAWN_HERE) == 0
@@ -67,13 +57,12 @@ def test_reports_and_dashboard_again_draw_nothing_and_are_the_same_bytes(
     assert fresh == first == again
 
 
-def test_deals_solved_once_are_not_solved_again(sample: Sample, monkeypatch):
+def test_deals_solved_once_are_not_solved_again(sample: Sample, monkeypatch, nothing_remembered):
     with Warehouse(sample.warehouse).connect(read_only=True) as conn:
         held = query(conn, "publish/deals_to_analyse")
         if held.height == 0:  # every deal analysed: the deals themselves
             held = conn.sql("SELECT * FROM deals").pl()
     assert held.height > 0
-    _forget()
     solved = deals.analyse(held)
     assert 0 < len(deals.TABLES) <= solved.height
     import endplay.dds
