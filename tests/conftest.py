@@ -24,6 +24,12 @@ VECTORS = ROOT / "tests" / "data" / "vectors.json"
 SHARED_VECTORS = SHARED / "domain" / "vectors.json"
 REQUIRE_SHARED = os.environ.get("TRAVELLER_REQUIRE_SHARED") == "1"
 
+# `make test` inherits the Makefile's DAGSTER_HOME (the instance `make dev` shows). The suite's
+# runs are not the developer's: without it each run is made in ephemeral instances
+# (pipelines/runner.py), and the workers do not race to create, then share, one SQLite
+# instance on disk. A test of an instance sets its own (tests/postgres).
+os.environ.pop("DAGSTER_HOME", None)
+
 
 def shared_file(path: Path) -> Path:
     """``path`` if the shared material is present; else skip the test with a clear message,
