@@ -85,6 +85,16 @@ def _x_text(value: pl.Expr) -> pl.Expr:
     return value.cast(pl.String).str.replace_all(_CONTROL_PATTERN, "")
 
 
+def _comment_text(text: pl.Expr) -> pl.Expr:
+    """A column's text made fit for an XML comment, which may not hold ``--`` (XML 1.0,
+    section 2.5): a space between any two dashes in a row (``a---b`` → ``a- - -b``). One
+    pass leaves a ``--`` where a run of dashes is odd (``---`` → ``- --``); the second
+    separates those, which stand alone."""
+    for _ in range(2):
+        text = text.str.replace_all("--", "- -", literal=True)
+    return text
+
+
 def _x_cdata(text: pl.Expr) -> pl.Expr:
     """:func:`_cdata` of a column."""
     for plain, escaped in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
@@ -241,7 +251,7 @@ def board_blocks(sessions: pl.DataFrame, results: pl.DataFrame) -> dict[tuple, s
         .then(
             pl.concat_str(
                 pl.lit(f"\n{' ' * field}<!-- "),
-                _x_text(note).str.replace_all("--", "- -", literal=True),
+                _comment_text(_x_text(note)),
                 pl.lit(" -->"),
             )
         )

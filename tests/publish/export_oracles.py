@@ -6,6 +6,7 @@ line by line through :func:`~pipelines.publish.lines.export_line`."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from itertools import groupby
 from operator import itemgetter
@@ -109,7 +110,8 @@ def _boards(parent: ET.Element, results: pl.DataFrame, dec: Decimals, points: st
             line = export_line(r)
             tl = ET.SubElement(el, "TRAVELLER_LINE")
             if line.note:
-                tl.append(ET.Comment(f" {_text(line.note).replace('--', '- -')} "))
+                # XML forbids "--" in a comment: a space after each dash another follows
+                tl.append(ET.Comment(f" {re.sub('-(?=-)', '- ', _text(line.note))} "))
             _sub(tl, "NS_PAIR_NUMBER", r["ns_pair"])
             _sub(tl, "EW_PAIR_NUMBER", r["ew_pair"])
             if line.contract:

@@ -8,12 +8,14 @@ the bytes the writers gave when they built each line in Python (the oracles of
 a PBN session line by line). Generated events hold every kind of line (played, passed out,
 not played, artificial, split and weighted scores, a ruling's contract result, an IMP form's
 line without a score) and the texts the formats escape or quote: ``& < > "``, control
-characters, Python's white space (``\\x1c``, a no-break space, a line separator), ``--`` in
-a note, figures that round half to even (``0.125``, ``2.675``, ``50.5``) and ``-0.0``.
+characters, Python's white space (``\\x1c``, a no-break space, a line separator), ``--`` and
+``---`` in a note (never a ``--`` left in its comment: each document is parsed), figures that
+round half to even (``0.125``, ``2.675``, ``50.5``) and ``-0.0``.
 """
 
 from __future__ import annotations
 
+import defusedxml.ElementTree as SafeET
 import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +28,7 @@ from tests.publish import export_oracles as oracle
 _TEXTS = ["1", "12", "A&B", "<x>", 'q"t', "sp ace", "a\x1cb", "t\tab", "l\u2028s", "\xa0n",
           "c\x01x", "back\\slash", "", None]  # fmt: skip
 _RESULTS = ["4S N =", "3NT E -2", "PASS", "pass", " 4hx  w +1 ", "7C S =", "60%", "A+", "",
-            None, "2D N +1"]  # fmt: skip
+            None, "2D N +1", "4S N --- x", "a----b-"]  # fmt: skip
 _NOTES = ["the hesitation -- agreed", "a---b", "x & <y>", "c\x02d", ""]
 _ADJUSTMENTS = [
     *("assigned", "score_correction", "director_error", "artificial"),
@@ -177,6 +179,21 @@ def test_usebio_documents_are_the_element_tree_documents(frames):
         expected = oracle.usebio_event(event_id, ev, st_, res)
         assert usebio_event(event_id, ev, st_, res) == expected
         assert usebio_event(event_id, ev, st_, res, blocks) == expected
+        _well_formed(expected)
+
+
+def _well_formed(document: str | bytes) -> None:
+    """``document`` parses as XML (a note's dashes never make ``--`` inside a comment)."""
+    SafeET.fromstring(document.encode() if isinstance(document, str) else document)
+
+
+def test_a_note_with_dashes_makes_a_well_formed_comment():
+    from pipelines.publish.usebio_writer import _comment_text
+
+    notes = pl.DataFrame({"n": ["a--b", "a---b", "----", "-x-", "- -"]})
+    made = notes.select(_comment_text(pl.col("n")))["n"].to_list()
+    assert made == ["a- -b", "a- - -b", "- - - -", "-x-", "- -"]
+    assert all("--" not in m for m in made)
 
 
 @_SETTINGS
