@@ -501,7 +501,8 @@ def keyed_by_file(
     program's own identifier of the event as the file carries it (``source_event_id``:
     Compscore's ``EVENT_IDENTIFIER``, a PBN ``ContestID``/``Event``, a .bws session GUID)
     to say which program / profile / Laws that file's events use: the row then applies to
-    every event session the file defines (a row with a ``session`` only to that session).
+    every event session the file defines (a row with a ``session`` only to that session; a
+    ``session`` the file defines none of is rejected, naming those it defines).
 
     A key is read as a file's identifier only when it is not an event id already (of a
     file's event or of a result row, ``result_events``). A key that names no event at all,
@@ -549,6 +550,23 @@ def keyed_by_file(
     known = ", ".join(sorted(ids)) or "none"
     missing = asked.join(keys, left_on="event_id", right_on="__key", how="anti")
     ambiguous = asked.join(shared, left_on="event_id", right_on="__key", how="inner")
+    # a key the files know, with a session none of its events has: the row would apply to
+    # nothing (and its row would be lost to the accounting), so it is rejected, naming them
+    defined = keys.group_by("__key").agg(
+        pl.col("session")
+        .cast(pl.Utf8)
+        .drop_nulls()
+        .unique()
+        .sort()
+        .str.join(", ")
+        .alias("__sessions")
+    )
+    no_session = (
+        asked.join(shared, left_on="event_id", right_on="__key", how="anti")
+        .join(defined, left_on="event_id", right_on="__key", how="inner")
+        .join(hit.select("file", "location").unique(), on=["file", "location"], how="anti")
+        .filter(pl.col("session").is_not_null())
+    )
     reason_missing = pl.concat_str(
         pl.lit("no file in the inbox is named "),
         pl.col("event_id"),
@@ -561,16 +579,28 @@ def keyed_by_file(
         pl.col("__events"),
         pl.lit("): name the event by its event id or its file instead"),
     )
+    reason_session = pl.concat_str(
+        pl.col("event_id"),
+        pl.lit(" defines session "),
+        pl.col("__sessions"),
+        pl.lit(", not session "),
+        pl.col("session").cast(pl.Utf8),
+        pl.lit(": correct the session, or leave it empty for every session the file defines"),
+    )
     rejected = pl.concat(
         [
             frame.select(
                 "file",
                 "location",
-                pl.lit("event_id").alias("field"),
+                pl.lit(field).alias("field"),
                 reason.alias("reason"),
-                pl.col("event_id").alias("raw"),
+                pl.col(field).alias("raw"),
             )
-            for frame, reason in ((missing, reason_missing), (ambiguous, reason_shared))
+            for frame, field, reason in (
+                (missing, "event_id", reason_missing),
+                (ambiguous, "event_id", reason_shared),
+                (no_session, "session", reason_session),
+            )
         ]
     )
     return pl.concat([events.filter(~(csv_rows & ~own)), mapped.select(events.columns)]), rejected

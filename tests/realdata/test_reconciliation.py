@@ -206,6 +206,29 @@ def test_events_csv_keyed_by_file_name_and_the_profile_option(tmp_path):
     assert "known events:" in bad["reason"] and "2074-3226" in bad["reason"]
 
 
+def test_events_csv_row_naming_a_session_its_file_does_not_define(tmp_path):
+    """A row keyed by a file (or the program's identifier) applies to the sessions the
+    file defines; one naming another session (the RealBridge file is one session) applies
+    to nothing, so it is rejected with the sessions the file defines — not lost, nor left
+    to the row accounting's count."""
+    rb = "realbridge_teams_imp_30teams_10b.pbn"
+    inbox = _copy(tmp_path, [HOWELL, rb])
+    (inbox / "events.csv").write_text(
+        f"event_id,session,profile\n{rb},2,ebu\n3226,1,ebu\n3226,3,ebu\n", encoding="utf-8"
+    )
+    snap = scan(inbox, profile="acbl")
+    profile = dict(snap.events.select("file", "profile").iter_rows())
+    assert profile[rb] == "acbl"  # the row naming its session 2 applied to nothing
+    assert profile["events.csv"] == "ebu"  # the Compscore Howell's session 1, by its number
+    bad = snap.rejected.filter(pl.col("file") == "events.csv").sort("location").to_dicts()
+    assert [(b["location"], b["field"], b["raw"]) for b in bad] == [
+        ("line 2", "session", "2"),
+        ("line 4", "session", "3"),
+    ]
+    assert bad[0]["reason"].startswith(f"{rb} defines session 1, not session 2: correct")
+    assert bad[1]["reason"].startswith("3226 defines session 1, not session 3: correct")
+
+
 def test_events_csv_keyed_by_compscores_event_identifier(tmp_path):
     """The Compscore Howell's EVENT_IDENTIFIER is 3226 (its club 2074: event 2074-3226): a
     scorer may key events.csv by the number the file and Compscore show."""
