@@ -699,6 +699,40 @@ def reads_of(read: list[tuple[Path, ReadResult]]) -> Reads:
     return Reads(files=files, **frames)
 
 
+def sessions_without_results(
+    resolved: pl.DataFrame, dated: pl.DataFrame, today: date
+) -> pl.DataFrame:
+    """Warnings (:data:`~pipelines.formats.model.WARNING_COLUMNS`): each event session the
+    events state (``resolved``), dated ``today`` or before, that no result row (``dated``)
+    names — a results file not sent, or a session number mistyped. Nothing is rejected:
+    the event is ranked on the sessions it has, and its standings stay provisional until
+    that session's results come (:func:`pipelines.scoring.versions.event_versions`); a
+    session dated after ``today`` is still to be played."""
+    played = dated.select("event_id", pl.col("session").cast(pl.Utf8)).unique()
+    waiting = (
+        resolved.filter(
+            pl.col("date").is_not_null()
+            & (pl.col("date").cast(pl.Utf8).str.slice(0, 10) <= today.isoformat())
+        )
+        .with_columns(pl.col("session").cast(pl.Utf8))
+        .join(played, on=["event_id", "session"], how="anti")
+    )
+    return waiting.select(
+        pl.col("file").cast(pl.Utf8),
+        pl.col("location").cast(pl.Utf8),
+        pl.lit("session").alias("field"),
+        pl.format(
+            "session {} of event {} ({}) is stated, but no result row of the inbox names it: "
+            "the event is ranked on its other sessions and stays provisional until these "
+            "results are sent (or the row is corrected)",
+            "session",
+            "event_id",
+            pl.col("date").cast(pl.Utf8).str.slice(0, 10),
+        ).alias("reason"),
+        pl.col("session").alias("raw"),
+    )
+
+
 def scan(inbox: Path, today: date | None = None, profile: str | None = None) -> InboxSnapshot:
     """Read the whole inbox; see the module docstring. ``profile`` (default
     ``$TRAVELLER_PROFILE``, set by ``traveller run --profile``) is the profile of events
@@ -775,7 +809,9 @@ def assemble(reads: Reads, today: date | None = None, profile: str | None = None
         [f.select("file", "session_date") for f in (dated, dated_rulings, dated_appeals)]
     )
     kept_deals, deal_warnings = checked_deals(reads.deals)
-    all_warnings = pl.concat([reads.warnings, deal_warnings])
+    all_warnings = pl.concat(
+        [reads.warnings, deal_warnings, sessions_without_results(resolved, dated, today)]
+    )
     return InboxSnapshot(
         files=_registry(
             files,

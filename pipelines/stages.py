@@ -606,6 +606,7 @@ def standings(wh: Warehouse, days: str | Sequence[str]) -> Summary:
         all_scored,
         contestants,
         profs=profs,
+        declared=events_table.filter(pl.col("event_id").is_in(events)),
     )
     rows = pl.concat([sessions, ev_rows], how="diagonal_relaxed")
     scope = {**_in(days), "event_ids": events}

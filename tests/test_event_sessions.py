@@ -201,3 +201,77 @@ def test_a_pair_that_moved_section_is_not_taken_for_one_that_missed_a_session(tm
     # a pair that stayed: both sessions' tops
     one = Fraction(ev[("A", "1")]["top_num"], ev[("A", "1")]["top_den"])
     assert one == 2 * Fraction(own[("A", "1")]["top_num"], own[("A", "1")]["top_den"])
+
+
+def _event_rows(standings: pl.DataFrame) -> list[dict]:
+    return standings.filter(
+        (pl.col("scope") == "event") & (pl.col("status") != "superseded")
+    ).to_dicts()
+
+
+def test_an_event_with_a_stated_session_without_results_is_not_final(tmp_path):
+    """events.csv states a third session of event E (its results not sent) and a fourth
+    (dated in the future: not played yet): the event is ranked on the two sessions it has,
+    and its standings stay provisional, with no time at which they become final — they
+    wait for those sessions' results; the scorer is warned of the third. Its two sessions
+    are final on their own (Laws 79C, 92B: their periods are over). Without those rows,
+    the event is final and nothing is warned."""
+    (tmp_path / "results-2026-11-20.csv").write_text(RESULTS)
+    (tmp_path / "events.csv").write_text(EVENTS + "E,3,2026-11-21,howell\nE,4,2999-01-04,howell\n")
+    snap = scan(tmp_path)
+    # the scorer is told of session 3 (dated before today), not of session 4 (to be played)
+    (warned,) = snap.warnings.filter(pl.col("field") == "session").to_dicts()
+    assert (warned["file"], warned["location"], warned["raw"]) == ("events.csv", "line 4", "3")
+    assert warned["reason"].startswith("session 3 of event E (2026-11-21) is stated, but no")
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    sessions = day.dated.standings.filter(pl.col("scope") == "session")
+    assert set(sessions["status"]) == {"final"}
+    events, _ = day.event_versions()
+    rows = _event_rows(events)
+    assert {r["status"] for r in rows} == {"provisional"}
+    assert {r["final_at"] for r in rows} == {None}
+    assert len(rows) == 5 and {r["boards"] for r in rows} <= {2, 4}  # sessions 1 and 2
+    (tmp_path / "events.csv").write_text(EVENTS)
+    snap = scan(tmp_path)
+    day = score_day(
+        snap.results, snap.rulings, snap.appeals, snap.events, now=datetime(2026, 12, 1)
+    )
+    events, _ = day.event_versions()
+    assert {r["status"] for r in _event_rows(events)} == {"final"}
+    assert snap.warnings.filter(pl.col("field") == "session").height == 0
+
+
+def test_a_run_keeps_an_event_waiting_for_a_stated_session_provisional(tmp_path, monkeypatch):
+    """The same through ``traveller run``'s standings stage (the warehouse's event rows) and
+    the event's page: provisional while events.csv states session 3 and no file has it;
+    final once the row is withdrawn (the incremental run recomputes the event's date)."""
+    import duckdb
+
+    from pipelines.runner import run_inbox
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-12-01 12:00")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "results-2026-11-20.csv").write_text(RESULTS)
+    (inbox / "events.csv").write_text(EVENTS + "E,3,2026-11-21,howell\n")
+    wh = tmp_path / "w.duckdb"
+
+    def newest_event_rows() -> set[tuple[str, object]]:
+        with duckdb.connect(str(wh), read_only=True) as conn:
+            return set(
+                conn.sql(
+                    "SELECT status, final_at FROM standings WHERE scope = 'event' "
+                    "AND status <> 'superseded'"
+                ).fetchall()
+            )
+
+    page = tmp_path / "out" / "site" / "events" / "E" / "index.html"
+    run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    assert newest_event_rows() == {("provisional", None)}
+    assert "Provisional: a session of the event has no results yet" in page.read_text()
+    (inbox / "events.csv").write_text(EVENTS)
+    run_inbox(inbox, wh, publish_to=tmp_path / "out")
+    assert {status for status, _ in newest_event_rows()} == {"final"}
+    assert '<p class="status">Final</p>' in page.read_text()

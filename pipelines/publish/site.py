@@ -926,7 +926,10 @@ class Site:
         changes = self._changes(
             self._of("changes", ("event_id", "scope"), event_id, "event"), st, dec
         )
-        final = all(s.get("status") == "final" for s in sessions)
+        sessions_final = all(s.get("status") == "final" for s in sessions)
+        # the event's own standings stay provisional while a session it states has no
+        # results (pipelines.scoring.versions.event_versions), its sessions final or not
+        final = sessions_final and (st.height == 0 or bool((st["status"] == "final").all()))
         matches = self._matches(event_id)
         names = self._names(self._of("standings", ("event_id",), event_id))
         league = (
@@ -950,7 +953,11 @@ class Site:
             ],
             rankings=rankings if len(sessions) > 1 else [],
             changes=changes if len(sessions) > 1 else [],
-            status="Final" if final else "Provisional: a session is not final yet",
+            status="Final"
+            if final
+            else "Provisional: a session is not final yet"
+            if not sessions_final
+            else "Provisional: a session of the event has no results yet",
             vp=vp_table(league, names, st) if league is not None and league.height else None,
             bracket=bracket(matches, names) if matches is not None else [],
         )

@@ -61,6 +61,9 @@ class DayResult:
     #: seconds spent in each step: ``validate``, ``rulings``, ``score``, ``standings``
     seconds: dict[str, float] = field(default_factory=dict)
     profiles: ProfileSet | None = None  # the profiles the day was scored with
+    #: the event sessions the events state (``event_id``, ``session``): an event one of
+    #: whose sessions has no results is not final (:func:`~.versions.event_versions`)
+    declared: pl.DataFrame | None = None
 
     @property
     def dated(self) -> DateResults:
@@ -75,7 +78,12 @@ class DayResult:
         between them (:func:`~pipelines.scoring.versions.event_versions`); an event with
         sessions on other days needs those too (the standings stage adds them)."""
         return event_versions(
-            self.standings, self.versions, self.scored, self.contestants, profs=self.profiles
+            self.standings,
+            self.versions,
+            self.scored,
+            self.contestants,
+            profs=self.profiles,
+            declared=self.declared,
         )
 
 
@@ -187,4 +195,5 @@ def score_day(
         contestants=contestants,
         seconds=seconds,
         profiles=profs,
+        declared=events.select("event_id", "session") if events.height else None,
     )

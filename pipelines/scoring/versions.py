@@ -793,12 +793,17 @@ def event_versions(
     contestants: pl.DataFrame | None,
     *,
     profs: ProfileSet | None = None,
+    declared: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Every version of each event's standings, and the changes between them.
 
     ``session_versions`` are all versions of every session of the events; event version
     ``k`` adds up, for each session, the version reflecting the event's first ``k-1``
-    decisions. The newest event version is ``final`` when every session's is.
+    decisions. The newest event version is ``final`` when every session's is and every
+    session the event states (``declared``: its ``event_id`` and ``session`` rows, as
+    ``events.csv`` lists them) has standings: an event whose third session has no results
+    yet — not played, or its file not sent — is ranked on the sessions it has and stays
+    ``provisional``, with no time at which it becomes final (it waits for those results).
 
     Every version of every event is ranked in one call of
     :func:`~pipelines.scoring.standings.event_standings`: each version of an event with
@@ -888,6 +893,29 @@ def event_versions(
             else pl.lit(None, pl.Utf8)
         ).alias("__final_at"),
     )
+    if declared is not None and declared.height:
+        # an event a session of which it states has no standings is not over
+        ranked_sessions = sv.select("event_id", pl.col("session").cast(pl.Int64)).unique()
+        waiting = (
+            declared.select("event_id", pl.col("session").cast(pl.Int64, strict=False))
+            .drop_nulls()
+            .unique()
+            .join(ranked_sessions, on=["event_id", "session"], how="anti")
+            .select("event_id")
+            .unique()
+            .with_columns(pl.lit(True).alias("__waiting"))
+        )
+        state = (
+            state.join(waiting, on="event_id", how="left")
+            .with_columns(
+                (pl.col("__final") & pl.col("__waiting").is_null()).alias("__final"),
+                pl.when(pl.col("__waiting").is_null())
+                .then(pl.col("__final_at"))
+                .otherwise(pl.lit(None))
+                .alias("__final_at"),
+            )
+            .drop("__waiting")
+        )
     versions_of = pl.DataFrame(
         {"event_id": events, "__last": [len(by_event.get(e, [])) + 1 for e in events]},
         schema={"event_id": pl.Utf8, "__last": pl.Int32},
