@@ -47,8 +47,10 @@ Fields (section.key):
   rounded matchpoints shown on the traveller (Magic Contest).
 * ``totals.sitout``: ``none`` (a contestant's score is what it earned, its
   percentage is over the boards it played) or ``scale_to_full`` (Compscore: the
-  score of a contestant that missed boards is scaled to the full number of
-  boards of its session, i.e. it gets its own average on the missed boards).
+  score of a contestant that missed boards is scaled to the boards the fullest
+  contestant of its ranking group played — its direction in a Mitchell —, i.e. it
+  gets its own average on the boards it missed; a field whose every pair sat out a
+  round is not scaled).
 * ``ranking.tiebreak``: ``none`` (equal percentages share the place) or
   ``head_to_head`` (Magic Contest: the tied contestant with more matchpoints on
   the boards they played against each other is placed higher).

@@ -912,10 +912,11 @@ def reconcile(
     sessions = newest.filter(pl.col("scope") == "session") if newest.height else newest
     events = newest.filter(pl.col("scope") == "event") if newest.height else newest
     if sessions.height:
-        full = sessions.group_by("event_id", "session", "section").agg(
-            pl.col("boards").max().alias("__full")
-        )
-        sessions = sessions.join(full, on=["event_id", "session", "section"], how="left")
+        # the boards the fullest contestant of each ranking group played (standings'
+        # ``scale_to_full``): the direction's in a Mitchell, the section's in a Howell
+        group = ["event_id", "session", "section", "direction"]
+        full = sessions.group_by(group).agg(pl.col("boards").max().alias("__full"))
+        sessions = sessions.join(full, on=group, how="left", nulls_equal=True)
     compared, line_rows = compare_lines(scored, profs=profs)
     st_rows, counts, running = compare_standings(
         source_standings, sessions, events, scored, line_rows, profs=profs

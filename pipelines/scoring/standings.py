@@ -9,10 +9,11 @@
   not played excluded); percentage = score / top (50 % for a contestant whose
   boards all had a single result, top 0: there was nothing to compare; none for one
   that played no board, suspended from the first round under Law 91A). A profile
-  may scale the
-  score of a contestant that missed boards to the full session
-  (``totals.sitout = "scale_to_full"``, as Compscore does): the percentage is
-  unchanged.
+  may scale the score of a contestant that missed boards to the full session
+  (``totals.sitout = "scale_to_full"``, as Compscore does): the full session is the
+  boards the fullest contestant of its ranking group played (its direction in a
+  Mitchell), so a field whose every pair sat out a round is not scaled; the
+  percentage is unchanged.
 * Event score and top = the sums over the event's sessions; percentage =
   score / top.
 * Places: by percentage, best first, exact ties share the place (1, 2, 2, 4)
@@ -293,14 +294,15 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
     (:func:`~pipelines.laws.exact.sum_fractions`, one common denominator per
     ranking group); the top is the sum of ``2(N-1)`` over ``unit_den``. Text
     columns are taken from each contestant's first board. With ``scale_to_full``
-    score and top are multiplied by (boards of the section) / (boards played).
+    score and top are multiplied by (boards the fullest contestant of its ranking group
+    played) / (boards played).
     """
     n = scored.height
     keep = scored.select(pl.col("kind") != "not_played").to_series().fill_null(False).to_numpy()
     if not keep.any():
         return None
     every = bool(keep.all())
-    section, n_sections, board, n_boards = section_and_board_ids(scored)
+    section, n_sections, _, _ = section_and_board_ids(scored)
     pairs, n_pairs = joint_codes([column(scored, "ns_pair"), column(scored, "ew_pair")])
     mitchell = scored.select(pl.col("movement") == "mitchell").to_series()
     mitchell = mitchell.fill_null(False).to_numpy()
@@ -393,11 +395,10 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
     top_den = np.full(n_cont, prof.unit_den, dtype=np.int64)
 
     if prof.sitout == "scale_to_full":
-        played_board = np.zeros(n_boards, dtype=bool)
-        played_board[board[keep]] = True
-        section_of_board = np.zeros(n_boards, dtype=np.int64)
-        section_of_board[board] = section
-        full = np.bincount(section_of_board[played_board], minlength=n_sections)[section_of]
+        # the full session of a ranking group: the boards its fullest contestant played
+        fullest = np.zeros(int(rg.max()) + 1, dtype=np.int64)
+        np.maximum.at(fullest, rg, boards)
+        full = fullest[rg]
         score_num, score_den = _reduced(score_num * full, score_den * boards)
         top_num, top_den = _reduced(top_num * full, top_den * boards)
 
