@@ -121,6 +121,7 @@ SOURCE_STANDING_COLUMNS: tuple[str, ...] = (
     "percentage",
     "place",
     "tiebreak",
+    "figures",
 )
 
 #: Columns of a deal frame (a hand record: USEBIO ``HANDSET``, PBN ``[Deal]``, Bridgemate

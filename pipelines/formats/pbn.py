@@ -40,6 +40,9 @@ _META = re.compile(r'<META\s+name="?([^"\s>]+)"?\s+content="([^"]*)"', re.IGNORE
 _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _INT = re.compile(r"^[+-]?\d+$")
+#: A TotalScoreTable's column of a session's own total beside the event's running total
+#: (Magic Contest: ``NrBoards`` over the event so far, ``NrBoardsSession`` this session's).
+_SESSION_TOTALS = ("SessionScoreMP", "SessionScoreIMP", "SessionScoreVP", "SessionScore")
 _DOTTED_DATE = re.compile(r"^(\d{4})\.(\d{2})\.(\d{2})$")
 
 Row = dict[str, str | None]
@@ -522,6 +525,22 @@ class _Reader:
                 "tiebreak": _dash(row.get("Tiebreak")),
             }
         )
+        session_total = _dash(next((row[c] for c in _SESSION_TOTALS if c in row), None))
+        if session_total is not None and session_total != _dash(total):
+            # a session of a longer event: the line's totals run over the event so far, and
+            # Magic Contest gives the session's own figures beside them, on the same line
+            # (the same location: one line of the file, counted once)
+            self.standings.append(
+                {
+                    **common,
+                    "session": self.session,
+                    "section": _dash(row.get("Section")),
+                    "total": _dash(session_total),
+                    "percentage": _dash(row.get("SessionPercentage")),
+                    "place": _dash(row.get("SessionRank")),
+                    "figures": "session",
+                }
+            )
         ids = [v for c, raw in row.items() if c.startswith("MemberID") and (v := _dash(raw))]
         self.contestants.append(
             {

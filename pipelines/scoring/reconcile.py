@@ -73,6 +73,10 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 * ``totals_before_adjustment`` — the contestant played a board whose official lines differ
   from ours or carry an artificial score: the program's totals do not follow the traveller
   as exported (the adjusted score was entered after the totals were computed);
+* ``tie_shared`` — a place the program shares among contestants with equal totals where the
+  profile breaks the tie head to head (``ranking.tiebreak``): the contestant's place is the
+  best of its tied set. Magic Contest breaks ties in an event's ranking, not in the ranking
+  of one session of a longer event (its ``SessionRank``, with ``SessionRankTie``);
 * ``display_rounding`` as above, for a total or a percentage;
 * ``follows_total`` — a percentage or place that follows from a total which differs (the
   contestant's own, or for a place another's in the same ranking);
@@ -131,6 +135,9 @@ EXPLANATIONS: dict[str, str] = {
     "totals_before_adjustment": "the program's totals were computed before an adjusted score "
     "on a board this contestant played was entered",
     "follows_total": "follows from a total that differs",
+    "tie_shared": "the program shares this place among contestants with equal totals; "
+    "Traveller breaks the tie head to head (profile ranking.tiebreak), as the program does in "
+    "an event's ranking but not in the ranking of one session of a longer event",
     "other_result_count": "the program scored the board with another number of results than "
     "Traveller has (every line on the top of that number): a result removed, a pair withdrawn "
     "or a late result added since the program scored it",
@@ -593,7 +600,11 @@ def compare_standings(
     for file, off in official.group_by("file", maintain_order=True):
         file = file[0]
         c = counts.setdefault(file, {"compared": 0, "not_comparable": 0})
-        for (event_id, session), o in off.group_by("event_id", "session", maintain_order=True):
+        if "figures" not in off.columns:
+            off = off.with_columns(pl.lit(None, pl.Utf8).alias("figures"))
+        for (event_id, session, figures), o in off.group_by(
+            "event_id", "session", "figures", maintain_order=True
+        ):
             ours = sessions.filter(
                 (pl.col("event_id") == event_id) & (pl.col("session").cast(pl.Utf8) == str(session))
             )
@@ -604,7 +615,13 @@ def compare_standings(
             sections = scale.get((file, event_id, str(session)))
             recount = sections is not None
             program_top = _program_top(mine) if recount else None
-            if not whole_field and _is_running(mine, max((sections or {1: 1.0}).values())):
+            # a session's own figures (beside running totals) are the session's, never running
+            is_running = (
+                figures != "session"
+                and not whole_field
+                and _is_running(mine, max((sections or {1: 1.0}).values()))
+            )
+            if is_running:
                 running.add((file, event_id))
                 mine = _join(o, ev)
                 scope_words = " (the event's standings)"
@@ -624,6 +641,7 @@ def compare_standings(
                 scope_words = ""
             group_bad: set[str] = set()
             pending: list[dict] = []
+            shared = _shared_places(mine)
             for r in mine:
                 if r["__ours"] is None:
                     c["not_comparable"] += sum(
@@ -645,7 +663,7 @@ def compare_standings(
                     c["compared"] += 1
                     if _same(ov, float(tv)):
                         continue
-                    if (file, event_id) in running:
+                    if is_running:
                         c["compared"] -= 1
                         c["not_comparable"] += 1
                         continue
@@ -675,6 +693,10 @@ def compare_standings(
                         # the program's percentage is over its own top
                         code = "other_result_count"
                         recounted = True
+                    elif what == "place" and prof.tiebreak != "none" and t.get("tiebreak"):
+                        # a tie Traveller broke: the program shares the tied set's best place
+                        if ov == shared.get(_tie_key(t)):
+                            code = "tie_shared"
                     pending.append(
                         {
                             "file": file,
@@ -695,7 +717,7 @@ def compare_standings(
                 if bad_total or recounted:
                     group_bad.add(r["contestant"])
             for p in pending:
-                if p["code"] == "display_rounding":
+                if p["code"] in ("display_rounding", "tie_shared"):
                     pass
                 elif p["what"] == "percentage" and p["__bad_total"]:
                     p["code"] = "follows_total"
@@ -716,6 +738,23 @@ def compare_standings(
                 )
                 rows.append(p)
     return rows, counts, running
+
+
+def _tie_key(t: dict) -> tuple:
+    """A standing's ranking group and exact result as shown: contestants tied on it share a
+    place unless a tiebreak separates them."""
+    return (t["section"], t.get("direction"), t["score_display"], t["percentage_display"])
+
+
+def _shared_places(mine: list[dict]) -> dict[tuple, int]:
+    """The best place of each set of our contestants tied on their result (:func:`_tie_key`),
+    that is the place the set shares where no tiebreak separates them."""
+    best: dict[tuple, int] = {}
+    for r in mine:
+        if (t := r["__ours"]) is not None and t["rank"] is not None:
+            k = _tie_key(t)
+            best[k] = min(best.get(k, t["rank"]), int(t["rank"]))
+    return best
 
 
 def _join(off: pl.DataFrame, ours: pl.DataFrame) -> list[dict]:
