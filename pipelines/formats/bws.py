@@ -63,8 +63,12 @@ Results (``ReceivedData``, one row per entry made at a table)
 Consistency with ``RoundData``
 ------------------------------
 ``RoundData`` is used for a section when it seats at least one pair that the section's
-results name; otherwise it describes another movement (a template left over, as in the
-bot-written file): it is then not used for that section, and a warning says so.
+results name and has a row for at least half the tables and rounds they name; otherwise it
+describes another movement (a template left over, as in the bot-written file) or a part of
+one (a later copy of the BCS file keeps one row of it, table 1 in round 1, beside 154
+results at eight tables in eleven rounds): it is then not used for that section, and a
+warning says so. Checked against a part of a movement, every result outside that part would
+be rejected, the session lost for rows the file lacks.
 
 * A result whose table and round are not in ``RoundData``, whose pairs are not the
   ``NSPair``/``EWPair`` there (in that order), or whose board is outside
@@ -776,6 +780,7 @@ def _rounds_used(
             continue
         seats = rounds.get(ident, {})
         seated = {p for s in seats.values() for p in (s.ns, s.ew) if p}
+        played = _table_rounds(rows, ident)
         if not seats:
             out.warn(
                 f"Section ID {ident}",
@@ -793,9 +798,30 @@ def _rounds_used(
                 "results were not checked against it, nor its tables for missing results",
                 None,
             )
+        elif 2 * len(played & seats.keys()) < len(played):
+            out.warn(
+                f"Section ID {ident}",
+                "RoundData",
+                f"RoundData of section {sec.letter} has rows for {len(played & seats.keys())} "
+                f"of the {len(played)} tables and rounds its results name: it describes a part "
+                "of the movement only, so the results were not checked against it, nor its "
+                "tables for missing results",
+                None,
+            )
         else:
             used[ident] = seats
     return used
+
+
+def _table_rounds(rows: list[Row], ident: int) -> set[tuple[int, int]]:
+    """The (table, round) of every result of section ``ident`` that names both."""
+    return {
+        (t, r)
+        for row in rows
+        if _int(row["Section"]) == ident
+        and (t := _int(row["Table"])) is not None
+        and (r := _int(row["Round"])) is not None
+    }
 
 
 def _result(

@@ -485,6 +485,22 @@ def test_round_data_of_another_movement_is_not_used_and_says_so():
     )
 
 
+def test_round_data_holding_a_part_of_the_movement_is_not_used_and_says_so():
+    # one row of the movement (table 1, round 1) beside results at both tables in both
+    # rounds, as in a later copy of the real BCS file: checked against it, the six results
+    # elsewhere would be rejected ("no such table and round")
+    r = read(full_session(), movement=MOVEMENT[:1])
+    assert r.rejected.height == 0 and r.results.height == 8 and accounted(r)
+    (w,) = r.warnings.iter_rows(named=True)
+    assert (w["location"], w["field"]) == ("Section ID 1", "RoundData")
+    assert w["reason"].startswith(
+        "RoundData of section A has rows for 1 of the 4 tables and rounds its results name"
+    )
+    # half of them is enough to take it as the movement: what it lacks is then rejected
+    r = read(full_session(), movement=MOVEMENT[:2])
+    assert r.results.height == 4 and set(r.rejected["field"]) == {"round"}
+
+
 def test_two_pairings_at_one_table_and_round_are_warned():
     rows = full_session()
     rows.append(entry(140, 1, 1, 1, 3, 4))  # also a 3 v 4 on table 1 in round 1
