@@ -266,8 +266,10 @@ def event_holds(
     ``session`` is null when the row's session names no session (not a whole number from 1
     to 2147483647: ``x``, ``0``, ``3000000000``): which session the row describes is not
     known, so every session of the event is held; a row without an ``event_id`` names no
-    event and holds nothing (it is rejected). Columns :data:`EVENT_HOLD_COLUMNS`, all
-    text."""
+    event and holds nothing (it is rejected). A file's own header (``priority`` 1) failing
+    a check holds nothing where an ``events.csv`` row (``priority`` 0) of the same event
+    session gives that detail validly: the stronger row states it (the file's value is still
+    rejected). Columns :data:`EVENT_HOLD_COLUMNS`, all text."""
     empty = pl.DataFrame(schema={c: pl.Utf8 for c in EVENT_HOLD_COLUMNS})
     if events.height == 0:
         return empty
@@ -279,14 +281,34 @@ def event_holds(
     session = pl.when(number.is_between(1, INT32_MAX)).then(number.cast(pl.Utf8)).otherwise(None)
     where = ("event_id", session.alias("session"), "file", "location")
     parts = [empty]
-    for c in event_checks():
+    checks = event_checks()
+    fails: dict[str, pl.Expr] = {}
+    for c in checks:
+        failed = c.fails.fill_null(False)
+        fails[c.field] = fails[c.field] | failed if c.field in fails else failed
+    header = pl.col("priority") == 1 if "priority" in events.columns else pl.lit(False)
+    stated = pl.col("priority") == 0 if "priority" in events.columns else pl.lit(False)
+    for c in checks:
         if c.field == "event_id":
             continue
         hit = events.filter(c.fails.fill_null(False) & pl.col("event_id").is_not_null())
+        if hit.height and c.field in events.columns:
+            # an events.csv row of the event session that states this detail validly
+            given = events.filter(stated & pl.col(c.field).is_not_null() & ~fails[c.field]).select(
+                "event_id", "session", pl.lit(True).alias("__given")
+            )
+            hit = (
+                hit.join(given.unique(), on=["event_id", "session"], how="left", nulls_equal=True)
+                .filter(~(header & pl.col("__given").fill_null(False)))
+                .drop("__given")
+            )
         if hit.height:
             reason = pl.format(
-                "the event's row was rejected ({}), so its details are not known: correct the row",
+                "the event's row was rejected ({}), so its details are not known: {}",
                 c.reason,
+                pl.when(header)
+                .then(pl.lit("give this detail in an events.csv row for the file or the event"))
+                .otherwise(pl.lit("correct the row")),
             )
             parts.append(hit.select(*where, pl.lit(c.field).alias("field"), reason.alias("reason")))
     for file, cols in (unknown_columns or {}).items():

@@ -141,3 +141,48 @@ def test_a_renamed_events_column_holds_the_files_events(tmp_path: Path):
     site = tmp_path / "site"
     assert status(site, "OK1") == "Final"
     assert not published(site, "EV2")
+
+
+def test_a_files_own_detail_rejected_is_given_by_events_csv_and_holds_nothing(tmp_path: Path):
+    # A USEBIO file whose EVENT_TYPE names a form Traveller does not score: the file's
+    # scoring is rejected and the event held, the hold saying where to state it. Stated in
+    # events.csv (keyed by the file), the stronger row gives the detail: the event is scored
+    # and published, the file's own value still listed as rejected.
+    from tests.formats.test_usebio import usebio
+
+    pairs = "".join(
+        f"<PAIR><PAIR_NUMBER>{n}{d}</PAIR_NUMBER><DIRECTION>{d}</DIRECTION></PAIR>"
+        for n in (1, 2)
+        for d in ("NS", "EW")
+    )
+    line = (
+        "<TRAVELLER_LINE><NS_PAIR_NUMBER>{t}NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{t}EW"
+        "</EW_PAIR_NUMBER><CONTRACT>{c}</CONTRACT><PLAYED_BY>{by}</PLAYED_BY>"
+        "<TRICKS>{k}</TRICKS><SCORE>{s}</SCORE></TRAVELLER_LINE>"
+    )
+    boards = "".join(
+        f"<BOARD><BOARD_NUMBER>{b}</BOARD_NUMBER>"
+        + "".join(line.format(t=t, c=c, by=by, k=k, s=s) for t, k, s in results)
+        + "</BOARD>"
+        for b, c, by, results in (
+            (1, "4H", "S", ((1, 10, 420), (2, 11, 450))),  # none vulnerable
+            (2, "3N", "N", ((1, 9, 600), (2, 10, 630))),  # NS vulnerable
+        )
+    )
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    body = f"<PARTICIPANTS>{pairs}</PARTICIPANTS>{boards}"
+    (inbox / "club.xml").write_text(usebio(body, event_type="SWISS_PAIRS"))
+    ran = traveller_run(inbox, tmp_path / "w1.duckdb")
+    assert ran.exit_code == EXIT_BLOCKED, ran.output
+    holds = rows(tmp_path / "w1.duckdb", "SELECT event_id, field, reason FROM holds")
+    assert [(e, f) for e, f, _ in holds] == [("77-501", "scoring")]
+    assert holds[0][2].endswith("give this detail in an events.csv row for the file or the event")
+
+    (inbox / "events.csv").write_text("event_id,session,scoring\nclub.xml,,matchpoints\n")
+    wh = tmp_path / "w2.duckdb"
+    ran = traveller_run(inbox, wh)
+    assert rows(wh, "SELECT count(*) FROM holds") == [(0,)], ran.output
+    assert rows(wh, "SELECT file, field FROM rejected_inputs") == [("club.xml", "scoring")]
+    assert rows(wh, "SELECT DISTINCT status FROM standings") == [("final",)]
+    assert published(tmp_path / "site", "77-501")
