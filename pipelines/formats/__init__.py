@@ -166,7 +166,8 @@ def read_file(path: Path, inbox_root: Path, normalise: bool = True) -> ReadResul
         "unknown",
         "file",
         "the file's format was not recognised: expected a results CSV (header with board, "
-        "ns_pair, ew_pair, contract), events.csv, contestants CSV, USEBIO XML, PBN or a "
-        "Bridgemate database (.bws)",
+        "ns_pair, ew_pair, contract), events.csv (header with event_id, session — which may "
+        "be left empty — and a detail such as date, scoring, movement or profile), contestants "
+        "CSV, USEBIO XML, PBN or a Bridgemate database (.bws)",
         None,
     )
