@@ -40,6 +40,8 @@ _META = re.compile(r'<META\s+name="?([^"\s>]+)"?\s+content="([^"]*)"', re.IGNORE
 _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
 _UNESCAPE = re.compile(r'\\(["\\])')
 _INT = re.compile(r"^[+-]?\d+$")
+#: A TotalScoreTable's total column, first found of these.
+_TOTALS = ("TotalScoreMP", "TotalScoreIMP", "TotalScoreVP", "TotalScore")
 #: A TotalScoreTable's column of a session's own total beside the event's running total
 #: (Magic Contest: ``NrBoards`` over the event so far, ``NrBoardsSession`` this session's).
 _SESSION_TOTALS = ("SessionScoreMP", "SessionScoreIMP", "SessionScoreVP", "SessionScore")
@@ -499,14 +501,6 @@ class _Reader:
         if direction and direction.upper().replace("-", "").replace("/", "") in ("NS", "EW"):
             direction = direction.upper().replace("-", "").replace("/", "")
         contestant = _dash(row.get("PairId")) or _dash(row.get("TeamId"))
-        total = next(
-            (
-                row[c]
-                for c in ("TotalScoreMP", "TotalScoreIMP", "TotalScoreVP", "TotalScore")
-                if c in row
-            ),
-            None,
-        )
         common = {
             "file": self.file,
             "location": location,
@@ -514,28 +508,26 @@ class _Reader:
             "contestant": contestant,
             "direction": direction,
         }
+        standing = {**common, "session": self.session, "section": _dash(row.get("Section"))}
+        total = _dash(next((row[c] for c in _TOTALS if c in row), None))
         self.standings.append(
             {
-                **common,
-                "session": self.session,
-                "section": _dash(row.get("Section")),
-                "total": _dash(total),
+                **standing,
+                "total": total,
                 "percentage": _dash(row.get("TotalPercentage")),
                 "place": _dash(row.get("Rank")),
                 "tiebreak": _dash(row.get("Tiebreak")),
             }
         )
         session_total = _dash(next((row[c] for c in _SESSION_TOTALS if c in row), None))
-        if session_total is not None and session_total != _dash(total):
+        if session_total is not None and session_total != total:
             # a session of a longer event: the line's totals run over the event so far, and
             # Magic Contest gives the session's own figures beside them, on the same line
             # (the same location: one line of the file, counted once)
             self.standings.append(
                 {
-                    **common,
-                    "session": self.session,
-                    "section": _dash(row.get("Section")),
-                    "total": _dash(session_total),
+                    **standing,
+                    "total": session_total,
                     "percentage": _dash(row.get("SessionPercentage")),
                     "place": _dash(row.get("SessionRank")),
                     "figures": "session",
