@@ -238,15 +238,21 @@ def _kept_details(events: pl.DataFrame) -> pl.DataFrame:
     key_ok = ~pl.any_horizontal(
         *(c.fails.fill_null(False) for c in checks if c.field in KEY_FIELDS)
     )
-    fails: dict[str, pl.Expr] = {}
-    for c in checks:
-        if c.field not in KEY_FIELDS:
-            failed = c.fails.fill_null(False)
-            fails[c.field] = fails[c.field] | failed if c.field in fails else failed
+    fails = _fails_by_field(checks)
     return events.filter(key_ok).with_columns(
         pl.when(failed).then(None).otherwise(pl.col(field)).alias(field)
         for field, failed in fails.items()
+        if field not in KEY_FIELDS
     )
+
+
+def _fails_by_field(checks: list[Check]) -> dict[str, pl.Expr]:
+    """Per field, whether a row fails any of the ``checks`` on it (null read as passing)."""
+    fails: dict[str, pl.Expr] = {}
+    for c in checks:
+        failed = c.fails.fill_null(False)
+        fails[c.field] = fails[c.field] | failed if c.field in fails else failed
+    return fails
 
 
 #: Columns of an event held back because its details are unknown (the ``event_holds`` table).
@@ -282,10 +288,7 @@ def event_holds(
     where = ("event_id", session.alias("session"), "file", "location")
     parts = [empty]
     checks = event_checks()
-    fails: dict[str, pl.Expr] = {}
-    for c in checks:
-        failed = c.fails.fill_null(False)
-        fails[c.field] = fails[c.field] | failed if c.field in fails else failed
+    fails = _fails_by_field(checks)
     header = pl.col("priority") == 1 if "priority" in events.columns else pl.lit(False)
     stated = pl.col("priority") == 0 if "priority" in events.columns else pl.lit(False)
     for c in checks:
