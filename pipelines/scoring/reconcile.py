@@ -73,10 +73,11 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 * ``totals_before_adjustment`` — the contestant played a board whose official lines differ
   from ours or carry an artificial score: the program's totals do not follow the traveller
   as exported (the adjusted score was entered after the totals were computed);
-* ``tie_shared`` — a place the program shares among contestants with equal totals where the
-  profile breaks the tie head to head (``ranking.tiebreak``): the contestant's place is the
-  best of its tied set. Magic Contest breaks ties in an event's ranking, not in the ranking
-  of one session of a longer event (its ``SessionRank``, with ``SessionRankTie``);
+* ``tie_shared`` — a place the program shares among contestants with equal totals where
+  Traveller broke the tie as the profile says (``ranking.tiebreak``, ``imps.team_tiebreak``):
+  the contestant's place is the best of its tied set. Magic Contest breaks ties in an
+  event's ranking, not in the ranking of one session of a longer event (its
+  ``SessionRank``, with ``SessionRankTie``);
 * ``display_rounding`` as above, for a total or a percentage;
 * ``follows_total`` — a percentage or place that follows from a total which differs (the
   contestant's own, or for a place another's in the same ranking);
@@ -136,8 +137,9 @@ EXPLANATIONS: dict[str, str] = {
     "on a board this contestant played was entered",
     "follows_total": "follows from a total that differs",
     "tie_shared": "the program shares this place among contestants with equal totals; "
-    "Traveller breaks the tie head to head (profile ranking.tiebreak), as the program does in "
-    "an event's ranking but not in the ranking of one session of a longer event",
+    "Traveller breaks the tie as the profile says (ranking.tiebreak; imps.team_tiebreak at "
+    "teams) — Magic Contest does so in an event's ranking, not in the ranking of one session "
+    "of a longer event",
     "other_result_count": "the program scored the board with another number of results than "
     "Traveller has (every line on the top of that number): a result removed, a pair withdrawn "
     "or a late result added since the program scored it",
@@ -693,7 +695,7 @@ def compare_standings(
                         # the program's percentage is over its own top
                         code = "other_result_count"
                         recounted = True
-                    elif what == "place" and prof.tiebreak != "none" and t.get("tiebreak"):
+                    elif what == "place" and t.get("tiebreak"):
                         # a tie Traveller broke: the program shares the tied set's best place
                         if ov == shared.get(_tie_key(t)):
                             code = "tie_shared"
