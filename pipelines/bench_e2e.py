@@ -95,6 +95,9 @@ class PhaseReport:
     #: (:class:`pipelines.publish.SharedPeak`); 0: not measured (its own peak and its
     #: helper's are then added whole)
     together_mb: float = 0.0
+    #: the peak of the process that drew the season dashboard (0: none did;
+    #: :mod:`pipelines.reports.drawing`), counted in :attr:`together_mb`
+    drawing_peak_mb: float = 0.0
 
     @property
     def peak_together_mb(self) -> float:
@@ -167,6 +170,12 @@ class EndToEndReport:
                     f" (publication helper {p.helper_peak_mb:,.0f} MB; at once at most "
                     f"{p.peak_together_mb:,.0f} MB)"
                     if p.helper_peak_mb
+                    else ""
+                )
+                + (
+                    f" (the dashboard's drawing process {p.drawing_peak_mb:,.0f} MB; at once "
+                    f"at most {p.peak_together_mb:,.0f} MB)"
+                    if p.drawing_peak_mb
                     else ""
                 )
             )
@@ -404,6 +413,7 @@ def _run_phase(
         steps=data["steps"],
         peak_mb=data["peak_mb"],
         helper_peak_mb=data.get("helper_peak_mb", 0.0),
+        drawing_peak_mb=data.get("drawing_peak_mb", 0.0),
         together_mb=data.get("together_mb", 0.0),
     )
 
@@ -494,6 +504,7 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
         seconds, steps = report.seconds, report.step_seconds
     from pipelines.bench import peak_rss_mb
     from pipelines.publish import HELPER_PEAKS, SHARED_PEAKS
+    from pipelines.reports.drawing import PEAKS as DRAWING_PEAKS
 
     # the process's own peak: its count was started again as each shared publication began,
     # each time after the peak so far was kept (SharedPeak.before)
@@ -506,8 +517,11 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
                 "peak_mb": own,
                 # a publication's helper processes' own peaks (:func:`pipelines.publish.publish`)
                 "helper_peak_mb": max(HELPER_PEAKS, default=0.0),
-                # at most what the process and its helpers held at once (SharedPeak.together)
-                "together_mb": max([own, *(w.together for w in SHARED_PEAKS)]),
+                # at most what the process and its helpers held at once (SharedPeak.together;
+                # the drawing process, pipelines.reports.drawing, runs beside the whole run)
+                "together_mb": max([own, *(w.together for w in SHARED_PEAKS)])
+                + max(DRAWING_PEAKS, default=0.0),
+                "drawing_peak_mb": max(DRAWING_PEAKS, default=0.0),
             }
         )
     )

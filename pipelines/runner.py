@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +32,9 @@ from pipelines.definitions import defs
 from pipelines.incremental import Plan
 from pipelines.partition_tags import range_tags, whole_warehouse_tags
 from pipelines.publish.files import refuse_exposed
+from pipelines.reports import drawing
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
+from pipelines.settings import publish_workers
 from pipelines.warehouse import Warehouse
 
 #: The asset groups of the whole-warehouse job (``audit_and_publication``), run after the dates.
@@ -160,6 +163,31 @@ def _failed(result: dg.ExecuteInProcessResult) -> list[FailedCheck]:
     return out
 
 
+def _draws_apart(wh: Warehouse, due: list[str]) -> bool:
+    """Whether a run recomputing the dates ``due`` starts the drawing process
+    (:mod:`pipelines.reports.drawing`) once it has planned: when their results are few
+    enough for one process to make their pages (:data:`pipelines.publish.
+    PARALLEL_FROM_RESULTS`) and a second processor is there for it
+    (:func:`pipelines.settings.publish_workers`: ``1`` makes the whole publication in the
+    run's process). The publication that follows then draws the season dashboard beside the
+    site's pages, the drawing code imported while the audit is computed."""
+    if not due or publish_workers() < 2:
+        return False
+    from pipelines.publish import PARALLEL_FROM_RESULTS
+
+    sizes = dict(wh.query("read/date_sizes").rows())
+    return sum(sizes.get(d, 0) for d in due) < PARALLEL_FROM_RESULTS
+
+
+@contextmanager
+def _drawing_stopped() -> Iterator[None]:
+    """Stop the drawing process as the run ends, however it ends."""
+    try:
+        yield
+    finally:
+        drawing.stop()
+
+
 def run_inbox(
     inbox: Path,
     warehouse: Path,
@@ -225,8 +253,9 @@ def run_inbox(
         return result
 
     wh = Warehouse(warehouse)
-    # the file stays open from the first stage to the last (Warehouse.keep_open)
-    with wh.kept_open():
+    # the file stays open from the first stage to the last (Warehouse.keep_open); the drawing
+    # process, if started, ends with the run
+    with wh.kept_open(), _drawing_stopped():
         files_before = stages.files_registered(wh)
         first = run("inbox")
         report = RunReport(
@@ -238,6 +267,9 @@ def run_inbox(
         report.dates = wh.query("read/dates")["session_date"].to_list()
         say(f"recompute: {report.plan.summary()}")
         due = report.plan.dates
+        # the drawing process imports its code while the audit is computed (a Python of one
+        # processor, where the dates' scoring uses both)
+        apart = _draws_apart(wh, due)
         spans = stages.due_ranges(wh, report.plan)
         for i, (start, end) in enumerate(spans, start=1):
             these = [d for d in due if start <= d <= end]
@@ -255,6 +287,8 @@ def run_inbox(
             report.failed_checks.extend(_failed(result))
         # the audit and the site are redone only when the results or the inbox's content changed
         # (a date recomputed with the same outcome changes neither)
+        if apart:
+            drawing.start()
         if recompute_all or stages.step_due(wh, "audit"):
             say("audit: penalty and appeal statistics, director audit, reports")
             audited = run("audit")

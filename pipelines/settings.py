@@ -88,8 +88,9 @@ def publish_workers() -> int:
     CPU quota without a CPU set is not seen: set the variable there): how many
     processes make a large publication's pages and files together (a first load, a season
     made again; a night's few events are made in one, see
-    :data:`pipelines.publish.PARALLEL_FROM_RESULTS`). ``1`` makes every publication in the
-    run's own process."""
+    :data:`pipelines.publish.PARALLEL_FROM_RESULTS`; that night's season dashboard is drawn
+    by a process of its own meanwhile, :mod:`pipelines.reports.drawing`). ``1`` makes every
+    publication, its dashboard included, in the run's own process."""
     text = (os.environ.get("TRAVELLER_PUBLISH_WORKERS") or "").strip()
     if not text:
         # the processors this process may run on (a container's CPU set), not the host's

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import Future
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -125,6 +126,9 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     # the helpers read the warehouse beside this process: a DuckDB file this run keeps open
     # for writing is closed meanwhile (every read here opens it read-only)
     readers = Warehouse(warehouse).open_to_readers() if len(shares) > 1 else nullcontext()
+    # the season mart, read once: the Parquet export and the season dashboard both show it;
+    # a publication made in one process has the dashboard drawn beside it (drawing)
+    season, dashboard_job = _season(warehouse, out, dashboard, alone=len(shares) == 1)
     with readers:
         summary, site, data, written = _make_shares(
             warehouse, out, site_dir, shares, sizes, budget, keys, kept, before, there,
@@ -144,9 +148,6 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         sorted(written["pbn"]),
         sorted(written["pbn-teams"]),
     )
-    # the season mart, read once: the Parquet export and the season dashboard both show it
-    with Warehouse(warehouse).connect(read_only=True) as conn:
-        season = query(conn, "reports/season_sessions")
     summary.parquet = write_parquet(warehouse, exports / "parquet", season)
     # the events of the exported files only: an event no file exports (an individual) would
     # be an events.csv row without its results when the exports are read again
@@ -160,11 +161,32 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
         data.sessions.join(exported.unique(), on="event_id", how="semi", maintain_order="left"),
         exports / "events.csv",
     )
-    if dashboard:
-        from pipelines.reports.season import render_season
+    if dashboard_job is not None:
+        from pipelines.reports import drawing
+        from pipelines.reports.season import write_season
 
-        summary.dashboard = render_season(warehouse, out / "season.html", sessions=season)
+        job, args = dashboard_job
+        summary.dashboard = drawing.outcome(job, write_season, *args)
     return summary
+
+
+def _season(
+    warehouse: Path | str, out: Path, dashboard: bool, alone: bool
+) -> tuple[pl.DataFrame, tuple[Future | None, tuple] | None]:
+    """The season mart (``reports/season_sessions``) and, when ``dashboard``, the season
+    dashboard's job: its frames and, for a publication made in one process (``alone``) in a
+    run that started the drawing process (:mod:`pipelines.reports.drawing`), the future of
+    the page drawn there while the site is made here, else ``None`` (drawn here)."""
+    with Warehouse(warehouse).connect(read_only=True) as conn:
+        season = query(conn, "reports/season_sessions")
+    if not dashboard:
+        return season, None
+    from pipelines.reports import drawing
+    from pipelines.reports.season import season_frames, write_season
+
+    _, rejections = season_frames(warehouse, season)
+    args = (season, rejections, out / "season.html")
+    return season, (drawing.submit(write_season, *args) if alone else None, args)
 
 
 def _make_shares(

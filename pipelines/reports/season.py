@@ -250,6 +250,18 @@ def render_season(
     """Write the dashboard HTML file ``out`` (its folder is created); returns ``out``.
     ``sessions``: the season mart (``sql/reports/season_sessions``) when already read."""
     sessions, rejections = season_frames(warehouse, sessions)
+    return write_season(sessions, rejections, out, title)
+
+
+def write_season(
+    sessions: pl.DataFrame,
+    rejections: pl.DataFrame,
+    out: Path,
+    title: str = "Season dashboard",
+) -> Path:
+    """Write the dashboard of the season mart ``sessions`` and the rejected inputs per club
+    ``rejections`` (:func:`season_frames`) into ``out``; returns ``out``. Reads nothing
+    else: a drawing process (:mod:`pipelines.reports.drawing`) writes it from the frames."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)  # every template
     charts: list[dict[str, str]] = []
     tables: list[dict[str, Any]] = []
