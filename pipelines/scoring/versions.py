@@ -349,19 +349,9 @@ def session_versions(
         .with_columns((pl.col("__n").fill_null(0) + 1).cast(pl.Int32).alias("version"))
         .drop("__s", "__n")
     ]
-    # version j + 1 of a session with more than j decisions (its first j made): only those
-    # sessions are scored again, each on its own boards
-    replaced = superseded(rulings)
-    for j in range(rounds):
-        applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
-        due = made.filter(pl.col("__n") > j).select("event_id", "session")
-        # the rulings of the sessions due only (each ruling's effect is its own, with what
-        # the whole log supersedes)
-        in_effect = rulings_in_effect(_of_sessions(rulings, due), appeals, applied, replaced)
-        _, standings = score_state(
-            _of_sessions(validated, due), in_effect, contestants, profs=profs
-        )
-        versions.append(standings.with_columns(pl.lit(j + 1, pl.Int32).alias("version")))
+    versions += _older_versions(
+        validated, rulings, appeals, contestants, by_session, made, rounds, profs
+    )
     all_versions = (
         pl.concat(versions, how="diagonal_relaxed")
         if versions
@@ -369,6 +359,81 @@ def session_versions(
     )
     all_versions = _status(all_versions, appeals, events, now, latest, profs=profs)
     return all_versions, _changes(all_versions, by_session, "session"), decs
+
+
+#: What :func:`_older_versions` appends to an event id to tell a session's versions apart
+#: while they are scored together (a control character no event id read holds).
+_VERSION_MARK = "\x1f"
+
+
+def _older_versions(
+    validated: pl.DataFrame,
+    rulings: pl.DataFrame,
+    appeals: pl.DataFrame,
+    contestants: pl.DataFrame | None,
+    by_session: dict[tuple[str, int], list[Decision]],
+    made: pl.DataFrame,
+    rounds: int,
+    profs: ProfileSet,
+) -> list[pl.DataFrame]:
+    """The standings of every older version of the sessions with decisions (``made``: each
+    session's number of decisions; ``rounds``: the most), version ``j + 1`` of a session
+    with more than ``j`` decisions reflecting its first ``j``, scored with the rulings in
+    effect then, each session on its own boards; one frame per ``j``.
+
+    Every version is scored in one pass (:func:`score_state`): version ``j + 1`` of event
+    ``E`` is scored as an event of its own, ``E`` marked with :data:`_VERSION_MARK` and
+    ``j + 1`` — its results, the rulings then in effect and its contestants —, and the marks
+    are taken off the standings. A session's standings depend on its own rows only (its
+    boards, its contestants, its rulings), so each version's are those it would have scored
+    alone, in the same order (the mark sorts before every character an id holds); an event
+    id holding the mark itself has its versions scored one at a time."""
+    if rounds == 0:
+        return []
+    replaced = superseded(rulings)
+    parts: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    for j in range(rounds):
+        applied = {d.cause_id for ds in by_session.values() for d in ds[:j]}
+        due = made.filter(pl.col("__n") > j).select("event_id", "session")
+        # the rulings of the sessions due only (each ruling's effect is its own, with what
+        # the whole log supersedes)
+        in_effect = rulings_in_effect(_of_sessions(rulings, due), appeals, applied, replaced)
+        parts.append((due, in_effect))
+    if rounds == 1 or made["event_id"].str.contains(_VERSION_MARK, literal=True).any():
+        return [
+            score_state(_of_sessions(validated, due), in_effect, contestants, profs=profs)[
+                1
+            ].with_columns(pl.lit(j + 1, pl.Int32).alias("version"))
+            for j, (due, in_effect) in enumerate(parts)
+        ]
+
+    def marked(frame: pl.DataFrame, j: int) -> pl.DataFrame:
+        return frame.with_columns(pl.col("event_id") + pl.lit(f"{_VERSION_MARK}{j + 1}"))
+
+    events = made["event_id"].unique().implode()
+    people = None
+    if contestants is not None:
+        mine = contestants.filter(pl.col("event_id").is_in(events))
+        people = pl.concat([marked(mine, j) for j in range(rounds)])
+    _, standings = score_state(
+        pl.concat(
+            [marked(_of_sessions(validated, due), j) for j, (due, _) in enumerate(parts)],
+            how="diagonal_relaxed",
+        ),
+        pl.concat(
+            [marked(in_effect, j) for j, (_, in_effect) in enumerate(parts)],
+            how="diagonal_relaxed",
+        ),
+        people,
+        profs=profs,
+    )
+    split = standings.with_columns(
+        pl.col("event_id").str.split_exact(_VERSION_MARK, 1).alias("__v")
+    ).with_columns(
+        pl.col("__v").struct.field("field_0").alias("event_id"),
+        pl.col("__v").struct.field("field_1").cast(pl.Int32).alias("version"),
+    )
+    return [split.filter(pl.col("version") == j + 1).drop("__v") for j in range(rounds)]
 
 
 def latest_in_effect(rulings: pl.DataFrame, appeals: pl.DataFrame) -> pl.DataFrame:
