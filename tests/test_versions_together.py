@@ -54,7 +54,8 @@ def test_versions_scored_together_are_those_scored_one_at_a_time(tmp_path: Path,
 @pytest.mark.parametrize("mark_in_id", [False, True])
 def test_marks_are_taken_off(mark_in_id: bool, monkeypatch):
     """The version a row was scored as is read back from its event id, and the mark taken
-    off; an id that holds the mark itself is never marked."""
+    off; an id that holds the mark itself is never marked; versions that together hold more
+    rows than the date are scored in several passes."""
     made = pl.DataFrame(
         {"event_id": ["a\x1fb" if mark_in_id else "a"], "session": [1], "__n": [2]},
         schema={"event_id": pl.Utf8, "session": pl.Int64, "__n": pl.Int32},
@@ -69,7 +70,10 @@ def test_marks_are_taken_off(mark_in_id: bool, monkeypatch):
     no_ruling = pl.DataFrame(schema={"event_id": pl.Utf8})
     monkeypatch.setattr(versions, "rulings_in_effect", lambda *a, **k: no_ruling)
     monkeypatch.setattr(versions, "superseded", lambda _rulings: set())
-    validated = pl.DataFrame({"event_id": made["event_id"], "session": [1]})
+    # a session without decisions beside it: the date holds more rows than both versions
+    # of the other (versions are scored together up to the date's number of rows)
+    ident = made["event_id"][0]
+    validated = pl.DataFrame({"event_id": [ident, "z", "z"], "session": [1, 1, 1]})
     rulings = pl.DataFrame(
         {"event_id": made["event_id"], "session": [1], "ruling_id": ["r"]},
         schema={"event_id": pl.Utf8, "session": pl.Int64, "ruling_id": pl.Utf8},
@@ -83,3 +87,9 @@ def test_marks_are_taken_off(mark_in_id: bool, monkeypatch):
         assert seen == [["a\x1fb"], ["a\x1fb"]]  # one at a time, never marked
     else:
         assert seen == [["a\x1f1", "a\x1f2"]]  # together, each version marked
+    seen.clear()
+    versions._older_versions(
+        validated.head(1), rulings, pl.DataFrame(), None, {}, made, 2, versions.ProfileSet()
+    )
+    # two versions of a date of one row: one at a time
+    assert seen == ([["a\x1fb"], ["a\x1fb"]] if mark_in_id else [["a\x1f1"], ["a\x1f2"]])

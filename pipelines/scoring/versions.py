@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import polars as pl
 
+from pipelines.batching import batches
 from pipelines.laws.corrections import correction_deadline
 from pipelines.laws.penalties import matchpoint_deduction, parse_penalty
 from pipelines.laws.vocabulary import OVERTURNED, PENALTY_KINDS, RulingKind
@@ -381,13 +382,14 @@ def _older_versions(
     with more than ``j`` decisions reflecting its first ``j``, scored with the rulings in
     effect then, each session on its own boards; one frame per ``j``.
 
-    Every version is scored in one pass (:func:`score_state`): version ``j + 1`` of event
-    ``E`` is scored as an event of its own, ``E`` marked with :data:`_VERSION_MARK` and
-    ``j + 1`` — its results, the rulings then in effect and its contestants —, and the marks
-    are taken off the standings. A session's standings depend on its own rows only (its
-    boards, its contestants, its rulings), so each version's are those it would have scored
-    alone, in the same order (the mark sorts before every character an id holds); an event
-    id holding the mark itself has its versions scored one at a time."""
+    The versions are scored together (:func:`score_state`), as many at once as hold no more
+    rows than the date's own: version ``j + 1`` of event ``E`` is scored as an event of its
+    own, ``E`` marked with :data:`_VERSION_MARK` and ``j + 1`` — its results, the rulings
+    then in effect and its contestants —, and the marks are taken off the standings. A
+    session's standings depend on its own rows only (its boards, its contestants, its
+    rulings), so each version's are those it would have scored alone, in the same order
+    (the mark sorts before every character an id holds); an event id holding the mark
+    itself has its versions scored one at a time."""
     if rounds == 0:
         return []
     replaced = superseded(rulings)
@@ -399,29 +401,46 @@ def _older_versions(
         # the whole log supersedes)
         in_effect = rulings_in_effect(_of_sessions(rulings, due), appeals, applied, replaced)
         parts.append((due, in_effect))
-    if rounds == 1 or made["event_id"].str.contains(_VERSION_MARK, literal=True).any():
+    rows = [_of_sessions(validated, due) for due, _ in parts]
+    if made["event_id"].str.contains(_VERSION_MARK, literal=True).any():
         return [
-            score_state(_of_sessions(validated, due), in_effect, contestants, profs=profs)[
-                1
-            ].with_columns(pl.lit(j + 1, pl.Int32).alias("version"))
-            for j, (due, in_effect) in enumerate(parts)
+            score_state(rows[j], in_effect, contestants, profs=profs)[1].with_columns(
+                pl.lit(j + 1, pl.Int32).alias("version")
+            )
+            for j, (_, in_effect) in enumerate(parts)
         ]
+    mine = None
+    if contestants is not None:
+        mine = contestants.filter(pl.col("event_id").is_in(made["event_id"].unique().implode()))
+    out: list[pl.DataFrame] = []
+    # at most as many rows at once as the date's own (those the newest version was scored
+    # from): a first load of years holds no more than scoring one version did
+    for js in batches(list(range(rounds)), lambda j: rows[j].height, max(validated.height, 1)):
+        out += _scored_together(js, rows, [parts[j][1] for j in js], mine, profs)
+    return out
+
+
+def _scored_together(
+    js: list[int],
+    rows: list[pl.DataFrame],
+    in_effect: list[pl.DataFrame],
+    contestants: pl.DataFrame | None,
+    profs: ProfileSet,
+) -> list[pl.DataFrame]:
+    """The standings of versions ``j + 1`` for ``j`` in ``js`` (:func:`_older_versions`):
+    ``rows[j]`` the results of version ``j + 1``'s sessions, ``in_effect`` its rulings then
+    in effect (in the order of ``js``); scored in one pass, one frame per version."""
 
     def marked(frame: pl.DataFrame, j: int) -> pl.DataFrame:
         return frame.with_columns(pl.col("event_id") + pl.lit(f"{_VERSION_MARK}{j + 1}"))
 
-    events = made["event_id"].unique().implode()
     people = None
     if contestants is not None:
-        mine = contestants.filter(pl.col("event_id").is_in(events))
-        people = pl.concat([marked(mine, j) for j in range(rounds)])
+        people = pl.concat([marked(contestants, j) for j in js])
     _, standings = score_state(
+        pl.concat([marked(rows[j], j) for j in js], how="diagonal_relaxed"),
         pl.concat(
-            [marked(_of_sessions(validated, due), j) for j, (due, _) in enumerate(parts)],
-            how="diagonal_relaxed",
-        ),
-        pl.concat(
-            [marked(in_effect, j) for j, (_, in_effect) in enumerate(parts)],
+            [marked(ruled, j) for j, ruled in zip(js, in_effect, strict=True)],
             how="diagonal_relaxed",
         ),
         people,
@@ -433,7 +452,7 @@ def _older_versions(
         pl.col("__v").struct.field("field_0").alias("event_id"),
         pl.col("__v").struct.field("field_1").cast(pl.Int32).alias("version"),
     )
-    return [split.filter(pl.col("version") == j + 1).drop("__v") for j in range(rounds)]
+    return [split.filter(pl.col("version") == j + 1).drop("__v") for j in js]
 
 
 def latest_in_effect(rulings: pl.DataFrame, appeals: pl.DataFrame) -> pl.DataFrame:
