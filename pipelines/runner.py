@@ -287,9 +287,9 @@ def run_inbox(
             report.failed_checks.extend(_failed(result))
         # the audit and the site are redone only when the results or the inbox's content changed
         # (a date recomputed with the same outcome changes neither)
-        if apart:
-            drawing.start()
         if recompute_all or stages.step_due(wh, "audit"):
+            if apart:
+                drawing.start()
             say("audit: penalty and appeal statistics, director audit, reports")
             audited = run("audit")
             if not audited.success and _errors(audited):
@@ -298,6 +298,8 @@ def run_inbox(
             stages.mark_step(wh, "audit")
             report.redone.append("audit")
         if recompute_all or stages.step_due(wh, "publish"):
+            if apart:
+                drawing.start()  # (when the audit was not due: started now)
             say("publishing: results site, exports, season dashboard")
             published = run("publish")
             if not published.success:

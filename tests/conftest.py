@@ -29,6 +29,11 @@ REQUIRE_SHARED = os.environ.get("TRAVELLER_REQUIRE_SHARED") == "1"
 # (pipelines/runner.py), and the workers do not race to create, then share, one SQLite
 # instance on disk. A test of an instance sets its own (tests/postgres).
 os.environ.pop("DAGSTER_HOME", None)
+# The suite's runs draw the season dashboard in their own process: a drawing process per run
+# (pipelines/reports/drawing.py) would cost each of the suite's runs a Python's imports on the
+# processor the other test worker uses. tests/publish/test_drawing.py and
+# tests/publish/test_publish_parallel.py set their own number of processes.
+os.environ.setdefault("TRAVELLER_PUBLISH_WORKERS", "1")
 
 
 def shared_file(path: Path) -> Path:
