@@ -33,9 +33,10 @@ MART_SPECS = asset_specs(
 
 
 @dg.multi_asset(specs=MART_SPECS)
-def audit_marts(warehouse: WarehouseResource):
-    """Recompute the four audit marts from the warehouse (pipelines/audit/marts.py)."""
-    s = stages.audit(warehouse.get())
+def audit_marts(warehouse: WarehouseResource, publication: PublicationResource):
+    """Recompute the four audit marts from the warehouse (pipelines/audit/marts.py); the
+    reports' charts handed to the run's drawing process, if any (pipelines/reports/audit.py)."""
+    s = stages.audit(warehouse.get(), _reports_dir(warehouse, publication))
     for key in ("penalty_stats", "appeal_stats", "director_audit", "ruling_discrepancies"):
         yield dg.MaterializeResult(
             asset_key=key,

@@ -8,7 +8,7 @@ result recalled is the very value computed afresh, so a run gives the same bytes
 not an earlier run of the same process computed it. It only pays in a process that runs more
 than once — the test suite, a notebook, a long-lived worker —; ``traveller run`` is one run
 per process, and what it keeps between nights is kept on disk (the ``deal_analysis`` table,
-:class:`pipelines.reports.plots.PanelStore`).
+:class:`pipelines.reports.charts.PanelStore`).
 
 Each :class:`Memory` holds at most ``keep`` results, the least recently used let go first.
 """

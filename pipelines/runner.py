@@ -33,6 +33,7 @@ from pipelines.incremental import Plan
 from pipelines.partition_tags import range_tags, whole_warehouse_tags
 from pipelines.publish.files import refuse_exposed
 from pipelines.reports import drawing
+from pipelines.reports.figures import forget_pending
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.settings import publish_workers
 from pipelines.warehouse import Warehouse
@@ -186,6 +187,7 @@ def _drawing_stopped() -> Iterator[None]:
         yield
     finally:
         drawing.stop()
+        forget_pending()
 
 
 def run_inbox(
@@ -267,9 +269,10 @@ def run_inbox(
         report.dates = wh.query("read/dates")["session_date"].to_list()
         say(f"recompute: {report.plan.summary()}")
         due = report.plan.dates
-        # the drawing process imports its code while the audit is computed (a Python of one
-        # processor, where the dates' scoring uses both)
-        apart = _draws_apart(wh, due)
+        # the drawing process imports its code while the dates are scored (yielding to the
+        # run's threads: drawing.NICENESS), ready when the audit hands it the reports' charts
+        if _draws_apart(wh, due):
+            drawing.start()
         spans = stages.due_ranges(wh, report.plan)
         for i, (start, end) in enumerate(spans, start=1):
             these = [d for d in due if start <= d <= end]
@@ -288,8 +291,6 @@ def run_inbox(
         # the audit and the site are redone only when the results or the inbox's content changed
         # (a date recomputed with the same outcome changes neither)
         if recompute_all or stages.step_due(wh, "audit"):
-            if apart:
-                drawing.start()
             say("audit: penalty and appeal statistics, director audit, reports")
             audited = run("audit")
             if not audited.success and _errors(audited):
@@ -298,8 +299,6 @@ def run_inbox(
             stages.mark_step(wh, "audit")
             report.redone.append("audit")
         if recompute_all or stages.step_due(wh, "publish"):
-            if apart:
-                drawing.start()  # (when the audit was not due: started now)
             say("publishing: results site, exports, season dashboard")
             published = run("publish")
             if not published.success:

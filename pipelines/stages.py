@@ -808,14 +808,22 @@ def audit_inputs(wh: Warehouse, date_from: str | None = None, date_to: str | Non
         )
 
 
-def audit(wh: Warehouse) -> Summary:
+def audit(wh: Warehouse, reports_dir: Path | None = None) -> Summary:
     """Recompute the marts ``penalty_stats``, ``appeal_stats``, ``director_audit`` and
-    ``ruling_discrepancies`` from the whole warehouse (one transaction)."""
+    ``ruling_discrepancies`` from the whole warehouse (one transaction). ``reports_dir``:
+    where the reports of the same inputs will be written (:func:`reports`); in a run with a
+    drawing process their charts are handed to it now
+    (:func:`pipelines.reports.audit.prepare`), drawn while the run reconciles."""
     from pipelines.audit.marts import build_marts, key_figures
 
-    marts = build_marts(audit_inputs(wh))
+    inputs = audit_inputs(wh)
+    marts = build_marts(inputs)
     with wh.connect() as conn:
         written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
+    if reports_dir is not None:
+        from pipelines.reports.audit import KINDS, prepare
+
+        prepare(KINDS, inputs, reports_dir)
     return Summary(written, key_figures(marts))
 
 

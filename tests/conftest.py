@@ -50,10 +50,10 @@ def shared_file(path: Path) -> Path:
 def memories() -> list:
     """This process's memories (:mod:`pipelines.memo`): drawn charts and solved deals."""
     from pipelines import deals
-    from pipelines.reports import plots, season
+    from pipelines.reports import charts, season
 
-    charts = (season._bars, season._lines, season._rejections_chart)
-    return [plots.DRAWN_HERE, deals.TABLES, *(fn.memory for fn in charts)]
+    drawn = (season._bars, season._lines, season._rejections_chart)
+    return [charts.DRAWN_HERE, deals.TABLES, *(fn.memory for fn in drawn)]
 
 
 @pytest.fixture

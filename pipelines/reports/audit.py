@@ -39,7 +39,8 @@ from pipelines.audit.marts import (
     monthly_appeals,
 )
 from pipelines.laws.vocabulary import RULING_KINDS
-from pipelines.reports.plots import PanelStore, funnel_chart, trend_chart
+from pipelines.reports.charts import Job, PanelStore, funnel_jobs, trend_job
+from pipelines.reports.figures import funnel_chart, prefetch, trend_chart
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: Discrepancy cases shown in the audit report (all are in the ruling_discrepancies mart).
@@ -137,11 +138,24 @@ def tail_note(row: dict) -> str | None:
     )
 
 
-def _plots(marts: Marts, labels: dict[str, str] | None, store: PanelStore) -> list[dict]:
+def _measured(marts: Marts) -> list[tuple[str, pl.DataFrame]]:
+    """Each rate (:data:`MEASURES`, in order) with the ``director_audit`` rows of its funnel
+    plot (those with cases); empty when no director has a case of it."""
     d = marts.director_audit.filter(pl.col("n") > 0)
+    return [(m, d.filter(pl.col("measure") == m)) for m in MEASURES]
+
+
+def _labels(kind: str, marts: Marts) -> dict[str, str] | None:
+    """The names a report shows its directors by: their own (``audit``) or pseudonyms
+    (``transparency``)."""
+    if kind == "audit":
+        return None
+    return pseudonyms(marts.director_audit["director"].to_list())
+
+
+def _plots(marts: Marts, labels: dict[str, str] | None, store: PanelStore) -> list[dict]:
     out = []
-    for m in MEASURES:
-        rows = d.filter(pl.col("measure") == m)
+    for m, rows in _measured(marts):
         if rows.height == 0:
             out.append({"measure": m, "label": MEASURE_LABELS[m], "svg": None})
             continue
@@ -218,7 +232,7 @@ def _render(
     """The report ``template`` with what both reports show (the window, the controls, the
     funnel plots, the audit table with directors shown by ``labels`` when given, the measures
     and the summary) and its own ``values``. ``store``: the report's kept charts
-    (:class:`~pipelines.reports.plots.PanelStore`: a chart whose data did not change since
+    (:class:`~pipelines.reports.charts.PanelStore`: a chart whose data did not change since
     the last report is not drawn again); the charts it kept and this report did not use are
     removed."""
     d = marts.director_audit
@@ -244,7 +258,7 @@ def render_audit(
     inputs: AuditInputs, window: str, charts: Path | None = None, marts: Marts | None = None
 ) -> Report:
     """The internal audit report of ``inputs`` (see the module docstring); ``charts``: the
-    folder keeping its charts (:class:`~pipelines.reports.plots.PanelStore`; ``None`` draws
+    folder keeping its charts (:class:`~pipelines.reports.charts.PanelStore`; ``None`` draws
     every chart); ``marts``: those of ``inputs`` over ``window`` when already computed."""
     if marts is None:
         marts = build_marts(inputs, window=window)
@@ -278,7 +292,7 @@ def render_transparency(
     return _render(
         "transparency.html.j2",
         marts,
-        pseudonyms(marts.director_audit["director"].to_list()),
+        _labels("transparency", marts),
         window,
         store,
         laws=_laws_table(inputs),
@@ -298,7 +312,7 @@ def chart_folder(out_dir: Path, kind: str) -> Path:
 
 
 #: The reports, in the order :func:`write_reports` renders them: the transparency report
-#: labels the funnel panels the audit report laid out (:func:`~.plots.funnel_chart`).
+#: labels the funnel panels the audit report laid out (:func:`~.figures.funnel_chart`).
 KINDS: tuple[str, ...] = ("audit", "transparency")
 
 
@@ -317,7 +331,7 @@ def write_reports(
     if unknown:
         raise ValueError(f"unknown report(s): {', '.join(sorted(unknown))}")
     window = _window_label(date_from, date_to, inputs)
-    marts = build_marts(inputs, window=window)
+    marts = report_marts(inputs, window)
     render = {"audit": render_audit, "transparency": render_transparency}
     out: dict[str, tuple[Path, dict[str, object]]] = {}
     for kind in (k for k in KINDS if k in kinds):
@@ -335,3 +349,74 @@ def write_report(
     """Render the ``kind`` report (``audit`` or ``transparency``) into ``out_dir/<kind>.html``
     (:func:`write_reports`); returns the path and the key figures."""
     return write_reports((kind,), inputs, out_dir, date_from, date_to)[kind]
+
+
+def chart_jobs(
+    kinds: Sequence[str], marts: Marts, inputs: AuditInputs, out_dir: Path
+) -> list[tuple[Job, PanelStore]]:
+    """The charts the reports ``kinds`` of ``marts`` show, each with its report's store
+    (:func:`chart_folder`), in the order the reports draw them (:data:`KINDS`: the audit's
+    panels, then the transparency's, the same panels with other names, then its trend)."""
+    jobs: list[tuple[Job, PanelStore]] = []
+    for kind in (k for k in KINDS if k in kinds):
+        store = PanelStore(chart_folder(out_dir, kind))
+        labels = _labels(kind, marts)
+        for _m, rows in _measured(marts):
+            if rows.height:
+                jobs += [(job, store) for job in funnel_jobs(rows, labels)]
+        if kind == "transparency":
+            monthly = monthly_appeals(inputs)
+            if monthly.height:
+                jobs.append((trend_job(monthly), store))
+    return jobs
+
+
+@dataclass
+class _Prepared:
+    """The marts the reports of ``inputs`` over ``window`` show, computed ahead
+    (:func:`prepare`)."""
+
+    inputs: AuditInputs
+    window: str
+    marts: Marts
+
+
+#: The reports' marts computed ahead by :func:`prepare` (at most one), until taken.
+_PREPARED: list[_Prepared] = []
+
+
+def _same(a: AuditInputs, b: AuditInputs) -> bool:
+    """Whether two readings of the audit's inputs hold the same rows (values, types, order)."""
+    frames = ("events", "boards", "rulings", "appeals", "sizes")
+    for name in frames:
+        x, y = getattr(a, name), getattr(b, name)
+        if (x is None) != (y is None) or (x is not None and not x.equals(y)):
+            return False
+    return True
+
+
+def report_marts(inputs: AuditInputs, window: str) -> Marts:
+    """The marts of ``inputs`` over ``window`` (:func:`~pipelines.audit.marts.build_marts`):
+    those :func:`prepare` computed when it was given the same inputs (equal frames) for the
+    same window, else computed now."""
+    prepared = _PREPARED.pop() if _PREPARED else None
+    if prepared is not None and prepared.window == window and _same(prepared.inputs, inputs):
+        return prepared.marts
+    return build_marts(inputs, window=window)
+
+
+def prepare(kinds: Sequence[str], inputs: AuditInputs, out_dir: Path) -> int:
+    """Ahead of :func:`write_reports` of the whole of ``inputs`` into ``out_dir``, in a run
+    whose drawing process is there (:mod:`pipelines.reports.drawing`): compute the marts the
+    reports show and hand the drawing process the charts not kept from the last reports
+    (:func:`~pipelines.reports.figures.prefetch`), drawn while this process goes on to other
+    work; how many were handed over. Without a drawing process, nothing (the reports compute
+    and draw everything themselves)."""
+    from pipelines.reports import drawing
+
+    if not drawing.started():
+        return 0
+    window = _window_label(None, None, inputs)
+    marts = build_marts(inputs, window=window)
+    _PREPARED[:] = [_Prepared(inputs, window, marts)]
+    return prefetch(chart_jobs(kinds, marts, inputs, out_dir))

@@ -1,38 +1,57 @@
-"""A process of its own that draws the season dashboard while the run makes the site.
+"""A process of its own that draws a night's charts while the run goes on.
 
-The dashboard's charts (:mod:`pipelines.reports.season`) are drawn by matplotlib, in Python,
-a second or two on a night's run; the site's pages are made in the same minutes, also in
-Python, on one processor. A run that publishes a night's few events (one process makes its
-pages: :data:`pipelines.publish.PARALLEL_FROM_RESULTS`) hands the dashboard to a helper
-process started as the run begins its audit (:func:`start`: a fresh Python, ``spawn`` —
-Polars' and DuckDB's threads are not forked —, which imports the drawing code on the second
-processor while the audit, in Python on the first, is computed); the publication gives it
-the season's frames (:func:`submit`) and takes the page when it has made the site's. The
-page is the one the run's own process would have written (the same code and the same
-frames: the same bytes).
+The season dashboard's charts (:mod:`pipelines.reports.season`) and the audit reports' funnel
+panels and trend (:mod:`pipelines.reports.plots`) are drawn by matplotlib, in Python: with
+matplotlib's import, two or three seconds of a night's run, whose own work is also in Python
+on one processor. A run that publishes a night's few events (one process makes its pages:
+:data:`pipelines.publish.PARALLEL_FROM_RESULTS`) and has a second processor starts a helper
+process as soon as it has planned (:func:`start`: a fresh Python, ``spawn`` — Polars' and
+DuckDB's threads are not forked —, which imports the drawing code while the dates are scored,
+yielding to the run's threads: :data:`NICENESS`). The audit hands it the reports' charts as
+soon as their marts are computed (:func:`pipelines.reports.audit.prepare`) and takes them
+when it writes the reports, after the reconciliation; the publication gives it the season's
+frames (:func:`submit`) and takes the page when it has made the site's. What it draws is what
+the run's own process would have drawn (the same code and the same frames: the same bytes),
+and the run's process then never imports matplotlib.
 
 Nothing depends on the helper being there: a run that did not start it (a large
 publication, ``$TRAVELLER_PUBLISH_WORKERS=1``, or a run started from Dagster's UI) or whose
-helper cannot take the work draws the dashboard itself.
+helper cannot take the work draws everything itself. A helper given nothing to draw (the
+dates recomputed changed nothing the audit or the site shows) is ended, not waited for.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 _POOL: ProcessPoolExecutor | None = None
+#: Whether the drawing process was given work (:func:`submit`) since it was started.
+_USED = False
 
 #: The peak memory (MB, ``VmHWM``) of each drawing process this process stopped, for the
 #: benchmark (which counts a run's memory with its helpers').
 PEAKS: list[float] = []
 
 
+#: How much the drawing process yields to the run's own (``nice``): it imports its code
+#: while the run scores the dates, whose Polars and DuckDB threads use every processor, and
+#: takes a processor only when the run leaves one idle.
+NICENESS = 10
+
+
 def _warm() -> None:
-    """In the helper: import what drawing the dashboard needs (matplotlib, Polars, Jinja2)."""
+    """In the helper: yield to the run (:data:`NICENESS`), then import what drawing the
+    dashboard and the audit reports' charts needs (matplotlib, Polars, Jinja2)."""
+    try:
+        os.nice(NICENESS)
+    except OSError:  # not allowed here: it runs as the run does
+        pass
+    import pipelines.reports.plots
     import pipelines.reports.season  # noqa: F401
 
 
@@ -62,9 +81,11 @@ def started() -> bool:
 def submit(fn: Callable[..., Any], *args: Any) -> Future | None:
     """``fn(*args)`` in the drawing process (``fn`` a module's function, ``args`` picklable);
     ``None`` when there is no drawing process or it cannot take work (the caller draws)."""
+    global _USED
     if _POOL is None:
         return None
     try:
+        _USED = True
         return _POOL.submit(fn, *args)
     except (BrokenProcessPool, RuntimeError):
         stop()
@@ -85,9 +106,17 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
 
 def stop() -> None:
     """Stop the drawing process (its peak memory kept in :data:`PEAKS`); nothing when none."""
-    global _POOL
+    global _POOL, _USED
     pool, _POOL = _POOL, None
+    used, _USED = _USED, False
     if pool is None:
+        return
+    if not used:
+        # given nothing to draw (the run's recomputed dates changed nothing it publishes):
+        # not waited for while it still imports
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
         return
     try:
         PEAKS.append(pool.submit(_peak).result(timeout=30))

@@ -10,18 +10,19 @@ Every chart is drawn to be read: counts on integer axes (cases, sessions), label
 overlap (:func:`place_labels`: a director's name goes to the first free place around its dot,
 directors on the same dot share one label, and a name with no free place is left to the list
 under the chart), and up to 12 series in 12 distinct colours (:data:`PALETTE`).
+
+Which charts a report shows, which are kept from the last report and which are drawn where:
+:mod:`pipelines.reports.charts` and :mod:`pipelines.reports.figures` (this module is imported
+only when a chart is drawn).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import itertools
-import json
 import math
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -36,7 +37,8 @@ from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, ScalarForm
 from matplotlib.transforms import Bbox
 
 from pipelines.audit.funnel import funnel_curve
-from pipelines.memo import Memory
+from pipelines.reports import charts
+from pipelines.reports.charts import Chart
 
 
 def plain(text: object) -> str:
@@ -156,14 +158,6 @@ def _free(box, frame, placed: list) -> bool:
     return inside and box.y1 <= frame.y1 and not any(_overlaps(box, b) for b in placed)
 
 
-@dataclass
-class Chart:
-    """A drawn chart: its SVG text and the names it could not label (listed under it)."""
-
-    svg: str
-    unlabelled: list[str] = field(default_factory=list)
-
-
 def _svg(fig, whole: bool = False) -> str:
     """``fig`` as SVG text, cut to what is drawn on it; a ``whole`` figure (laid out with its
     margins, :func:`_funnel_layout`) as it is: cutting would draw the whole SVG once more
@@ -231,26 +225,13 @@ class _LaidOut:
     taken: list
 
 
-#: The funnel panels laid out last, by what they were drawn from (:func:`_rows_key`): the
-#: audit and the transparency reports of a night draw the same panels with other names
-#: (directors, pseudonyms), so the second only writes its names and saves. At most
+#: The funnel panels laid out last, by what they were drawn from
+#: (:func:`~pipelines.reports.charts.rows_key`): the audit and the transparency reports of a
+#: night draw the same panels with other names (directors, pseudonyms), so the second only
+#: writes its names and saves. At most
 #: :data:`_KEEP` are kept; the oldest is let go.
 _LAID_OUT: dict[str, _LaidOut] = {}
 _KEEP = 32
-
-
-#: The columns of ``director_audit`` a funnel panel is drawn from (:func:`_draw_panel`).
-DRAWN = ("director", "n", "rate", "target", "phi", "over_dispersed", "flagged")
-
-
-def _rows_key(rows: pl.DataFrame, title: str) -> str:
-    """What a funnel figure or panel is drawn from: the :data:`DRAWN` values of its rows (in
-    order; as CSV text, which equal frames write alike whatever their memory layout) and its
-    title. (Not the window, the period or the other figures of the rows: a new night's
-    window is another, its panels of strata not played that night are the same.)"""
-    digest = hashlib.sha256(rows.select(DRAWN).write_csv().encode())
-    digest.update(title.encode())
-    return digest.hexdigest()
 
 
 def _draw_panel(ax, g: pl.DataFrame, stratum: str) -> list[tuple[float, float, str]]:
@@ -320,19 +301,11 @@ def _texts_taken(fig, axes: list) -> list:
     ]
 
 
-def _strata(rows: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
-    """Each comparison stratum of ``rows`` (sorted) with its rows."""
-    return [
-        (stratum, rows.filter(pl.col("stratum") == stratum))
-        for stratum in sorted(rows["stratum"].unique().to_list())
-    ]
-
-
 def _lay_out(rows: pl.DataFrame, title: str) -> _LaidOut:
     """The funnel plot of one rate in one figure, without its names: one panel per
     comparison stratum, the title above them and the legend under them, laid out
     (:func:`funnel_figure`)."""
-    strata = _strata(rows)
+    strata = charts.strata(rows)
     k = max(1, len(strata))
     cols = min(3, k)
     lines = math.ceil(k / cols)
@@ -420,83 +393,11 @@ def funnel_png(rows: pl.DataFrame, title: str, labels: dict[str, str] | None = N
     return _png(funnel_figure(rows, title, labels))
 
 
-class PanelStore:
-    """The charts a report drew — its funnel panels and its monthly trend — kept as files
-    (``<digest>.json``: the chart's SVG and the names it could not label) in ``folder``, so
-    that the next report draws only the charts whose data changed: a night's new sessions
-    touch the strata they were played in, not the season's others. A chart's digest is what
-    it is drawn from — a panel's rows' drawn values (:data:`DRAWN`), its stratum, the names
-    shown; the trend's months (:data:`TREND_DRAWN`) — with the engine's code and
-    matplotlib's version, so a kept chart is byte for byte the chart drawn afresh.
-    :meth:`prune` removes the files the report did not use. ``folder=None`` keeps nothing
-    (every chart drawn)."""
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
-        self.used: set[str] = set()
-        self.drawn = 0
-
-    def key(self, g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> str:
-        """The digest of the panel of ``stratum`` (its rows ``g``) with the names ``labels``
-        shows: what it is drawn from (:func:`_rows_key`), the names, the code, matplotlib."""
-        from pipelines.incremental import code_fingerprint
-
-        shown = sorted((d, (labels or {}).get(d, d)) for d in g["director"].to_list())
-        made_with = [code_fingerprint(), matplotlib.__version__, _rows_key(g, stratum), shown]
-        return hashlib.sha256(json.dumps(made_with).encode()).hexdigest()
-
-    def trend_key(self, months: pl.DataFrame) -> str:
-        """The digest of the trend of ``months``: the :data:`TREND_DRAWN` values of the
-        months in order (as CSV text), the code, matplotlib."""
-        from pipelines.incremental import code_fingerprint
-
-        drawn = months.sort("period").select(TREND_DRAWN).write_csv()
-        made_with = [code_fingerprint(), matplotlib.__version__, "trend", drawn]
-        return hashlib.sha256(json.dumps(made_with).encode()).hexdigest()
-
-    def get(self, key: str) -> Chart | None:
-        self.used.add(key)
-        if self.folder is None:
-            return None
-        try:
-            kept = json.loads((self.folder / f"{key}.json").read_text("utf-8"))
-            svg, unlabelled = kept["svg"], kept["unlabelled"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # not kept, or not readable: drawn again
-        if not isinstance(svg, str) or not svg.startswith("<svg"):
-            return None
-        if not isinstance(unlabelled, list) or not all(isinstance(n, str) for n in unlabelled):
-            return None
-        return Chart(svg, unlabelled)
-
-    def put(self, key: str, chart: Chart) -> None:
-        self.drawn += 1
-        if self.folder is not None:
-            from pipelines.publish.files import put
-
-            text = json.dumps({"svg": chart.svg, "unlabelled": chart.unlabelled})
-            put(self.folder / f"{key}.json", text.encode("utf-8"))
-
-    def prune(self) -> None:
-        """Remove the kept panels this report did not use."""
-        if self.folder is not None and self.folder.is_dir():
-            for path in self.folder.glob("*.json"):
-                if path.stem not in self.used:
-                    path.unlink(missing_ok=True)
-
-
-#: The panels and trends this process drew, by their :class:`PanelStore` digest (which
-#: holds everything they are drawn from): a second report of the same figures in the same
-#: process — the public report after the committee's, a second run — does not draw them
-#: again (:mod:`pipelines.memo`). The report's store still counts them as drawn.
-DRAWN_HERE = Memory(keep=256)
-
-
 def _panel(g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> Chart:
     """One stratum's panel as SVG with the names it could not label. The panel laid out is
     kept (:data:`_LAID_OUT`): the same panel with other names is then only labelled and
     saved — the SVG is the same as a panel drawn afresh."""
-    key = _rows_key(g, stratum)
+    key = charts.rows_key(g, stratum)
     laid = _LAID_OUT.pop(key, None) or _lay_out_panel(g, stratum)
     made, left_out = _write_names(laid, labels)
     svg = _svg(laid.fig, whole=True)
@@ -536,31 +437,6 @@ def legend_svg(widened: bool) -> str:
             frameon=False,
         )
         return _svg(fig)
-
-
-def funnel_chart(
-    rows: pl.DataFrame, labels: dict[str, str] | None = None, store: PanelStore | None = None
-) -> Chart:
-    """The funnel plot of one rate as inline SVG: one panel per comparison stratum, each its
-    own SVG (a page lays them side by side), then the legend; with the names no panel could
-    label. ``rows`` are the ``director_audit`` rows of that measure (with ``n > 0``);
-    ``labels`` maps directors to the names shown (pseudonyms in the public report). A panel
-    ``store`` keeps (:class:`PanelStore`) is not drawn again."""
-    store = store or PanelStore(None)
-    parts: list[str] = []
-    left_out: list[str] = []
-    for stratum, g in _strata(rows):
-        key = store.key(g, stratum, labels)
-        chart = store.get(key)
-        if chart is None:
-            chart = DRAWN_HERE.get(key) or _panel(g, stratum, labels)
-            DRAWN_HERE.put(key, chart)
-            store.put(key, chart)
-        parts.append(chart.svg)
-        left_out += chart.unlabelled
-    # the legend on a line of its own, under the panels
-    parts.append('<br class="legend">' + legend_svg(bool(rows["over_dispersed"].any())))
-    return Chart("\n".join(parts), left_out)
 
 
 def thin_ticks(ax, labels: list[str], most: int = 12) -> None:
@@ -628,20 +504,15 @@ def trend_svg(months: pl.DataFrame) -> str:
     return _svg(trend_figure(months))
 
 
-#: The columns of the months the trend is drawn from (:func:`trend_figure`).
-TREND_DRAWN = ("period", "board_appeal_ratio", "rulings", "boards_played")
-
-
-def trend_chart(months: pl.DataFrame, store: PanelStore | None = None) -> str:
-    """:func:`trend_svg` of ``months``, kept in ``store`` (:class:`PanelStore`): a report
-    whose months' drawn figures did not change (a corrected score, an appeal decided) does
-    not draw it again. A night of new sessions changes its month's boards played, so the
-    trend is drawn again then: its scales are those of every month."""
-    store = store or PanelStore(None)
-    key = store.trend_key(months)
-    chart = store.get(key)
-    if chart is None:
-        chart = DRAWN_HERE.get(key) or Chart(trend_svg(months))
-        DRAWN_HERE.put(key, chart)
-        store.put(key, chart)
-    return chart.svg
+def draw(kind: str, *args: object) -> Chart:
+    """Draw one chart of the audit reports (:class:`pipelines.reports.charts.Job`): a funnel
+    ``panel`` (its rows, its stratum, the names shown), the funnel plots' ``legend``
+    (widened or not) or the monthly ``trend`` (its months). The drawing process
+    (:mod:`pipelines.reports.drawing`) and the run's own process draw the same bytes."""
+    if kind == "panel":
+        return _panel(*args)  # type: ignore[arg-type]
+    if kind == "legend":
+        return Chart(legend_svg(*args))  # type: ignore[arg-type]
+    if kind == "trend":
+        return Chart(trend_svg(*args))  # type: ignore[arg-type]
+    raise ValueError(f"no chart of kind {kind!r}")

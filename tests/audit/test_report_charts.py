@@ -13,9 +13,10 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from pipelines.audit.funnel import exact_limit, funnel
-from pipelines.reports import plots
+from pipelines.reports import charts, figures, plots
 from pipelines.reports.audit import tail_note
-from pipelines.reports.plots import PALETTE, funnel_chart, funnel_figure
+from pipelines.reports.figures import funnel_chart
+from pipelines.reports.plots import PALETTE, funnel_figure
 from pipelines.reports.season import bars_figure, charted_clubs, monthly
 
 
@@ -120,24 +121,24 @@ def test_kept_panels_are_not_drawn_again_and_are_the_panels_drawn_afresh(tmp_pat
     """A report keeps its panels (:class:`PanelStore`): the next draws only the strata whose
     rows changed — a night's sessions touch their own strata — and its SVG is byte for byte
     the one drawn with nothing kept; other names are other panels; what a report no longer
-    shows is removed."""
+    shows is removed. The legend under the panels is kept with them (one file more)."""
     rows = _strata_rows()
     pseudonyms = {f"TD Director Number {i + 1}": f"Director {chr(65 + i)}" for i in range(12)}
-    first = plots.PanelStore(tmp_path)
+    first = charts.PanelStore(tmp_path)
     funnel_chart(rows, None, first)
     first.prune()
-    assert first.drawn == 3 and len(list(tmp_path.glob("*.json"))) == 3
+    assert first.drawn == 3 + 1 and len(list(tmp_path.glob("*.json"))) == 3 + 1
     # the same drawn values, in a window one night longer (its period and the other figures
     # of the rows are not drawn): nothing drawn
     plots._LAID_OUT.clear()
-    again = plots.PanelStore(tmp_path)
+    again = charts.PanelStore(tmp_path)
     longer = rows.with_columns(pl.lit("2026-01-05 – 2026-03-02").alias("period"))
     kept = funnel_chart(longer, None, again)
     assert again.drawn == 0 and kept.svg == funnel_chart(rows).svg
     # one stratum's rows changed: that panel alone is drawn, the chart is the one drawn afresh
     teams = pl.col("stratum") == "club · teams · imps"
     grown = rows.with_columns(pl.when(teams).then(pl.col("n") + 1).otherwise(pl.col("n")))
-    night = plots.PanelStore(tmp_path)
+    night = charts.PanelStore(tmp_path)
     plots._LAID_OUT.clear()
     chart = funnel_chart(grown, None, night)
     night.prune()
@@ -145,19 +146,19 @@ def test_kept_panels_are_not_drawn_again_and_are_the_panels_drawn_afresh(tmp_pat
     plots._LAID_OUT.clear()
     fresh = funnel_chart(grown)
     assert chart.svg == fresh.svg and chart.unlabelled == fresh.unlabelled
-    assert len(list(tmp_path.glob("*.json"))) == 3  # the teams panel before was removed
+    assert len(list(tmp_path.glob("*.json"))) == 3 + 1  # the teams panel before was removed
     # a kept panel that cannot be read (cut short, or not a panel) is drawn again
     for broken, text in zip(
         sorted(tmp_path.glob("*.json")),
-        ['{"svg": 1', '{"svg": 1, "unlabelled": []}', "[]"],
+        ['{"svg": 1', '{"svg": 1, "unlabelled": []}', "[]", "{}"],
         strict=True,
     ):
         broken.write_text(text)
-    mended = plots.PanelStore(tmp_path)
+    mended = charts.PanelStore(tmp_path)
     plots._LAID_OUT.clear()
-    assert funnel_chart(grown, None, mended).svg == fresh.svg and mended.drawn == 3
+    assert funnel_chart(grown, None, mended).svg == fresh.svg and mended.drawn == 3 + 1
     # the names shown are part of a panel: pseudonyms are other panels
-    public = plots.PanelStore(tmp_path)
+    public = charts.PanelStore(tmp_path)
     shown = funnel_chart(grown, pseudonyms, public)
     assert public.drawn == 3 and "TD Director" not in shown.svg
 
@@ -333,14 +334,14 @@ def test_a_kept_trend_is_not_drawn_again_and_is_the_trend_drawn_afresh(
     drawn: list[int] = []
     draw = plots.trend_svg
     monkeypatch.setattr(plots, "trend_svg", lambda m: drawn.append(m.height) or draw(m))
-    first = plots.PanelStore(tmp_path)
-    assert plots.trend_chart(months, first) == fresh
+    first = charts.PanelStore(tmp_path)
+    assert figures.trend_chart(months, first) == fresh
     first.prune()
     assert drawn == [12] and len(list(tmp_path.glob("*.json"))) == 1
     # an appeal decided: figures the trend does not draw; the months in another order
     decided = months.with_columns(pl.col("decided") + 1).reverse()
-    again = plots.PanelStore(tmp_path)
-    assert plots.trend_chart(decided, again) == fresh
+    again = charts.PanelStore(tmp_path)
+    assert figures.trend_chart(decided, again) == fresh
     again.prune()
     assert drawn == [12] and again.drawn == 0
     # a night of December: its boards played changed, drawn again as drawn afresh
@@ -349,8 +350,8 @@ def test_a_kept_trend_is_not_drawn_again_and_is_the_trend_drawn_afresh(
         .then(pl.col("boards_played") + 150)
         .otherwise(pl.col("boards_played"))
     )
-    later = plots.PanelStore(tmp_path)
-    assert plots.trend_chart(night, later) == draw(night) != fresh
+    later = charts.PanelStore(tmp_path)
+    assert figures.trend_chart(night, later) == draw(night) != fresh
     later.prune()
     assert drawn == [12, 12] and len(list(tmp_path.glob("*.json"))) == 1
 

@@ -1,0 +1,140 @@
+"""The audit reports' charts drawn by the drawing process (:func:`pipelines.reports.audit.
+prepare`, :func:`pipelines.reports.figures.prefetch`) are the charts the run's own process
+draws: the same reports and the same kept charts, byte for byte, with every drawing refused
+in the run's process; a drawing process that dies leaves them to be drawn here; the marts
+computed ahead are used only for the same inputs and window."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from pipelines import stages
+from pipelines.reports import audit, charts, drawing, figures, plots
+from pipelines.warehouse import Warehouse
+from tests.publish.conftest import Sample
+
+
+def _refused(*_args, **_kwargs):
+    raise AssertionError("drawn in the run's own process")
+
+
+def _dies(*_args) -> None:
+    os._exit(1)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture
+def no_drawing_process():
+    drawing.stop()
+    figures.forget_pending()
+    audit._PREPARED.clear()
+    yield
+    drawing.stop()
+    figures.forget_pending()
+    audit._PREPARED.clear()
+
+
+@pytest.fixture
+def own_warehouse(sample: Sample, tmp_path: Path) -> Warehouse:
+    """A copy of the sample's warehouse (the audit writes its marts)."""
+    path = tmp_path / "w.duckdb"
+    shutil.copy(sample.warehouse, path)
+    return Warehouse(path)
+
+
+def _refuse_drawing_here(monkeypatch) -> None:
+    for name in ("draw", "_panel", "trend_svg", "legend_svg"):
+        monkeypatch.setattr(plots, name, _refused)
+
+
+def test_reports_with_charts_drawn_apart_are_the_same_bytes(
+    own_warehouse: Warehouse, tmp_path: Path, monkeypatch, nothing_remembered, no_drawing_process
+):
+    wh = own_warehouse
+    stages.reports(wh, audit.KINDS, tmp_path / "here")  # every chart drawn here
+    for memory in charts.DRAWN_HERE, plots._LAID_OUT:
+        memory.clear()
+    drawing.start()
+    inputs = stages.audit_inputs(wh)
+    jobs = audit.chart_jobs(audit.KINDS, audit.build_marts(inputs), inputs, tmp_path / "apart")
+    # the funnel panels of both reports (other names: other panels), their legend, the trend
+    assert {job.kind for job, _store in jobs} == {"panel", "legend", "trend"}
+    stages.audit(wh, reports_dir=tmp_path / "apart")
+    assert len(figures._PENDING) == len({job.key for job, _store in jobs}) > 10
+    # nothing drawn here, nor the marts computed again: both were done ahead
+    _refuse_drawing_here(monkeypatch)
+    monkeypatch.setattr(audit, "build_marts", _refused)
+    stages.reports(wh, audit.KINDS, tmp_path / "apart")
+    assert not figures._PENDING and not audit._PREPARED  # every chart and the marts taken
+    assert _files(tmp_path / "here") == _files(tmp_path / "apart")
+
+
+def test_kept_charts_are_not_handed_over_again(
+    own_warehouse: Warehouse, tmp_path: Path, nothing_remembered, no_drawing_process
+):
+    wh = own_warehouse
+    stages.reports(wh, audit.KINDS, tmp_path)  # the reports keep their charts
+    charts.DRAWN_HERE.clear()
+    drawing.start()
+    stages.audit(wh, reports_dir=tmp_path)
+    assert not figures._PENDING  # all kept on disk: nothing to draw
+
+
+def test_a_drawing_process_that_dies_leaves_the_charts_to_be_drawn_here(
+    own_warehouse: Warehouse, tmp_path: Path, nothing_remembered, no_drawing_process
+):
+    wh = own_warehouse
+    stages.reports(wh, audit.KINDS, tmp_path / "here")
+    for memory in charts.DRAWN_HERE, plots._LAID_OUT:
+        memory.clear()
+    drawing.start()
+    assert drawing.submit(_dies) is not None  # dies before it draws the charts below
+    stages.audit(wh, reports_dir=tmp_path / "apart")
+    stages.reports(wh, audit.KINDS, tmp_path / "apart")
+    assert not drawing.started()
+    assert _files(tmp_path / "here") == _files(tmp_path / "apart")
+
+
+def test_marts_computed_ahead_serve_only_the_same_inputs_and_window(
+    own_warehouse: Warehouse, tmp_path: Path, monkeypatch, no_drawing_process
+):
+    wh = own_warehouse
+    inputs = stages.audit_inputs(wh)
+    window = audit._window_label(None, None, inputs)
+    # no drawing process: nothing computed ahead
+    assert audit.prepare(audit.KINDS, inputs, tmp_path) == 0 and not audit._PREPARED
+    drawing.start()
+    audit.prepare(audit.KINDS, inputs, tmp_path)
+    ahead = audit._PREPARED[0].marts
+    # read again (other frames, the same rows): the marts computed ahead, once
+    assert audit.report_marts(stages.audit_inputs(wh), window) is ahead
+    assert not audit._PREPARED
+    computed = []
+    monkeypatch.setattr(audit, "build_marts", lambda i, window: computed.append(window) or ahead)
+    # another window, or other rows: computed again
+    for other, win in (
+        (inputs, "2026-01-01 – 2026-01-31"),
+        (stages.audit_inputs(wh, date_to="2000-01-01"), window),
+    ):
+        audit._PREPARED[:] = [audit._Prepared(inputs, window, ahead)]
+        audit.report_marts(other, win)
+    assert computed == ["2026-01-01 – 2026-01-31", window]
+
+
+def test_a_drawing_process_given_nothing_is_stopped_without_waiting(no_drawing_process):
+    peaks = len(drawing.PEAKS)
+    drawing.start()
+    t = time.perf_counter()
+    drawing.stop()  # still importing its code: ended, not waited for
+    assert time.perf_counter() - t < 1.0
+    assert not drawing.started() and len(drawing.PEAKS) == peaks
