@@ -163,10 +163,9 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     )
     if dashboard_job is not None:
         from pipelines.reports import drawing
-        from pipelines.reports.season import write_season
 
         job, args = dashboard_job
-        summary.dashboard = drawing.outcome(job, write_season, *args)
+        summary.dashboard = drawing.outcome(job, drawing.season_page, *args)
     return summary
 
 
@@ -179,14 +178,15 @@ def _season(
     the page drawn there while the site is made here, else ``None`` (drawn here)."""
     with Warehouse(warehouse).connect(read_only=True) as conn:
         season = query(conn, "reports/season_sessions")
-    if not dashboard:
+        # the frames of pipelines.reports.season.season_frames, read here: the dashboard's
+        # module (matplotlib) is imported only where the page is drawn
+        rejections = query(conn, "reports/season_rejections") if dashboard else None
+    if rejections is None:
         return season, None
     from pipelines.reports import drawing
-    from pipelines.reports.season import season_frames, write_season
 
-    _, rejections = season_frames(warehouse, season)
     args = (season, rejections, out / "season.html")
-    return season, (drawing.submit(write_season, *args) if alone else None, args)
+    return season, (drawing.submit(drawing.season_page, *args) if alone else None, args)
 
 
 def _make_shares(

@@ -55,6 +55,14 @@ def _warm() -> None:
     import pipelines.reports.season  # noqa: F401
 
 
+def season_page(*args: Any) -> Any:
+    """The season dashboard's page (:func:`pipelines.reports.season.write_season` of
+    ``args``), its module imported only in the process that draws it."""
+    from pipelines.reports.season import write_season
+
+    return write_season(*args)
+
+
 def _peak() -> float:
     from pipelines.bench import peak_rss_mb
 
