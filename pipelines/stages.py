@@ -812,18 +812,19 @@ def audit(wh: Warehouse, reports_dir: Path | None = None) -> Summary:
     """Recompute the marts ``penalty_stats``, ``appeal_stats``, ``director_audit`` and
     ``ruling_discrepancies`` from the whole warehouse (one transaction). ``reports_dir``:
     where the reports of the same inputs will be written (:func:`reports`); in a run with a
-    drawing process their charts are handed to it now
-    (:func:`pipelines.reports.audit.prepare`), drawn while the run reconciles."""
+    drawing process their charts are handed to it first
+    (:func:`pipelines.reports.audit.prepare`), drawn while the marts are computed and the
+    run reconciles."""
     from pipelines.audit.marts import build_marts, key_figures
 
     inputs = audit_inputs(wh)
-    marts = build_marts(inputs)
-    with wh.connect() as conn:
-        written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
-    if reports_dir is not None:
+    if reports_dir is not None:  # first: the charts are drawn while the marts are computed
         from pipelines.reports.audit import KINDS, prepare
 
         prepare(KINDS, inputs, reports_dir)
+    marts = build_marts(inputs)
+    with wh.connect() as conn:
+        written = write(conn, [Write(t, f) for t, f in marts.tables().items()])
     return Summary(written, key_figures(marts))
 
 

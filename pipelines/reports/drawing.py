@@ -122,12 +122,19 @@ def stop() -> None:
     if not used:
         # given nothing to draw (the run's recomputed dates changed nothing it publishes):
         # not waited for while it still imports
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        _end(pool)
         return
     try:
         PEAKS.append(pool.submit(_peak).result(timeout=30))
     except Exception:  # a broken or busy helper: its peak is not known
         pass
+    _end(pool)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """End the drawing process, whose work is all taken or not wanted: ended at once, not
+    waited for while it lets go of what it drew with (a quarter of a second at a run's end);
+    then the pool is shut down."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
     pool.shutdown(wait=True, cancel_futures=True)
