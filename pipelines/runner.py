@@ -270,7 +270,7 @@ def run_inbox(
         say(f"recompute: {report.plan.summary()}")
         due = report.plan.dates
         # the drawing process imports its code while the dates are scored (yielding to the
-        # run's threads: drawing.NICENESS), ready when the audit hands it the reports' charts
+        # run's threads: drawing._yield), ready when the audit hands it the reports' charts
         if _draws_apart(wh, due):
             drawing.start()
         spans = stages.due_ranges(wh, report.plan)

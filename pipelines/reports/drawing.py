@@ -7,7 +7,7 @@ on one processor. A run that publishes a night's few events (one process makes i
 :data:`pipelines.publish.PARALLEL_FROM_RESULTS`) and has a second processor starts a helper
 process as soon as it has planned (:func:`start`: a fresh Python, ``spawn`` — Polars' and
 DuckDB's threads are not forked —, which imports the drawing code while the dates are scored,
-yielding to the run's threads: :data:`NICENESS`). The audit hands it the reports' charts as
+yielding to the run's threads: :func:`_yield`). The audit hands it the reports' charts as
 soon as their marts are computed (:func:`pipelines.reports.audit.prepare`) and takes them
 when it writes the reports, after the reconciliation; the publication gives it the season's
 frames (:func:`submit`) and takes the page when it has made the site's. What it draws is what
@@ -38,19 +38,24 @@ _USED = False
 PEAKS: list[float] = []
 
 
-#: How much the drawing process yields to the run's own (``nice``): it imports its code
-#: while the run scores the dates, whose Polars and DuckDB threads use every processor, and
-#: takes a processor only when the run leaves one idle.
-NICENESS = 10
+def _yield() -> None:
+    """Have this process run only on a processor the run leaves idle: Linux's ``SCHED_IDLE``
+    (else the lowest ``nice``). It imports its code while the run scores the dates, whose
+    Polars and DuckDB threads use every processor; it draws while the run's Python uses
+    one."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux, or not allowed
+        try:
+            os.nice(19)
+        except OSError:  # not allowed either: it runs as the run does
+            pass
 
 
 def _warm() -> None:
-    """In the helper: yield to the run (:data:`NICENESS`), then import what drawing the
+    """In the helper: yield to the run (:func:`_yield`), then import what drawing the
     dashboard and the audit reports' charts needs (matplotlib, Polars, Jinja2)."""
-    try:
-        os.nice(NICENESS)
-    except OSError:  # not allowed here: it runs as the run does
-        pass
+    _yield()
     import pipelines.reports.plots
     import pipelines.reports.season  # noqa: F401
 
