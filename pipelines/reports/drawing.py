@@ -12,7 +12,8 @@ soon as their marts are computed (:func:`pipelines.reports.audit.prepare`) and t
 when it writes the reports, after the reconciliation; the publication gives it the season's
 frames (:func:`submit`) and takes the page when it has made the site's. What it draws is what
 the run's own process would have drawn (the same code and the same frames: the same bytes),
-and the run's process then never imports matplotlib.
+and the run's process then never imports the drawing code (nor matplotlib, but for endplay's
+package, which imports it with a night's new hand records).
 
 Nothing depends on the helper being there: a run that did not start it (a large
 publication, ``$TRAVELLER_PUBLISH_WORKERS=1``, or a run started from Dagster's UI) or whose

@@ -138,3 +138,36 @@ def test_a_drawing_process_given_nothing_is_stopped_without_waiting(no_drawing_p
     drawing.stop()  # still importing its code: ended, not waited for
     assert time.perf_counter() - t < 1.0
     assert not drawing.started() and len(drawing.PEAKS) == peaks
+
+
+_NIGHT = """
+import sys
+from pathlib import Path
+from pipelines.runner import run_inbox
+run_inbox(Path(sys.argv[1]), Path(sys.argv[2]), publish_to=Path(sys.argv[3]))
+print(*(m in sys.modules for m in ("pipelines.reports.plots", "pipelines.reports.season")))
+"""
+
+
+def test_a_run_with_a_drawing_process_never_imports_the_drawing_code(tmp_path: Path):
+    """A run whose charts are drawn apart does without the drawing code's import (with
+    matplotlib's, half a second of a night): nothing in the run's process imports it. (The
+    sample's hand records are analysed by endplay, whose package imports matplotlib's pyplot
+    itself: a night without new hand records does without matplotlib altogether.)"""
+    import subprocess
+    import sys
+
+    from pipelines.resources import SAMPLE_INBOX
+    from tests.publish.conftest import NOW
+
+    env = {**os.environ, "TRAVELLER_PUBLISH_WORKERS": "2", "TRAVELLER_NOW": NOW}
+    env.pop("DAGSTER_HOME", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _NIGHT, str(SAMPLE_INBOX), str(tmp_path / "w.duckdb"),
+         str(tmp_path / "out")],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["False", "False"]
+    assert (tmp_path / "out" / "season.html").is_file()
+    assert (tmp_path / "reports" / "audit.html").is_file()
