@@ -33,7 +33,6 @@ from pipelines.incremental import Plan
 from pipelines.partition_tags import range_tags, whole_warehouse_tags
 from pipelines.publish.files import refuse_exposed
 from pipelines.reports import drawing
-from pipelines.reports.figures import forget_pending
 from pipelines.resources import InboxResource, PublicationResource, WarehouseResource
 from pipelines.settings import publish_workers
 from pipelines.warehouse import Warehouse
@@ -170,8 +169,8 @@ def _draws_apart(wh: Warehouse, due: list[str]) -> bool:
     enough for one process to make their pages (:data:`pipelines.publish.
     PARALLEL_FROM_RESULTS`) and a second processor is there for it
     (:func:`pipelines.settings.publish_workers`: ``1`` makes the whole publication in the
-    run's process). The publication that follows then draws the season dashboard beside the
-    site's pages, the drawing code imported while the audit is computed."""
+    run's process). Its imports run while the dates are scored; the audit then has it draw
+    the reports' charts, and the publication the season dashboard beside the site's pages."""
     if not due or publish_workers() < 2:
         return False
     from pipelines.publish import PARALLEL_FROM_RESULTS
@@ -187,7 +186,6 @@ def _drawing_stopped() -> Iterator[None]:
         yield
     finally:
         drawing.stop()
-        forget_pending()
 
 
 def run_inbox(

@@ -813,8 +813,8 @@ def audit(wh: Warehouse, reports_dir: Path | None = None) -> Summary:
     ``ruling_discrepancies`` from the whole warehouse (one transaction). ``reports_dir``:
     where the reports of the same inputs will be written (:func:`reports`); in a run with a
     drawing process their charts are handed to it first
-    (:func:`pipelines.reports.audit.prepare`), drawn while the marts are computed and the
-    run reconciles."""
+    (:func:`pipelines.reports.audit.prepare`), drawn while the run goes on (the marts' write,
+    their checks, the reconciliation)."""
     from pipelines.audit.marts import build_marts, key_figures
 
     inputs = audit_inputs(wh)

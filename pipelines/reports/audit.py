@@ -390,7 +390,9 @@ def _same(a: AuditInputs, b: AuditInputs) -> bool:
     frames = ("events", "boards", "rulings", "appeals", "sizes")
     for name in frames:
         x, y = getattr(a, name), getattr(b, name)
-        if (x is None) != (y is None) or (x is not None and not x.equals(y)):
+        if (x is None) != (y is None):
+            return False
+        if x is not None and not (x.schema == y.schema and x.equals(y)):
             return False
     return True
 
@@ -411,12 +413,19 @@ def prepare(kinds: Sequence[str], inputs: AuditInputs, out_dir: Path) -> int:
     reports show and hand the drawing process the charts not kept from the last reports
     (:func:`~pipelines.reports.figures.prefetch`), drawn while this process goes on to other
     work; how many were handed over. Without a drawing process, nothing (the reports compute
-    and draw everything themselves)."""
+    and draw everything themselves). Whatever fails here is only given up: the reports
+    compute the same again, and fail there, loudly, if it fails again — the audit's marts are
+    computed and checked all the same."""
     from pipelines.reports import drawing
 
     if not drawing.started():
         return 0
-    window = _window_label(None, None, inputs)
-    marts = build_marts(inputs, window=window)
-    _PREPARED[:] = [_Prepared(inputs, window, marts)]
-    return prefetch(chart_jobs(kinds, marts, inputs, out_dir))
+    drawing.when_stopped(_PREPARED.clear)
+    try:
+        window = _window_label(None, None, inputs)
+        marts = build_marts(inputs, window=window)
+        _PREPARED[:] = [_Prepared(inputs, window, marts)]
+        return prefetch(chart_jobs(kinds, marts, inputs, out_dir))
+    except Exception:
+        _PREPARED.clear()
+        return 0

@@ -26,13 +26,28 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 _POOL: ProcessPoolExecutor | None = None
 #: Whether the drawing process was given work (:func:`submit`) since it was started.
 _USED = False
+#: The work handed to the drawing process since it was started: what has not begun when it
+#: stops is cancelled, not waited for.
+_HANDED: list[Future] = []
+#: What the callers kept of the work they handed over, let go of when the drawing process
+#: stops (:func:`when_stopped`).
+_ON_STOP: list[Callable[[], None]] = []
+#: Whether the run gave up waiting for the drawing process (:data:`PATIENCE`): it then
+#: draws everything itself until the process stops.
+_STARVED = False
+
+#: The longest the run waits for one result of the drawing process, in seconds, before it
+#: draws that itself and hands the process nothing more: a process that takes only idle
+#: processors (:func:`_yield`) can starve on a machine kept busy by other work. A night's
+#: charts take it one or two seconds.
+PATIENCE = 10.0
 
 #: The peak memory (MB, ``VmHWM``) of each drawing process this process stopped, for the
 #: benchmark (which counts a run's memory with its helpers').
@@ -96,49 +111,78 @@ def submit(fn: Callable[..., Any], *args: Any) -> Future | None:
     """``fn(*args)`` in the drawing process (``fn`` a module's function, ``args`` picklable);
     ``None`` when there is no drawing process or it cannot take work (the caller draws)."""
     global _USED
-    if _POOL is None:
+    if _POOL is None or _STARVED:
         return None
     try:
         _USED = True
-        return _POOL.submit(fn, *args)
+        future = _POOL.submit(fn, *args)
     except (BrokenProcessPool, RuntimeError):
         stop()
         return None
+    _HANDED.append(future)
+    return future
+
+
+def when_stopped(forget: Callable[[], None]) -> None:
+    """Call ``forget`` when the drawing process stops (once): a caller that keeps what it
+    handed over (futures, frames) lets go of it then, whether or not it was taken."""
+    if forget not in _ON_STOP:
+        _ON_STOP.append(forget)
 
 
 def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
     """What ``job`` (:func:`submit` of ``fn(*args)``) returned; ``fn(*args)`` here when there
-    was no job or the drawing process died before it was done. An error of ``fn`` itself is
-    raised, as it would have been here."""
-    if job is not None:
+    was no job, the drawing process died or was stopped before it was done, or it did not
+    answer within :data:`PATIENCE` (then nothing more is waited for: every later result is
+    drawn here). An error of ``fn`` itself is raised, as it would have been here."""
+    global _STARVED
+    if job is not None and not _STARVED:
         try:
-            return job.result()
+            return job.result(timeout=PATIENCE)
         except BrokenProcessPool:
             stop()
+        except CancelledError:
+            pass
+        except TimeoutError:
+            _STARVED = True
+            _cancel()
     return fn(*args)
 
 
+def _cancel() -> None:
+    """Cancel the work handed over that has not begun."""
+    for future in _HANDED:
+        future.cancel()
+
+
 def stop() -> None:
-    """Stop the drawing process (its peak memory kept in :data:`PEAKS`); nothing when none."""
-    global _POOL, _USED
+    """Stop the drawing process (its peak memory kept in :data:`PEAKS`); nothing when none.
+    The work handed over and not begun is cancelled (charts of reports a failed check
+    stopped, say); what the callers kept of it is let go of (:func:`when_stopped`)."""
+    global _POOL, _USED, _STARVED
     pool, _POOL = _POOL, None
     used, _USED = _USED, False
+    starved, _STARVED = _STARVED, False
+    forget, _ON_STOP[:] = list(_ON_STOP), []
+    for f in forget:
+        f()
     if pool is None:
+        _HANDED.clear()
         return
-    if not used:
-        # given nothing to draw (the run's recomputed dates changed nothing it publishes):
-        # not waited for while it still imports
-        _end(pool)
-        return
-    try:
-        PEAKS.append(pool.submit(_peak).result(timeout=30))
-    except Exception:  # a broken or busy helper: its peak is not known
-        pass
+    _cancel()
+    _HANDED.clear()
+    # given nothing to draw (the run's recomputed dates changed nothing it publishes), or
+    # given up on: not waited for
+    if used and not starved:
+        try:  # behind at most the one job begun
+            PEAKS.append(pool.submit(_peak).result(timeout=30))
+        except Exception:  # a broken or busy helper: its peak is not known
+            pass
     _end(pool)
 
 
 def _end(pool: ProcessPoolExecutor) -> None:
-    """End the drawing process, whose work is all taken or not wanted: ended at once, not
+    """End the drawing process, its work taken, cancelled or given up on: ended at once, not
     waited for while it lets go of what it drew with (a quarter of a second at a run's end);
     then the pool is shut down."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):

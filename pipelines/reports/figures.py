@@ -71,6 +71,7 @@ def prefetch(jobs: Iterable[tuple[Job, PanelStore]]) -> int:
 
     if not drawing.started():
         return 0
+    drawing.when_stopped(forget_pending)
     handed = 0
     for job, store in jobs:
         if job.key in _PENDING or DRAWN_HERE.get(job.key) is not None or store.has(job.key):
@@ -84,7 +85,7 @@ def prefetch(jobs: Iterable[tuple[Job, PanelStore]]) -> int:
 
 
 def forget_pending() -> None:
-    """Let go of the charts handed over and not taken (the run ends)."""
+    """Let go of the charts handed over and not taken (the drawing process stops)."""
     _PENDING.clear()
 
 

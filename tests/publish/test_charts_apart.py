@@ -66,11 +66,13 @@ def test_reports_with_charts_drawn_apart_are_the_same_bytes(
         memory.clear()
     drawing.start()
     inputs = stages.audit_inputs(wh)
-    jobs = audit.chart_jobs(audit.KINDS, audit.build_marts(inputs), inputs, tmp_path / "apart")
+    window = audit._window_label(None, None, inputs)
+    marts = audit.build_marts(inputs, window=window)
+    jobs = audit.chart_jobs(audit.KINDS, marts, inputs, tmp_path / "apart")
     # the funnel panels of both reports (other names: other panels), their legend, the trend
     assert {job.kind for job, _store in jobs} == {"panel", "legend", "trend"}
     stages.audit(wh, reports_dir=tmp_path / "apart")
-    assert len(figures._PENDING) == len({job.key for job, _store in jobs}) > 10
+    assert set(figures._PENDING) == {job.key for job, _store in jobs} and len(jobs) > 10
     # nothing drawn here, nor the marts computed again: both were done ahead
     _refuse_drawing_here(monkeypatch)
     monkeypatch.setattr(audit, "build_marts", _refused)
@@ -86,8 +88,10 @@ def test_kept_charts_are_not_handed_over_again(
     stages.reports(wh, audit.KINDS, tmp_path)  # the reports keep their charts
     charts.DRAWN_HERE.clear()
     drawing.start()
-    stages.audit(wh, reports_dir=tmp_path)
-    assert not figures._PENDING  # all kept on disk: nothing to draw
+    inputs = stages.audit_inputs(wh)
+    assert audit.prepare(audit.KINDS, inputs, tmp_path) == 0  # all kept: nothing to draw
+    assert not figures._PENDING
+    assert audit.prepare(audit.KINDS, inputs, tmp_path / "elsewhere") > 10  # none kept there
 
 
 def test_a_drawing_process_that_dies_leaves_the_charts_to_be_drawn_here(
@@ -171,3 +175,55 @@ def test_a_run_with_a_drawing_process_never_imports_the_drawing_code(tmp_path: P
     assert done.stdout.split() == ["False", "False"]
     assert (tmp_path / "out" / "season.html").is_file()
     assert (tmp_path / "reports" / "audit.html").is_file()
+
+
+def _slow(seconds: float) -> str:
+    """In the drawing process: a chart that takes ``seconds``."""
+    time.sleep(seconds)
+    return "drawn apart"
+
+
+def test_charts_never_taken_are_let_go_when_the_drawing_process_stops(
+    own_warehouse: Warehouse, tmp_path: Path, nothing_remembered, no_drawing_process
+):
+    """A failed check of the marts stops the reports: the charts handed over are never
+    taken. Stopping cancels those not begun and lets go of the futures and the marts."""
+    drawing.start()
+    stages.audit(own_warehouse, reports_dir=tmp_path)
+    assert figures._PENDING and audit._PREPARED
+    peaks = len(drawing.PEAKS)
+    t = time.perf_counter()
+    drawing.stop()
+    assert time.perf_counter() - t < 10
+    assert not figures._PENDING and not audit._PREPARED and not drawing._HANDED
+    assert len(drawing.PEAKS) == peaks + 1
+
+
+def test_a_starved_drawing_process_is_not_waited_for(
+    tmp_path: Path, monkeypatch, no_drawing_process
+):
+    """A drawing process that does not answer within ``PATIENCE`` (one that takes only idle
+    processors, on a machine kept busy) is given up on: the result is made here, and so is
+    every later one."""
+    monkeypatch.setattr(drawing, "PATIENCE", 0.5)
+    drawing.start()
+    job = drawing.submit(_slow, 30.0)
+    t = time.perf_counter()
+    assert drawing.outcome(job, lambda _s: "drawn here", 30.0) == "drawn here"
+    assert time.perf_counter() - t < 10
+    assert drawing.submit(_slow, 0.0) is None  # nothing more handed over
+    t = time.perf_counter()
+    drawing.stop()  # the job begun is not waited for
+    assert time.perf_counter() - t < 10 and not drawing.started()
+
+
+def test_the_reports_charts_fail_only_the_reports(
+    own_warehouse: Warehouse, tmp_path: Path, monkeypatch, no_drawing_process
+):
+    """What fails while the reports' charts are prepared is given up there: the audit's
+    marts are written all the same (the reports compute it again, and fail there)."""
+    drawing.start()
+    monkeypatch.setattr(audit, "chart_jobs", _refused)
+    summary = stages.audit(own_warehouse, reports_dir=tmp_path)
+    assert summary.written.get("director_audit", 0) > 0
+    assert not audit._PREPARED and not figures._PENDING
