@@ -119,14 +119,6 @@ class PanelStore:
         self.used: set[str] = set()
         self.drawn = 0
 
-    def key(self, g: pl.DataFrame, stratum: str, labels: dict[str, str] | None) -> str:
-        """The digest of the panel of ``stratum`` (:func:`panel_job`)."""
-        return panel_job(g, stratum, labels).key
-
-    def trend_key(self, months: pl.DataFrame) -> str:
-        """The digest of the trend of ``months`` (:func:`trend_job`)."""
-        return trend_job(months).key
-
     def has(self, key: str) -> bool:
         """Whether a chart of digest ``key`` is kept (without reading it)."""
         return self.folder is not None and (self.folder / f"{key}.json").is_file()
