@@ -23,7 +23,7 @@ import polars as pl
 from pipelines.file_digests import RACY_NS
 
 
-def put(path: Path, data: bytes) -> bool:
+def put(path: Path | str, data: bytes) -> bool:
     """Write ``data`` to ``path`` unless it already holds exactly that; atomically (a
     temporary file in the same folder, then :func:`os.replace`), readable by all (``0644``).
     Whether it was written.
@@ -32,30 +32,69 @@ def put(path: Path, data: bytes) -> bool:
     .tmp``): no other writer uses that name, so it is opened directly, without drawing random
     names until one is free (what :func:`tempfile.mkstemp` costs a site of many thousand
     pages); one a crashed run left behind is replaced (:func:`_create`). The folder is made
-    only when the file cannot be opened for want of it."""
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
-    tmp = os.path.join(
-        os.path.dirname(path) or ".",
-        f".{os.path.basename(path)}.{os.getpid()}-{threading.get_ident()}.tmp",
-    )
+    only when the file cannot be opened for want of it. Files are read and written through
+    their descriptors (:func:`os.read`, :func:`os.write`), not Python's file objects, whose
+    opening asks the system three more questions of each file (its size, whether it is a
+    terminal, its position): a first load writes tens of thousands of pages, and on a
+    virtual machine's disk each question costs about as much as writing the page."""
+    path = os.fspath(path)
+    if _holds(path, data):
+        return False
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder or ".", f".{name}.{_pid()}-{threading.get_ident()}.tmp")
     try:
         fd = _create(tmp)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
         fd = _create(tmp)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            os.fchmod(f.fileno(), 0o644)  # whatever the umask
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, 0o644)  # whatever the umask
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """Whether the file ``path`` exists and holds exactly ``data`` (its size compared first,
+    its bytes read only when that is ``len(data)``)."""
+    try:
+        if os.stat(path).st_size != len(data):
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        chunks, size = [], 0
+        while size <= len(data):  # one byte more than expected: a file that grew meanwhile
+            chunk = os.read(fd, len(data) + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return b"".join(chunks) == data
+
+
+#: This process's id, asked once (and again in a forked child): each temporary file's name
+#: holds it, and asking the system for it costs a call per page.
+_PID = [os.getpid()]
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _PID.__setitem__(0, os.getpid()))
+
+
+def _pid() -> int:
+    return _PID[0]
 
 
 def _create(tmp: str) -> int:

@@ -4,6 +4,7 @@ of a session no longer published."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -143,6 +144,36 @@ def test_put_writes_a_file_whole_readable_by_all_and_only_when_its_bytes_change(
     assert put(page, b"<p>two</p>")
     assert page.read_bytes() == b"<p>two</p>"
     assert sorted(p.name for p in page.parent.iterdir()) == ["index.html"]
+
+
+def test_put_compares_the_bytes_not_only_the_size(tmp_path):
+    """A file of the same size with other bytes is written again; so is a longer or a
+    shorter one; a page given as a string path is written as one given as a Path."""
+    page = tmp_path / "board-1.html"
+    assert put(os.fspath(page), b"<p>NS 420</p>")
+    assert put(page, b"<p>NS 450</p>") and page.read_bytes() == b"<p>NS 450</p>"
+    assert put(page, b"<p>NS 1430</p>") and page.read_bytes() == b"<p>NS 1430</p>"
+    assert put(page, b"<p>-</p>") and page.read_bytes() == b"<p>-</p>"
+    assert not put(page, b"<p>-</p>")
+
+
+def test_a_forked_writer_names_its_temporary_files_for_itself(tmp_path):
+    """The process id in a temporary file's name is the writing process's own, in a child
+    forked after the id was first taken too: two processes never share a temporary name."""
+    from pipelines.publish import files
+
+    parent = files._pid()
+    assert parent == os.getpid()
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        os.write(write, str(files._pid()).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    told = int(os.read(read, 32))
+    os.close(read)
+    assert told == child != parent
 
 
 def test_put_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path):
