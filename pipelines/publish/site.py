@@ -49,6 +49,7 @@ import json
 import os
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from datetime import datetime
@@ -159,6 +160,42 @@ def with_span(st: pl.DataFrame) -> pl.DataFrame:
     share its place (1 when alone), for a ``range`` place such as ``6-7``."""
     return st.with_columns(
         pl.len().over("section", pl.col("direction").fill_null(""), "rank").alias("span")
+    )
+
+
+def spans(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`with_span` of rows already made dicts (a session's standings, a few dozen):
+    each row given ``span``, how many rows of its section and direction (none counted as
+    ``""``) share its ``rank`` — counted here rather than by a query per session, whose
+    fixed cost is many times that of counting a ranking's rows."""
+    key = [(r["section"], r.get("direction") or "", r["rank"]) for r in rows]
+    counts = Counter(key)
+    for r, k in zip(rows, key, strict=True):
+        r["span"] = counts[k]
+    return rows
+
+
+def in_place_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` sorted by ``rank`` then ``contestant``, each ascending with nulls last, rows
+    equal on both kept in their order (a stable sort, as ``DataFrame.sort(["rank",
+    "contestant"], nulls_last=True, maintain_order=True)``)."""
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["rank"] is None,
+            0 if r["rank"] is None else r["rank"],
+            r["contestant"] is None,
+            "" if r["contestant"] is None else r["contestant"],
+        ),
+    )
+
+
+def _by_section_direction_contestant(r: dict[str, Any]) -> tuple:
+    """The order of ``DataFrame.sort(["section", "direction", "contestant"])``: each
+    ascending, nulls first."""
+    return tuple(
+        (r[k] is not None, "" if r[k] is None else r[k])
+        for k in ("section", "direction", "contestant")
     )
 
 
@@ -1012,12 +1049,15 @@ class Site:
         out = []
         if not st.height:
             return out
-        st = with_span(st.with_columns(pl.col("direction").fill_null("")))
         order = {"": 0, "NS": 1, "EW": 2}
-        # the rankings' rows in place order, made dicts once and grouped here (not a frame
-        # per section and direction: a frame and its dicts cost per call)
+        # the rankings' rows in place order, made dicts once, counted, sorted and grouped
+        # here (not a frame per section and direction, nor a query per session: each costs
+        # more than the few dozen rows of a session's ranking)
         groups: dict[tuple[Any, str], list[dict[str, Any]]] = {}
-        for r in st.sort(["rank", "contestant"], nulls_last=True, maintain_order=True).to_dicts():
+        rows_made = st.to_dicts()
+        for r in rows_made:
+            r["direction"] = r["direction"] or ""
+        for r in in_place_order(spans(rows_made)):
             groups.setdefault((r["section"], r["direction"]), []).append(r)
         for (section, direction), standings in sorted(
             groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
@@ -1081,8 +1121,13 @@ class Site:
             for r in st.select("section", "contestant", "direction", "names").to_dicts()
         }
         out = []
-        for (version,), grp in sorted(changes.partition_by(["version"], as_dict=True).items()):
-            first = grp.row(0, named=True)
+        # grouped and sorted in Python: a session's changes are a few rows, for which a
+        # frame per version and its sort cost many times what they hold
+        versions: dict[Any, list[dict[str, Any]]] = {}
+        for r in changes.to_dicts():
+            versions.setdefault(r["version"], []).append(r)
+        for version, grp in sorted(versions.items()):
+            first = grp[0]
             out.append(
                 {
                     "version": version,
@@ -1101,7 +1146,7 @@ class Site:
                             "rank_before": r.get("rank_before") or "–",
                             "rank_after": r.get("rank_after") or "–",
                         }
-                        for r in grp.sort(["section", "direction", "contestant"]).to_dicts()
+                        for r in sorted(grp, key=_by_section_direction_contestant)
                     ],
                 }
             )
@@ -1309,7 +1354,7 @@ class Site:
         scorecards' names (:func:`~.common.card_names`); ``dirs``: the sections' folders
         (:func:`~.common.section_dirs`)."""
         who = "player" if made.individual else "pair"
-        for r in with_span(st).to_dicts():
+        for r in spans(st.to_dicts()):
             d = r.get("direction") or ""
             card = cards.get((r["section"], r["contestant"], d or None)) or card_name(
                 r["section"], r["contestant"], d or None, dirs
