@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 import polars as pl
@@ -49,13 +50,38 @@ class RunFailed(RuntimeError):
     """A step failed for a reason other than a failed asset check."""
 
 
+def _step_errors(result: dg.ExecuteInProcessResult) -> list[tuple[str, Any]]:
+    """Each failed step of ``result`` other than a failed asset check, with its error."""
+    return [
+        (ev.step_key, ev.step_failure_data.error)
+        for ev in result.all_events
+        if ev.is_step_failure
+        and ev.step_failure_data
+        and ev.step_failure_data.error
+        and "DagsterAssetCheckFailedError" not in ev.step_failure_data.error.cls_name
+    ]
+
+
 def _errors(result: dg.ExecuteInProcessResult) -> str:
-    msgs = []
-    for ev in result.all_events:
-        if ev.is_step_failure and ev.step_failure_data and ev.step_failure_data.error:
-            if "DagsterAssetCheckFailedError" not in ev.step_failure_data.error.cls_name:
-                msgs.append(f"{ev.step_key}: {ev.step_failure_data.error.to_string()}")
-    return "\n".join(msgs)
+    return "\n".join(f"{step}: {error.to_string()}" for step, error in _step_errors(result))
+
+
+def _failed_because(what: str, result: dg.ExecuteInProcessResult) -> RunFailed:
+    """The :class:`RunFailed` of a stage (``what``: "publishing") whose run failed: its first
+    line names the step and the error that stopped it — the innermost of Dagster's chain, the
+    engine's own exception and the first line of its message (the command line shows that
+    line alone, without ``--debug``) —, the next lines every failed step's whole error."""
+    failed = _step_errors(result)
+    if not failed:
+        return RunFailed(f"{what} failed (no step reported an error)")
+    step, error = failed[0]
+    while getattr(error, "cause", None) is not None:
+        error = error.cause
+    lines = (error.message or "").strip().splitlines()
+    head = lines[0] if lines else error.cls_name
+    if not head.startswith(error.cls_name):
+        head = f"{error.cls_name}: {head}"
+    return RunFailed(f"{what} failed: {step}: {head}\n{_errors(result)}")
 
 
 @dataclass
@@ -262,7 +288,7 @@ def run_inbox(
             dates=[], failed_checks=_failed(first), seconds=seconds, step_seconds=steps
         )
         if not first.success and _errors(first):
-            raise RunFailed(f"reading the inbox failed:\n{_errors(first)}")
+            raise _failed_because("reading the inbox", first)
         report.plan = stages.plan(wh, force=recompute_all, files_before=files_before)
         report.dates = wh.query("read/dates")["session_date"].to_list()
         say(f"recompute: {report.plan.summary()}")
@@ -282,7 +308,7 @@ def run_inbox(
             )
             result = run("results", (start, end))
             if not result.success and _errors(result):
-                raise RunFailed(f"the run for {span} failed:\n{_errors(result)}")
+                raise _failed_because(f"the run for {span}", result)
             # a date stopped by a blocking check has no standings and is not done: every run
             # tries it again and reports it
             report.failed_checks.extend(_failed(result))
@@ -292,7 +318,7 @@ def run_inbox(
             say("audit: penalty and appeal statistics, director audit, reports")
             audited = run("audit")
             if not audited.success and _errors(audited):
-                raise RunFailed(f"the audit failed:\n{_errors(audited)}")
+                raise _failed_because("the audit", audited)
             report.failed_checks.extend(_failed(audited))
             stages.mark_step(wh, "audit")
             report.redone.append("audit")
@@ -300,7 +326,7 @@ def run_inbox(
             say("publishing: results site, exports, season dashboard")
             published = run("publish")
             if not published.success:
-                raise RunFailed(f"publishing failed:\n{_errors(published)}")
+                raise _failed_because("publishing", published)
             stages.mark_step(wh, "publish")
             report.redone.append("site")
         report.published = publish_to

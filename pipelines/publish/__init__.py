@@ -444,7 +444,11 @@ class _Helpers:
             elif kind == "done":
                 self.parts[k] = _taken(Path(message[2]))
             else:
-                raise HelperFailed(f"a publication helper process failed:\n{message[2]}")
+                told = [line for line in message[2].strip().splitlines() if line.strip()]
+                raise HelperFailed(
+                    "a publication helper process failed: "
+                    f"{told[-1].strip() if told else 'no traceback'}\n{message[2]}"
+                )
         for k, process in enumerate(self.processes):
             if k not in self.parts and not process.is_alive() and self.queue.empty():
                 raise HelperFailed(

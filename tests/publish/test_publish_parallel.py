@@ -206,8 +206,12 @@ def test_a_helper_that_fails_stops_the_others_and_the_run_keeps_its_warehouse(
     wh.keep_open()
     try:
         t = time.monotonic()
-        with pytest.raises(RuntimeError, match="a helper failed"):
+        with pytest.raises(RuntimeError, match="a helper failed") as failed:
             publish(path, tmp_path / "out")
+        # the first line (all the command line shows without --debug) says what failed
+        assert str(failed.value).splitlines()[0] == (
+            "a publication helper process failed: RuntimeError: a helper failed"
+        )
         assert time.monotonic() - t < 25  # the slow helper was not waited for
         assert _new_children(before) == []
         assert wh._key() in warehouse_mod._KEPT
