@@ -68,20 +68,31 @@ def _errors(result: dg.ExecuteInProcessResult) -> str:
 
 def _failed_because(what: str, result: dg.ExecuteInProcessResult) -> RunFailed:
     """The :class:`RunFailed` of a stage (``what``: "publishing") whose run failed: its first
-    line names the step and the error that stopped it — the innermost of Dagster's chain, the
-    engine's own exception and the first line of its message (the command line shows that
-    line alone, without ``--debug``) —, the next lines every failed step's whole error."""
+    line names the step and the error that stopped it — the engine's own exception, the first
+    below Dagster's wrappers (not what that one was raised from), by its class name and the
+    first line of its message (the command line shows that line alone, without
+    ``--debug``) —, the next lines every failed step's whole error."""
     failed = _step_errors(result)
     if not failed:
         return RunFailed(f"{what} failed (no step reported an error)")
     step, error = failed[0]
-    while getattr(error, "cause", None) is not None:
+    while error.cls_name.startswith("Dagster") and getattr(error, "cause", None) is not None:
         error = error.cause
+    return RunFailed(f"{what} failed: {step}: {_error_line(error)}\n{_errors(result)}")
+
+
+def _error_line(error: Any) -> str:
+    """``ClassName: first line of the message`` of a Dagster error record: its message, as
+    Python formats an exception, names a class outside ``builtins`` with its module
+    (``pipelines.publish.HelperFailed: ...``); the bare class name is kept."""
     lines = (error.message or "").strip().splitlines()
-    head = lines[0] if lines else error.cls_name
-    if not head.startswith(error.cls_name):
-        head = f"{error.cls_name}: {head}"
-    return RunFailed(f"{what} failed: {step}: {head}\n{_errors(result)}")
+    head = lines[0] if lines else ""
+    named, colon, rest = head.partition(": ")
+    if colon and named.rsplit(".", 1)[-1] == error.cls_name:
+        return f"{error.cls_name}: {rest}"
+    if head == error.cls_name or head.rsplit(".", 1)[-1] == error.cls_name:
+        return error.cls_name
+    return f"{error.cls_name}: {head}" if head else error.cls_name
 
 
 @dataclass

@@ -72,3 +72,52 @@ def test_the_command_line_shows_that_first_line(tmp_path, monkeypatch, capsys):
         "[Errno 28] No space left on device (run again with --debug for the details, and "
         "please report it)"
     )
+
+
+class DiskTrouble(RuntimeError):
+    """An engine's own exception, outside ``builtins`` (Python names it with its module)."""
+
+
+def test_the_first_line_names_the_engines_exception_not_its_cause(tmp_path, monkeypatch):
+    """The publication raises its own exception from an ``OSError``: the first line names
+    that exception by its class name (not ``tests.test_run_failures.DiskTrouble``, nor the
+    ``OSError`` it was raised from)."""
+    import assets.publish
+
+    def full_disk(*args, **kwargs):
+        try:
+            raise OSError(28, "No space left on device")
+        except OSError as exc:
+            raise DiskTrouble("the site's disk is full\nsecond line") from exc
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-30 12:00")
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    monkeypatch.setattr(assets.publish, "publish", full_disk)
+    with pytest.raises(RunFailed) as failed:
+        run_inbox(_inbox(tmp_path), tmp_path / "w.duckdb", publish_to=tmp_path / "out")
+    assert str(failed.value).splitlines()[0] == (
+        "publishing failed: publication: DiskTrouble: the site's disk is full"
+    )
+
+
+def test_an_error_line_keeps_the_bare_class_name():
+    """A Dagster error record's message names a class outside ``builtins`` with its module;
+    the line keeps the class name alone, and a message without text is the class name."""
+    from types import SimpleNamespace
+
+    from pipelines.runner import _error_line
+
+    def record(message, cls_name):
+        return SimpleNamespace(message=message, cls_name=cls_name)
+
+    assert _error_line(
+        record("pipelines.publish.HelperFailed: it failed: why\nmore", "HelperFailed")
+    ) == ("HelperFailed: it failed: why")
+    assert (
+        _error_line(record("OSError: [Errno 28] full\n", "OSError")) == "OSError: [Errno 28] full"
+    )
+    assert _error_line(record("_duckdb.IOException\n", "IOException")) == "IOException"
+    assert _error_line(record("", "KeyError")) == "KeyError"
+    assert _error_line(record("something else entirely", "ValueError")) == (
+        "ValueError: something else entirely"
+    )

@@ -397,7 +397,8 @@ class _Helpers:
     """The helper processes of a shared publication (a fresh Python each, ``spawn``: Polars'
     and DuckDB's threads are not forked), and the one queue they tell the publication on:
     ``("event", k)`` for each event whose pages helper ``k`` made, then ``("done", k,
-    the file of what it made)`` or ``("failed", k, its traceback)``.
+    the file of what it made)`` or ``("failed", k, its traceback, the first line of its
+    exception)``.
 
     What a helper made goes through a file of :attr:`folder`, not the queue: a message larger
     than a pipe's atomic write, cut by the helper's death (the kernel's out-of-memory killer
@@ -444,10 +445,8 @@ class _Helpers:
             elif kind == "done":
                 self.parts[k] = _taken(Path(message[2]))
             else:
-                told = [line for line in message[2].strip().splitlines() if line.strip()]
                 raise HelperFailed(
-                    "a publication helper process failed: "
-                    f"{told[-1].strip() if told else 'no traceback'}\n{message[2]}"
+                    f"a publication helper process failed: {message[3]}\n{message[2]}"
                 )
         for k, process in enumerate(self.processes):
             if k not in self.parts and not process.is_alive() and self.queue.empty():
@@ -511,8 +510,11 @@ def _helper(k: int, make, job: dict, queue, folder: str) -> None:
         with open(f"{path}.tmp", "wb") as f:
             pickle.dump(part, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(f"{path}.tmp", path)
-    except BaseException:
-        queue.put(("failed", k, traceback.format_exc()))
+    except BaseException as exc:
+        # the exception's own first line too: the traceback's last line may be the end of a
+        # message of several lines, or a note
+        said = "".join(traceback.format_exception_only(exc)).strip().splitlines()
+        queue.put(("failed", k, traceback.format_exc(), said[0] if said else type(exc).__name__))
         raise SystemExit(1) from None
     queue.put(("done", k, str(path)))
     heap.settle()  # the publication joins this process: its end does not walk its heap

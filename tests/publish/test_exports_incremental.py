@@ -167,8 +167,10 @@ def test_a_forked_writer_names_its_temporary_files_for_itself(tmp_path):
     read, write = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - the child reports through the pipe
-        os.write(write, str(files._pid()).encode())
-        os._exit(0)
+        try:
+            os.write(write, str(files._pid()).encode())
+        finally:
+            os._exit(0)  # never a second pytest process, whatever happened
     os.close(write)
     os.waitpid(child, 0)
     told = int(os.read(read, 32))
