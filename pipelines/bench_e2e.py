@@ -524,6 +524,7 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
     from pipelines.bench import peak_rss_mb
     from pipelines.publish import HELPER_PEAKS, SHARED_PEAKS
     from pipelines.reports.drawing import PEAKS as DRAWING_PEAKS
+    from pipelines.reports.drawing import TOGETHER as WITH_DRAWING
 
     # the process's own peak: its count was started again as each shared publication began,
     # each time after the peak so far was kept (SharedPeak.before)
@@ -537,9 +538,10 @@ def child(inbox: Path, warehouse: Path, publish_to: Path) -> None:
                 # a publication's helper processes' own peaks (:func:`pipelines.publish.publish`)
                 "helper_peak_mb": max(HELPER_PEAKS, default=0.0),
                 # at most what the process and its helpers held at once (SharedPeak.together;
-                # the drawing process, pipelines.reports.drawing, runs beside the whole run)
-                "together_mb": max([own, *(w.together for w in SHARED_PEAKS)])
-                + max(DRAWING_PEAKS, default=0.0),
+                # the drawing process, pipelines.reports.drawing, runs beside the run until it
+                # is stopped — by the run's end, or before a publication's helpers start —:
+                # the run's peak then added to the drawing process's, drawing.TOGETHER)
+                "together_mb": max([own, *(w.together for w in SHARED_PEAKS), *WITH_DRAWING]),
                 "drawing_peak_mb": max(DRAWING_PEAKS, default=0.0),
             }
         )

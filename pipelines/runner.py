@@ -200,20 +200,16 @@ def _failed(result: dg.ExecuteInProcessResult) -> list[FailedCheck]:
     return out
 
 
-def _draws_apart(wh: Warehouse, due: list[str]) -> bool:
+def _draws_apart(due: list[str]) -> bool:
     """Whether a run recomputing the dates ``due`` starts the drawing process
-    (:mod:`pipelines.reports.drawing`) once it has planned: when their results are few
-    enough for one process to make their pages (:data:`pipelines.publish.
-    PARALLEL_FROM_RESULTS`) and a second processor is there for it
-    (:func:`pipelines.settings.publish_workers`: ``1`` makes the whole publication in the
-    run's process). Its imports run while the dates are scored; the audit then has it draw
-    the reports' charts, and the publication the season dashboard beside the site's pages."""
-    if not due or publish_workers() < 2:
-        return False
-    from pipelines.publish import PARALLEL_FROM_RESULTS
-
-    sizes = dict(wh.query("read/date_sizes").rows())
-    return sum(sizes.get(d, 0) for d in due) < PARALLEL_FROM_RESULTS
+    (:mod:`pipelines.reports.drawing`) once it has planned: when it recomputes something and
+    a second processor is there for it (:func:`pipelines.settings.publish_workers`: ``1``
+    makes the whole publication in the run's process). Its imports run while the dates are
+    scored; the audit then has it draw the reports' charts; a publication made in one
+    process has it draw the season dashboard beside the site's pages, one shared with
+    helper processes stops it first (:func:`pipelines.publish.publish`: the helpers take the
+    processors, and the drawing process's memory is not held beside theirs)."""
+    return bool(due) and publish_workers() >= 2
 
 
 @contextmanager
@@ -306,7 +302,7 @@ def run_inbox(
         due = report.plan.dates
         # the drawing process imports its code while the dates are scored (yielding to the
         # run's threads: drawing._yield), ready when the audit hands it the reports' charts
-        if _draws_apart(wh, due):
+        if _draws_apart(due):
             drawing.start()
         spans = stages.due_ranges(wh, report.plan)
         for i, (start, end) in enumerate(spans, start=1):

@@ -142,10 +142,12 @@ def test_every_generated_date_is_scored(tmp_path, monkeypatch):
     assert rejected == 0
     assert scored == first.results + new.results
     # a publication this small is made in the run's process alone, its dashboard drawn by a
-    # process beside the whole run's: at once, their two peaks
+    # process beside the whole run's: at once, the drawing process's peak and the run's at
+    # its stop (the run's end), at most the two peaks added
     assert first.helper_peak_mb == 0 and first.peak_mb > 0
     if first.drawing_peak_mb:  # a machine with a second processor
-        assert first.peak_together_mb == first.peak_mb + first.drawing_peak_mb
+        assert first.peak_mb < first.peak_together_mb <= first.peak_mb + first.drawing_peak_mb
+        assert first.peak_together_mb > first.drawing_peak_mb
     else:
         assert first.peak_together_mb == first.peak_mb
 

@@ -121,6 +121,13 @@ def publish(warehouse: Path | str, out: Path | str, dashboard: bool = True) -> P
     todo = [e for e in folders if e not in kept]
     sizes = event_sizes(warehouse)
     shares = event_shares(todo, sizes, publish_workers())
+    if len(shares) > 1:
+        # the helper processes take the processors: the drawing process, if the run started
+        # it (for the audit reports' charts), is stopped before they start, its memory not
+        # held beside theirs; the season dashboard is then drawn here
+        from pipelines.reports import drawing
+
+        drawing.stop()
     # each process holds its share's batches (a helper, its share's standings too)
     budget = max(1, publish_results() // len(shares))
     # the helpers read the warehouse beside this process: a DuckDB file this run keeps open

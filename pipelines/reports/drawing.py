@@ -2,22 +2,25 @@
 
 The season dashboard's charts (:mod:`pipelines.reports.season`) and the audit reports' funnel
 panels and trend (:mod:`pipelines.reports.plots`) are drawn by matplotlib, in Python: with
-matplotlib's import, two or three seconds of a night's run, whose own work is also in Python
-on one processor. A run that publishes a night's few events (one process makes its pages:
-:data:`pipelines.publish.PARALLEL_FROM_RESULTS`) and has a second processor starts a helper
-process as soon as it has planned (:func:`start`: a fresh Python, ``spawn`` — Polars' and
-DuckDB's threads are not forked —, which imports the drawing code while the dates are scored,
-yielding to the run's threads: :func:`_yield`). The audit hands it the reports' charts as
-soon as their marts are computed (:func:`pipelines.reports.audit.prepare`) and takes them
-when it writes the reports, after the reconciliation; the publication gives it the season's
-frames (:func:`submit`) and takes the page when it has made the site's. What it draws is what
+matplotlib's import, two or three seconds of a night's run (and of a first load's audit),
+whose own work is also in Python on one processor. A run that recomputes anything and has a
+second processor starts a helper process as soon as it has planned (:func:`start`: a fresh
+Python, ``spawn`` — Polars' and DuckDB's threads are not forked —, which imports the drawing
+code while the dates are scored, yielding to the run's threads: :func:`_yield`). The audit
+hands it the reports' charts as soon as their marts are computed
+(:func:`pipelines.reports.audit.prepare`) and takes them when it writes the reports, after
+the reconciliation; the publication gives it the season's frames (:func:`submit`) and takes
+the page when it has made the site's — a publication made
+in one process (:data:`pipelines.publish.PARALLEL_FROM_RESULTS`); one shared with helper
+processes stops the drawing process first and draws the page itself. What it draws is what
 the run's own process would have drawn (the same code and the same frames: the same bytes),
 and the run's process then never imports the drawing code (nor matplotlib, but for endplay's
 package, which imports it with a night's new hand records).
 
-Nothing depends on the helper being there: a run that did not start it (a large
-publication, ``$TRAVELLER_PUBLISH_WORKERS=1``, or a run started from Dagster's UI) or whose
-helper cannot take the work draws everything itself. A helper given nothing to draw (the
+Nothing depends on the helper being there: a run that did not start it
+(``$TRAVELLER_PUBLISH_WORKERS=1``, or a run started from Dagster's UI), one that stopped it
+(a publication shared with helpers) or one whose helper cannot take the work draws
+everything itself. A helper given nothing to draw (the
 dates recomputed changed nothing the audit or the site shows) is ended, not waited for.
 """
 
@@ -42,6 +45,8 @@ _ON_STOP: list[Callable[[], None]] = []
 #: Whether the run gave up waiting for the drawing process (:data:`PATIENCE`): it then
 #: draws everything itself until the process stops.
 _STARVED = False
+#: Whether the drawing process now runs as any process does (:func:`_hurry`).
+_HURRIED = False
 
 #: The longest the run waits for one result of the drawing process, in seconds, before it
 #: draws that itself and hands the process nothing more: a process that takes only idle
@@ -52,6 +57,10 @@ PATIENCE = 10.0
 #: The peak memory (MB, ``VmHWM``) of each drawing process this process stopped, for the
 #: benchmark (which counts a run's memory with its helpers').
 PEAKS: list[float] = []
+#: For each of :data:`PEAKS`, at most what this process and that drawing process held at
+#: once (MB): this process's own peak when it stopped the drawing process (its peak over
+#: the time they ran side by side, or more) added to the drawing process's peak.
+TOGETHER: list[float] = []
 
 
 def _yield() -> None:
@@ -69,9 +78,8 @@ def _yield() -> None:
 
 
 def _warm() -> None:
-    """In the helper: yield to the run (:func:`_yield`), then import what drawing the
-    dashboard and the audit reports' charts needs (matplotlib, Polars, Jinja2)."""
-    _yield()
+    """In the helper (which yields to the run from its start, :func:`_yield`): import what
+    drawing the dashboard and the audit reports' charts needs (matplotlib, Polars, Jinja2)."""
     import pipelines.reports.plots
     import pipelines.reports.season  # noqa: F401
 
@@ -95,7 +103,11 @@ def start() -> None:
     global _POOL
     if _POOL is not None:
         return
-    _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    # it yields as it starts (before any work: a run that then waits for it, _hurry, is not
+    # yielded to again by work begun later)
+    _POOL = ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_yield
+    )
     try:
         _POOL.submit(_warm)
     except (BrokenProcessPool, RuntimeError, OSError):
@@ -137,6 +149,8 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
     drawn here). An error of ``fn`` itself is raised, as it would have been here."""
     global _STARVED
     if job is not None and not _STARVED:
+        if not job.done():
+            _hurry()
         try:
             return job.result(timeout=PATIENCE)
         except BrokenProcessPool:
@@ -149,6 +163,29 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
     return fn(*args)
 
 
+def _hurry() -> None:
+    """The run waits for the drawing process: from now on it runs as any process does
+    (``SCHED_OTHER``, the run's ``nice``), not only on processors left idle (:func:`_yield`,
+    which kept its imports out of the dates' scoring). The run is idle while it waits, so
+    the drawing process takes nothing from it; yielding to every other process of a busy
+    machine could starve it for longer than :data:`PATIENCE`, and the run would then draw
+    everything itself. Where the system refuses (a ``nice`` an unprivileged process may not
+    lower again), it stays as it was."""
+    global _HURRIED
+    if _POOL is None or _HURRIED:
+        return
+    _HURRIED = True
+    for process in list((getattr(_POOL, "_processes", None) or {}).values()):
+        try:
+            os.sched_setscheduler(process.pid, os.SCHED_OTHER, os.sched_param(0))
+        except (AttributeError, OSError):  # not Linux, not allowed, or already gone
+            pass
+        try:
+            os.setpriority(os.PRIO_PROCESS, process.pid, os.getpriority(os.PRIO_PROCESS, 0))
+        except (AttributeError, OSError):
+            pass
+
+
 def _cancel() -> None:
     """Cancel the work handed over that has not begun."""
     for future in _HANDED:
@@ -159,8 +196,9 @@ def stop() -> None:
     """Stop the drawing process (its peak memory kept in :data:`PEAKS`); nothing when none.
     The work handed over and not begun is cancelled (charts of reports a failed check
     stopped, say); what the callers kept of it is let go of (:func:`when_stopped`)."""
-    global _POOL, _USED, _STARVED
+    global _POOL, _USED, _STARVED, _HURRIED
     pool, _POOL = _POOL, None
+    _HURRIED = False
     used, _USED = _USED, False
     starved, _STARVED = _STARVED, False
     forget, _ON_STOP[:] = list(_ON_STOP), []
@@ -175,9 +213,12 @@ def stop() -> None:
     # given up on: not waited for
     if used and not starved:
         try:  # behind at most the one job begun
-            PEAKS.append(pool.submit(_peak).result(timeout=30))
+            peak = pool.submit(_peak).result(timeout=30)
         except Exception:  # a broken or busy helper: its peak is not known
             pass
+        else:
+            PEAKS.append(peak)
+            TOGETHER.append(_peak() + peak)
     _end(pool)
 
 

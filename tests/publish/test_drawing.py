@@ -1,7 +1,7 @@
 """The season dashboard drawn by a process of its own (:mod:`pipelines.reports.drawing`) is
 the page the run's process draws, byte for byte; a drawing process that dies leaves the page
 to be drawn here; and a run starts one only for a night's few results with a second
-processor to draw on."""
+processor to draw on — stopped before a publication shares its events with helpers."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.publish import PARALLEL_FROM_RESULTS
 from pipelines.reports import drawing, season
 from pipelines.resources import SAMPLE_INBOX
 from pipelines.runner import _draws_apart, run_inbox
@@ -58,8 +57,10 @@ def test_dashboard_drawn_apart_is_the_same_bytes(
     assert apart == tmp_path / "apart" / "p.html"
     assert here.read_bytes() == apart.read_bytes()
     assert b"data:image/png;base64," in apart.read_bytes()
-    # the drawing process's peak memory is kept for the benchmark
+    # the drawing process's peak memory is kept for the benchmark, and with it this
+    # process's peak when it stopped the drawing process: both held at once at most
     assert len(drawing.PEAKS) == peaks + 1 and drawing.PEAKS[-1] > 50
+    assert drawing.TOGETHER[-1] > drawing.PEAKS[-1] + 50
     assert not drawing.started()
 
 
@@ -86,32 +87,49 @@ def test_an_error_of_the_drawing_is_raised_here(tmp_path: Path, no_drawing_proce
         drawing.outcome(job, _refused)
 
 
-class _Sizes:
-    """A warehouse stand-in answering ``read/date_sizes``."""
-
-    def __init__(self, sizes: dict[str, int]) -> None:
-        self.sizes = sizes
-
-    def query(self, name: str) -> pl.DataFrame:
-        assert name == "read/date_sizes"
-        sizes = self.sizes
-        return pl.DataFrame({"session_date": list(sizes), "results": list(sizes.values())})
-
-
-def test_a_run_draws_apart_only_a_night_with_a_second_processor(monkeypatch):
-    half = PARALLEL_FROM_RESULTS // 2
-    wh = _Sizes({"2026-01-05": half, "2026-01-06": half - 1, "2026-01-07": 1})
+def test_a_run_draws_apart_whatever_it_recomputes_with_a_second_processor(monkeypatch):
+    """A run that recomputes anything starts the drawing process when a second processor is
+    there (a first load too: its audit's charts are drawn there; its publication, shared with
+    helper processes, stops it first); with one worker, or nothing to recompute, none."""
     monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "2")
-    assert _draws_apart(wh, ["2026-01-07"])
-    assert _draws_apart(wh, ["2026-01-05", "2026-01-06"])  # one result short of a shared one
-    assert not _draws_apart(wh, ["2026-01-05", "2026-01-06", "2026-01-07"])  # made in shares
-    assert not _draws_apart(wh, [])  # nothing recomputed: nothing published
+    assert _draws_apart(["2026-01-07"])
+    assert _draws_apart([f"2026-01-{d:02d}" for d in range(1, 31)])
+    assert not _draws_apart([])  # nothing recomputed: nothing published
     monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "1")
-    assert not _draws_apart(wh, ["2026-01-07"])  # every publication in the run's process
+    assert not _draws_apart(["2026-01-07"])  # every publication in the run's process
+
+
+def test_a_publication_shared_with_helpers_stops_the_drawing_process_first(
+    sample: Sample, tmp_path: Path, monkeypatch, nothing_remembered, no_drawing_process
+):
+    """A publication that shares its events with helper processes stops the drawing process
+    before it starts them (they take the processors; its memory is not held beside theirs)
+    and draws the season dashboard itself; one made in one process leaves it running."""
+    import pipelines.publish as publish_mod
+
+    monkeypatch.setenv("TRAVELLER_NOW", NOW)
+    monkeypatch.setenv("TRAVELLER_PUBLISH_WORKERS", "2")
+    monkeypatch.setattr(publish_mod, "PARALLEL_FROM_RESULTS", 1)
+    seen = []
+    real = publish_mod._start_helpers
+
+    def start(shares, job):
+        seen.append(drawing.started())
+        return real(shares, job)
+
+    monkeypatch.setattr(publish_mod, "_start_helpers", start)
+    drawing.start()
+    shared = publish_mod.publish(sample.warehouse, tmp_path / "shared")
+    assert seen == [False] and not drawing.started()
+    assert shared.dashboard is not None and shared.dashboard.is_file()
+    monkeypatch.setattr(publish_mod, "PARALLEL_FROM_RESULTS", 10**9)
+    drawing.start()
+    publish_mod.publish(sample.warehouse, tmp_path / "alone")
+    assert seen == [False, True] and drawing.started()
 
 
 def test_a_run_drawing_apart_publishes_the_dashboard_a_run_in_one_process_does(
-    tmp_path: Path, monkeypatch, no_drawing_process
+    tmp_path: Path, monkeypatch, nothing_remembered, no_drawing_process
 ):
     monkeypatch.setenv("TRAVELLER_NOW", NOW)
     pages = {}
@@ -126,3 +144,24 @@ def test_a_run_drawing_apart_publishes_the_dashboard_a_run_in_one_process_does(
         assert not drawing.started()
         pages[workers] = (tmp_path / workers / "out" / "season.html").read_bytes()
     assert pages["1"] == pages["2"]
+
+
+def _policy_after(seconds: float) -> int:
+    """In the drawing process: its scheduling policy once ``seconds`` have passed."""
+    import time
+
+    time.sleep(seconds)
+    return os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling policies")
+def test_the_drawing_process_yields_until_the_run_waits_for_it(no_drawing_process):
+    """The drawing process runs only on idle processors (``SCHED_IDLE``) from its start; once
+    the run waits for one of its results it runs as any process does (``SCHED_OTHER``): on a
+    machine kept busy by other work it is not starved while the run, idle, waits."""
+    drawing.start()
+    first = drawing.submit(os.sched_getscheduler, 0)
+    assert first is not None
+    assert first.result(timeout=60) == os.SCHED_IDLE  # not waited for by outcome: yielding
+    job = drawing.submit(_policy_after, 1.0)
+    assert drawing.outcome(job, _refused) == os.SCHED_OTHER
