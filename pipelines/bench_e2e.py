@@ -167,15 +167,20 @@ class EndToEndReport:
                 f"{p.name:<20} {p.wall:8.1f} s  {p.results:>9,} results  "
                 f"{p.rate:>9,.0f} results/s  peak {p.peak_mb:,.0f} MB"
                 + (
-                    f" (publication helper {p.helper_peak_mb:,.0f} MB; at once at most "
-                    f"{p.peak_together_mb:,.0f} MB)"
+                    f" (publication helper {p.helper_peak_mb:,.0f} MB"
+                    + (
+                        f", the drawing process {p.drawing_peak_mb:,.0f} MB"
+                        if p.drawing_peak_mb
+                        else ""
+                    )
+                    + f"; at once at most {p.peak_together_mb:,.0f} MB)"
                     if p.helper_peak_mb
                     else ""
                 )
                 + (
-                    f" (the dashboard's drawing process {p.drawing_peak_mb:,.0f} MB; at once "
+                    f" (the drawing process {p.drawing_peak_mb:,.0f} MB; at once "
                     f"at most {p.peak_together_mb:,.0f} MB)"
-                    if p.drawing_peak_mb
+                    if p.drawing_peak_mb and not p.helper_peak_mb
                     else ""
                 )
             )

@@ -54,6 +54,12 @@ _HURRIED = False
 #: charts take it one or two seconds.
 PATIENCE = 10.0
 
+#: How long the run waits for a result of the drawing process while it still yields every
+#: processor (:func:`_yield`), in seconds; then it runs as any process does (:func:`_hurry`)
+#: until :data:`PATIENCE` is over. A night's chart is drawn in a fraction of that on the
+#: processor the run leaves idle; a machine kept busy by other work leaves none.
+HURRY_AFTER = 2.0
+
 #: The peak memory (MB, ``VmHWM``) of each drawing process this process stopped, for the
 #: benchmark (which counts a run's memory with its helpers').
 PEAKS: list[float] = []
@@ -149,10 +155,13 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
     drawn here). An error of ``fn`` itself is raised, as it would have been here."""
     global _STARVED
     if job is not None and not _STARVED:
-        if not job.done():
-            _hurry()
         try:
-            return job.result(timeout=PATIENCE)
+            try:
+                return job.result(timeout=HURRY_AFTER)
+            except TimeoutError:
+                # not done while the run waited: no processor was left idle for it
+                _hurry()
+            return job.result(timeout=max(PATIENCE - HURRY_AFTER, 0.0))
         except BrokenProcessPool:
             stop()
         except CancelledError:
@@ -164,13 +173,13 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
 
 
 def _hurry() -> None:
-    """The run waits for the drawing process: from now on it runs as any process does
-    (``SCHED_OTHER``, the run's ``nice``), not only on processors left idle (:func:`_yield`,
-    which kept its imports out of the dates' scoring). The run is idle while it waits, so
-    the drawing process takes nothing from it; yielding to every other process of a busy
-    machine could starve it for longer than :data:`PATIENCE`, and the run would then draw
-    everything itself. Where the system refuses (a ``nice`` an unprivileged process may not
-    lower again), it stays as it was."""
+    """The run has waited :data:`HURRY_AFTER` for the drawing process: from now on it runs as
+    any process does (``SCHED_OTHER``, the run's ``nice``), not only on processors left idle
+    (:func:`_yield`, which keeps its imports out of the dates' scoring and its drawing out of
+    the run's own work while a processor is idle for it). Yielding to every other process of
+    a busy machine could starve it for longer than :data:`PATIENCE`, and the run would then
+    draw everything itself. Where the system refuses (a ``nice`` an unprivileged process may
+    not lower again), it stays as it was."""
     global _HURRIED
     if _POOL is None or _HURRIED:
         return

@@ -155,13 +155,17 @@ def _policy_after(seconds: float) -> int:
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling policies")
-def test_the_drawing_process_yields_until_the_run_waits_for_it(no_drawing_process):
-    """The drawing process runs only on idle processors (``SCHED_IDLE``) from its start; once
-    the run waits for one of its results it runs as any process does (``SCHED_OTHER``): on a
-    machine kept busy by other work it is not starved while the run, idle, waits."""
+def test_the_drawing_process_yields_until_the_run_has_waited_for_it(
+    no_drawing_process, monkeypatch
+):
+    """The drawing process runs only on idle processors (``SCHED_IDLE``) from its start; a
+    result the run waits for longer than ``HURRY_AFTER`` has it run as any process does
+    (``SCHED_OTHER``): on a machine kept busy by other work it is not starved while the run,
+    idle, waits."""
     drawing.start()
     first = drawing.submit(os.sched_getscheduler, 0)
     assert first is not None
-    assert first.result(timeout=60) == os.SCHED_IDLE  # not waited for by outcome: yielding
-    job = drawing.submit(_policy_after, 1.0)
+    assert drawing.outcome(first, _refused) == os.SCHED_IDLE  # done at once: still yielding
+    monkeypatch.setattr(drawing, "HURRY_AFTER", 0.2)
+    job = drawing.submit(_policy_after, 1.5)
     assert drawing.outcome(job, _refused) == os.SCHED_OTHER
