@@ -157,7 +157,7 @@ def outcome(job: Future | None, fn: Callable[..., Any], *args: Any) -> Any:
     if job is not None and not _STARVED:
         try:
             try:
-                return job.result(timeout=HURRY_AFTER)
+                return job.result(timeout=min(HURRY_AFTER, PATIENCE))
             except TimeoutError:
                 # not done while the run waited: no processor was left idle for it
                 _hurry()
