@@ -131,6 +131,7 @@ def _csv_kind(header_line: str) -> str:
         "scoring",
         "movement",
         "profile",
+        "compare",
     }:
         return "events_csv"
     if {"contestant", "names"} <= cols:

@@ -92,6 +92,7 @@ EVENT_COLUMNS: tuple[str, ...] = (
     "appeal_minutes",
     "program",
     "source_event_id",
+    "compare",  # matchpoints: "section" (each section its own field) or "field" (Law 78A)
 )
 
 #: Columns of a contestant frame (``contestants*.csv`` or USEBIO/PBN participants).

@@ -3,8 +3,9 @@
 * ``events.csv``: ``event_id, session, date, name, form, scoring, movement, profile, laws,
   director, correction_minutes`` and optionally ``expected_results``, ``boards``, ``pairs``
   (what the session's movement holds: :mod:`pipelines.scoring.completeness`),
-  ``published_at``, ``club`` and ``level`` (club | congress | national); only ``event_id``
-  and ``session`` must be in the header.
+  ``published_at``, ``club``, ``level`` (club | congress | national) and ``compare``
+  (``section`` | ``field``: a matchpoint session's sections compared apart or as one field,
+  Law 78A); only ``event_id`` and ``session`` must be in the header.
 * ``contestants*.csv``: ``event_id, contestant, direction, names, player_ids`` and optionally
   ``section`` (in a session of several sections a pair number names one contestant per
   section; empty: the contestant of that number in any section); ``direction``,
@@ -39,7 +40,7 @@ from pipelines.formats.model import (
 )
 
 EVENT_REQUIRED: tuple[str, ...] = ("event_id", "session")
-EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile", "level")
+EVENT_ENUMS: tuple[str, ...] = ("form", "scoring", "movement", "profile", "level", "compare")
 CONTESTANT_REQUIRED: tuple[str, ...] = ("event_id", "contestant", "names")
 
 

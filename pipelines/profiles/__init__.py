@@ -29,6 +29,11 @@ Fields (section.key):
   not played) is factored to the expected count: ``neuberg`` or ``linear``.
 * ``matchpoints.factoring_adjusted``: the same where a table-level artificial
   score took a result's place.
+* ``matchpoints.compare``: the field a board's results are compared in when a session has
+  several sections playing the same boards: ``section`` (each section its own field, its own
+  ranking) or ``field`` (the session's sections together: "scored across the field", one
+  ranking per direction of play). Law 78A leaves the comparison field to the organiser; an
+  event's ``compare`` in ``events.csv`` overrides the profile's.
 * ``artificial.average_plus|average|average_minus``: the percentages of the full
   top for Av+, Av, Av- (Law 12C2(a): 60/50/40); variable averages will later
   be resolved by the session-percentage rule (12C2(c)).
@@ -157,6 +162,7 @@ class Matchpoints(_Section):
     scale: Scale
     factoring_missing: Factoring
     factoring_adjusted: Factoring
+    compare: Literal["section", "field"]
 
 
 class Artificial(_Section):

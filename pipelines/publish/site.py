@@ -163,16 +163,25 @@ def with_span(st: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def spans(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def spans(rows: list[dict[str, Any]], across: bool = False) -> list[dict[str, Any]]:
     """:func:`with_span` of rows already made dicts (a session's standings, a few dozen):
     each row given ``span``, how many rows of its section and direction (none counted as
     ``""``) share its ``rank`` — counted here rather than by a query per session, whose
-    fixed cost is many times that of counting a ranking's rows."""
-    key = [(r["section"], r.get("direction") or "", r["rank"]) for r in rows]
+    fixed cost is many times that of counting a ranking's rows. ``across``: the rows are
+    ranked across the field (Law 78A), so a place is shared over every section."""
+    key = [("" if across else r["section"], r.get("direction") or "", r["rank"]) for r in rows]
     counts = Counter(key)
     for r, k in zip(rows, key, strict=True):
         r["span"] = counts[k]
     return rows
+
+
+def across_field(session: dict[str, Any]) -> bool:
+    """Whether an event session's boards are compared, and its contestants ranked, across
+    every section (``compare`` = ``field`` at matchpoints, Law 78A)."""
+    return session.get("compare") == "field" and (session.get("scoring") or "matchpoints") == (
+        "matchpoints"
+    )
 
 
 def in_place_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -959,7 +968,7 @@ class Site:
         st = self._of("standings", ("event_id", "scope"), event_id, "event")
         first = sessions[0]
         dec = Decimals.of(first.get("profile"))
-        rankings = self._rankings(st, dec, link_dir=None)
+        rankings = self._rankings(st, dec, link_dir=None, across=any(map(across_field, sessions)))
         changes = self._changes(
             self._of("changes", ("event_id", "scope"), event_id, "event"), st, dec
         )
@@ -1019,7 +1028,9 @@ class Site:
         if found is None:
             st = self._of("standings", SESSION_KEYS, s["event_id"], "session", s["session"])
             cards, _ = self._layout(s)
-            found = self._rankings(st, Decimals.of(s.get("profile")), link_dir="", cards=cards)
+            found = self._rankings(
+                st, Decimals.of(s.get("profile")), link_dir="", cards=cards, across=across_field(s)
+            )
             self._rankings_made[key] = found
         return found
 
@@ -1041,11 +1052,13 @@ class Site:
         dec: Decimals,
         link_dir: str | None,
         cards: dict[tuple[Any, Any, Any], str] | None = None,
+        across: bool = False,
     ) -> list[dict[str, Any]]:
         """One ranking per section and direction: rows with place, names and figures; each
         contestant links to its scorecard (``cards``, :func:`~.common.card_names`) in the
         session folder ``link_dir`` (relative to the page; ``None``: no links, an event
-        ranking)."""
+        ranking). ``across``: the places are over every section (:func:`across_field`), as
+        each section's caption says."""
         out = []
         if not st.height:
             return out
@@ -1057,14 +1070,29 @@ class Site:
         rows_made = st.to_dicts()
         for r in rows_made:
             r["direction"] = r["direction"] or ""
-        for r in in_place_order(spans(rows_made)):
+        for r in in_place_order(spans(rows_made, across)):
             groups.setdefault((r["section"], r["direction"]), []).append(r)
         for (section, direction), standings in sorted(
             groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 3), kv[0][1])
         ):
             profile = standings[0].get("profile")
             matches = self._matches(standings[0]["event_id"], standings[0].get("session"))
-            ties = tie_notes(standings, profile, matches)
+            if across and section:
+                # level over the whole field: its contestants named with their sections
+                level = [
+                    {**r, "contestant": f"{s} {r['contestant']}"}
+                    for (s, d), rs in groups.items()
+                    if d == direction
+                    for r in rs
+                ]
+                by_field = tie_notes(level, profile, matches)
+                ties = {
+                    (str(r["contestant"]), r["direction"]): by_field[k]
+                    for r in standings
+                    if (k := (f"{section} {r['contestant']}", r["direction"])) in by_field
+                }
+            else:
+                ties = tie_notes(standings, profile, matches)
             rows = []
             for r in standings:
                 d = r["direction"] or None
@@ -1096,6 +1124,8 @@ class Site:
             label = f"Section {section}" if section else "Ranking"
             if direction:
                 label += f", {'North-South' if direction == 'NS' else 'East-West'}"
+            if across and section:
+                label += " (scored across the field: places over every section)"
             out.append(
                 {
                     "label": label,
@@ -1354,7 +1384,7 @@ class Site:
         scorecards' names (:func:`~.common.card_names`); ``dirs``: the sections' folders
         (:func:`~.common.section_dirs`)."""
         who = "player" if made.individual else "pair"
-        for r in spans(st.to_dicts()):
+        for r in spans(st.to_dicts(), across_field(page["session"])):
             d = r.get("direction") or ""
             card = cards.get((r["section"], r["contestant"], d or None)) or card_name(
                 r["section"], r["contestant"], d or None, dirs

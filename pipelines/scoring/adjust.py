@@ -51,6 +51,7 @@ from pipelines.scoring.score import (
     BOARD,
     SCORED_COLUMNS,
     SECTION,
+    compared_section,
     counted_and_shown,
     percentages,
     score_results,
@@ -281,6 +282,22 @@ def score_with_rulings(
             if rest.height:
                 parts.insert(0, score_with_rulings(rest, components, profs=profs))
             return pl.concat(parts, how="diagonal_relaxed").sort("__row")
+    field = compared_section(rows)
+    if field is not rows:
+        # a session scored across the field: its boards are compared, counted and factored
+        # over all its sections (Law 78A), each row keeping its own section
+        out = _score_mp_rows(field, components, profs)
+        return (
+            out.drop("section")
+            .join(rows.select("__row", "section"), on="__row", how="left", maintain_order="left")
+            .select(out.columns)
+        )
+    return _score_mp_rows(rows, components, profs)
+
+
+def _score_mp_rows(rows: pl.DataFrame, components: pl.DataFrame, profs: ProfileSet) -> pl.DataFrame:
+    """:func:`score_with_rulings` for rows at matchpoints (``section``: the field compared)."""
+    extra = ["__row", *ADJUSTMENT_COLUMNS]
     rows = rows.with_columns(expected_results(rows).alias("expected_results"))
     rows = rows.with_columns(_irregular_boards(rows))
     regular = rows.filter(~pl.col("__irregular"))

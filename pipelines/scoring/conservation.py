@@ -18,7 +18,7 @@ from fractions import Fraction
 import polars as pl
 
 from pipelines.laws.vocabulary import RulingKind
-from pipelines.scoring.score import BOARD
+from pipelines.scoring.score import BOARD, compared_section
 
 #: Factoring labels of fouled-board groups scored by a small-group rule (not conserved).
 SMALL_GROUP_METHODS = frozenset({"fouled_single", "fouled_ebu", "fouled_acbl"})
@@ -57,8 +57,12 @@ def _table_breaches(
 
 
 def breaches(scored: pl.DataFrame) -> pl.DataFrame:
-    """The fields (board, version, side) or tables that break conservation (empty if none)."""
+    """The fields (board, version, side) or tables that break conservation (empty if none).
+
+    A session scored across the field is checked on its boards' results in all its
+    sections together (their ``section`` given as ``""``, :func:`compared_section`)."""
     out = []
+    scored = compared_section(scored)
     if "board_version" not in scored.columns:
         scored = scored.with_columns(pl.lit("A").alias("board_version"))
     live = scored.filter(pl.col("kind").is_in(["played", "adjusted"]))

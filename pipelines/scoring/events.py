@@ -42,6 +42,9 @@ from pipelines.tables import polars_schema
 FORMS = ("pairs", "teams", "individual")
 SCORINGS = ("matchpoints", "butler", "cross_imps", "imps")
 MOVEMENTS = ("howell", "mitchell")
+#: The field a matchpoint board is compared in (Law 78A): its section, or the session's
+#: sections together ("scored across the field").
+COMPARES = ("section", "field")
 #: Victory-point scales of a team match (``none``: a knockout, decided on IMPs).
 VP_SCALES = ("wbf2013", "wbf2013_discrete", "none")
 #: Stages of a team event.
@@ -118,6 +121,7 @@ def event_checks() -> list[Check]:
         _one_of("form", FORMS),
         _one_of("scoring", SCORINGS),
         _one_of("movement", MOVEMENTS),
+        _one_of("compare", COMPARES),
         _one_of("profile", tuple(profiles.available())),
         _one_of("laws", LAWS),
         _one_of("level", LEVELS),
@@ -399,7 +403,8 @@ def choose_profile(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame
 def with_defaults(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
     """Fill every missing event detail with :data:`DEFAULTS`; a missing ``club`` with the
     event id's prefix (:func:`club_from_event_id`); a missing correction period (Law 79C) or
-    appeal period (Law 92B) with the event's profile's ``[periods]``.
+    appeal period (Law 92B) with the event's profile's ``[periods]``; a missing ``compare``
+    (the field a board is compared in, Law 78A) with the profile's ``matchpoints.compare``.
 
     ``profile`` (``traveller run --profile``) is the profile of events that neither
     ``events.csv`` nor their file's header names; an unknown name raises
@@ -414,9 +419,15 @@ def with_defaults(df: pl.DataFrame, profile: str | None = None) -> pl.DataFrame:
         key: {n: getattr(profiles.load(n), key) for n in profiles.available()}
         for key in ("correction_minutes", "appeal_minutes")
     }
+    compare = {n: profiles.load(n).compare for n in profiles.available()}
     return df.with_columns(
-        pl.col(key)
-        .fill_null(pl.col("profile").replace_strict(by_profile, default=None))
-        .cast(pl.Int32)
-        for key, by_profile in periods.items()
+        *(
+            pl.col(key)
+            .fill_null(pl.col("profile").replace_strict(by_profile, default=None))
+            .cast(pl.Int32)
+            for key, by_profile in periods.items()
+        ),
+        pl.col("compare").fill_null(
+            pl.col("profile").replace_strict(compare, default=None, return_dtype=pl.Utf8)
+        ),
     )

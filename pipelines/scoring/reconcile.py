@@ -35,6 +35,10 @@ Traveller lines (``what`` = ``line`` at matchpoints, ``imps`` at IMP forms):
   figures add up to one top, that of the board's results in all sections together, where
   Traveller compares the board within each section (the comparison field is the organiser's
   choice, Law 78A); the session's totals, percentages and places differ with them;
+* ``within_sections`` — the other way round: the event compares its boards across the field
+  (``compare`` = ``field``) while the program compared each within its section: on every
+  line the NS and EW figures add up to the top of its own section's results
+  (:func:`within_sections`);
 * ``no_other_table`` — teams: the match board has no comparable result at the other table,
   so Traveller scores it by ``imps.missing_board`` and the program's figure has nothing to
   be compared with;
@@ -55,6 +59,8 @@ Totals, percentages and places (``what`` = ``total`` | ``percentage`` | ``place`
 
 * ``across_sections`` — a session whose boards the program compared across its sections (as
   above): its totals differ for that reason (not taken for running totals);
+* ``within_sections`` — a session scored across the field whose boards the program compared
+  within each section (as above);
 * ``other_result_count`` — a session with boards the program scored with another number of
   results (as above): a contestant who played one of them, or missed boards of the session,
   has a total the program computed on results the file no longer has (or without one it
@@ -121,7 +127,12 @@ EXPLANATIONS: dict[str, str] = {
     "imps.datum_rounding)",
     "across_sections": "the program compared the board across every section of the session "
     "(one field); Traveller compares it within its section (Law 78A: the field is the "
-    "organiser's choice): the matchpoints, totals, percentages and places differ",
+    "organiser's choice): the matchpoints, totals, percentages and places differ (compare = "
+    "field in the event's events.csv row scores it across the field)",
+    "within_sections": "the program compared the board within its section, where the event "
+    "compares it across every section of the session (events.csv compare = field; Law 78A: "
+    "the field is the organiser's choice): the matchpoints, totals, percentages and places "
+    "differ",
     "no_other_table": "the match board has no result at the other table: Traveller gives each "
     "team the profile's imps.missing_board (Law 86); the program's figure has no comparison",
     "display_rounding": "the same figure: the program shows fewer decimals than the profile "
@@ -316,6 +327,43 @@ def across_sections(lines: pl.DataFrame) -> set[tuple]:
     return {tuple(r) for r in found.iter_rows()}
 
 
+def within_sections(lines: pl.DataFrame) -> set[tuple]:
+    """The boards (``file, event_id, session, deal_round, board``) of a session scored across
+    the field (``compare`` = ``field``) that the program compared within each section, at
+    matchpoints: the board is in two sections or more, and on every one of its lines with
+    official figures the NS and EW figures add up to the top of its own section's played
+    results — Traveller's top per result beaten (``top_display`` over the field's results
+    less one) times its section's results less one — smaller than Traveller's field top."""
+    if not lines.height or "n_results" not in lines.columns or "compare" not in lines.columns:
+        return set()
+    key = ["file", "event_id", "session", "deal_round", "board"]
+    mp = lines.filter(
+        ~pl.col("__imp")
+        & (pl.col("compare") == "field")
+        & (pl.col("kind") == "played")
+        & (pl.col("n_results") > 1)
+        & pl.col("source_ns_mp").is_not_null()
+        & pl.col("source_ew_mp").is_not_null()
+    )
+    if not mp.height:
+        return set()
+    unit = pl.col("top_display") / (pl.col("n_results") - 1)
+    own_top = unit * (pl.len().over(*key, "section") - 1)
+    off = (pl.col("source_ns_mp") + pl.col("source_ew_mp") - own_top).abs()
+    found = (
+        mp.with_columns(off.alias("__off"), (own_top < pl.col("top_display") - 1e-6).alias("__lt"))
+        .group_by(key)
+        .agg(
+            pl.col("section").n_unique().alias("__sections"),
+            pl.col("__off").max().alias("__off"),
+            pl.col("__lt").all().alias("__lt"),
+        )
+        .filter((pl.col("__sections") >= 2) & (pl.col("__off") < 1e-6) & pl.col("__lt"))
+        .select(key)
+    )
+    return {tuple(r) for r in found.iter_rows()}
+
+
 def other_result_count(lines: pl.DataFrame, profs: ProfileSet | None = None) -> dict[tuple, dict]:
     """The boards (``file, event_id, session, section, deal_round, board``) the program
     scored with another number of results than Traveller has, at matchpoints: on every
@@ -488,12 +536,16 @@ def compare_lines(
     )
     bad = x.filter(~pl.col("__ok"))
     across = across_sections(x)
+    within = within_sections(x)
     recount = other_result_count(x, profs)
     board_key = ("file", "event_id", "session", "deal_round", "board")
     rows: list[dict] = []
     for r in bad.iter_rows(named=True):
         if tuple(r.get(k) for k in board_key) in across:
             rows.append({**r, "__code": "across_sections"})
+            continue
+        if tuple(r.get(k) for k in board_key) in within:
+            rows.append({**r, "__code": "within_sections"})
             continue
         info = recount.get(tuple(r.get(k) for k in _BOARD))
         if info is not None and r.get("adjustment") is None and _on_program_top(r, info, profs):
@@ -558,16 +610,19 @@ def compare_standings(
     running: set[tuple[str, str]] = set()
     if official.height == 0:
         return rows, counts, running
-    # the sessions whose boards the program compared across its sections: their totals too
+    # the sessions whose boards the program compared in another field than Traveller (across
+    # its sections, or within them): their totals too, for the same reason
     across = (
         {
-            (f, e, str(n))
-            for f, e, n in line_diffs.filter(pl.col("code") == "across_sections")
-            .select("file", "event_id", "session")
+            (f, e, str(n)): code
+            for f, e, n, code in line_diffs.filter(
+                pl.col("code").is_in(["across_sections", "within_sections"])
+            )
+            .select("file", "event_id", "session", "code")
             .iter_rows()
         }
         if line_diffs.height
-        else set()
+        else {}
     )
     # the sessions with boards the program scored with another number of results: how much
     # larger (or smaller) the program's top is, and the contestants who played those boards
@@ -676,7 +731,7 @@ def compare_standings(
                     elif what == "total":
                         bad_total = True
                         if whole_field:
-                            code = "across_sections"
+                            code = across[(file, event_id, str(session))]
                         elif recount and ((file, r["contestant"]) in reached or _missed(t)):
                             # the program's total counts its results on those boards: not
                             # reproducible from the file, but its own total and percentage

@@ -1,13 +1,15 @@
 """Matchpoint scoring of validated table results, under each event's profile (Law 78A, 12C2).
 
-On each board of a section, North-South results are compared with each other
+On each board of a field, North-South results are compared with each other
 (:mod:`pipelines.laws.matchpoints`); East-West receive ``top - NS`` on a
-balanced board. Per board:
+balanced board. The field is the board's section, or, for an event session scored across
+the field (``compare`` = ``field``: the organiser's choice, Law 78A), the board's results in
+every section of the session together (:func:`section_and_board_ids`). Per board:
 
 * ``n`` = played results (a passed-out board is a played result scoring 0);
 * ``N`` = results expected: the event's ``expected_results`` if given, else the
   largest number of results (played, artificial or not played) on any board of
-  the session's section;
+  the field (the session's section, or all its sections scored across the field);
 * a board with ``n < N`` is factored to ``N``: Neuberg or linearly, as the
   profile says for a board merely short of results (``factoring_missing``) and
   for one where a table-level artificial score replaced a result
@@ -39,6 +41,21 @@ from pipelines.profiles import ProfileSet
 #: its number.
 BOARD = ["event_id", "session", "section", "deal_round", "board"]
 SECTION = ["event_id", "session", "section"]
+
+
+def compared_section(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with each row's ``section`` replaced by the field its board is compared in:
+    the row's section, or ``""`` (the whole session) where its event session is scored at
+    matchpoints across the field (``compare`` = ``field``, Law 78A; IMP forms compare within
+    the section). ``df`` itself when no row is."""
+    if "compare" not in df.columns or not (df["compare"] == "field").any():
+        return df
+    across = pl.col("compare") == "field"
+    if "scoring" in df.columns:
+        across = across & (pl.col("scoring").fill_null("matchpoints") == "matchpoints")
+    return df.with_columns(
+        pl.when(across).then(pl.lit("", pl.Utf8)).otherwise(pl.col("section")).alias("section")
+    )
 
 
 def deal_round_expr(redealt_profiles: list[str]) -> pl.Expr:
@@ -99,7 +116,9 @@ def score_results(validated: pl.DataFrame, *, profs: ProfileSet | None = None) -
         return score_with_profile(validated, profs[names[0]])
     # Several profiles: score the columns scoring reads, profile by profile, then put the
     # new columns back in row order beside the validated ones.
-    narrow = validated.select(*_READS, "profile").with_row_index("__order")
+    narrow = validated.select(
+        *(c for c in _READS if c in validated.columns), "profile"
+    ).with_row_index("__order")
     parts = [
         score_with_profile(narrow.filter(pl.col("profile") == name), profs[name])
         for name in sorted(names)
@@ -110,7 +129,7 @@ def score_results(validated: pl.DataFrame, *, profs: ProfileSet | None = None) -
 
 
 #: The validated columns scoring reads.
-_READS = [*BOARD, "kind", "computed_score", "expected_results", "ns_art", "ew_art"]
+_READS = [*BOARD, "kind", "computed_score", "expected_results", "ns_art", "ew_art", "compare"]
 
 
 def _art_pct(code: pl.Expr, prof: profiles.Profile) -> pl.Expr:
@@ -312,12 +331,18 @@ def _art_percentages(
     return pcts["ns"], pcts["ew"]
 
 
-def section_and_board_ids(df: pl.DataFrame) -> tuple[np.ndarray, int, np.ndarray, int]:
+def section_and_board_ids(
+    df: pl.DataFrame, *, compared: bool = False
+) -> tuple[np.ndarray, int, np.ndarray, int]:
     """Dense integer ids of each row's section (:data:`SECTION`) and board (:data:`BOARD`).
 
     Returns ``(section, n_sections, board, n_boards)``; rows share an id exactly
     when they agree on the key columns (see :func:`~pipelines.laws.exact.group_ids`).
+    ``compared``: the field the board is compared in stands for the section
+    (:func:`compared_section`): one id for every section of a session scored across the field.
     """
+    if compared:
+        df = compared_section(df)
     packed = pack([column_codes(column(df, c)) for c in SECTION])
     if packed is None:
         section, n_sections = group_ids(df, SECTION)
@@ -341,7 +366,8 @@ def section_and_board_ids(df: pl.DataFrame) -> tuple[np.ndarray, int, np.ndarray
 def board_figures(
     df: pl.DataFrame, played: np.ndarray, art: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per row, the figures of its board and section that matchpointing needs.
+    """Per row, the figures of its board and field that matchpointing needs (the field: its
+    section, or every section of a session scored across the field, :func:`compared_section`).
 
     Returns integer arrays ``(n, has_art, N, M, M_ok)``:
 
@@ -358,7 +384,7 @@ def board_figures(
     has the same number of results below it (the run's start minus the board's).
     """
     n = df.height
-    section, n_sections, board, n_boards = section_and_board_ids(df)
+    section, n_sections, board, n_boards = section_and_board_ids(df, compared=True)
     rows = np.bincount(board, minlength=n_boards)
     section_of_board = np.zeros(n_boards, dtype=section.dtype)
     section_of_board[board] = section

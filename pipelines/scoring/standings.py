@@ -57,7 +57,7 @@ from pipelines.scoring.imp_standings import (
     team_session_totals,
     team_sides,
 )
-from pipelines.scoring.score import section_and_board_ids
+from pipelines.scoring.score import compared_section, section_and_board_ids
 from pipelines.tables import polars_schema
 
 #: Columns of a standings row (the ``standings`` table).
@@ -85,9 +85,11 @@ def contestant_rows(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
 
     Columns: the board keys, ``contestant``, ``direction`` (null in a Howell),
     ``dir_key`` ('' in a Howell), ``opponent``, the counted matchpoints as an exact
-    fraction ``num/den``, and the full-field top as ``top_num/top_den``.
+    fraction ``num/den``, the full-field top as ``top_num/top_den`` and ``__field``, the
+    field the contestant is ranked in (its section, or ``""`` across the field).
     """
     rows = scored.filter(pl.col("kind") != "not_played")
+    rows = rows.with_columns(compared_section(rows)["section"].alias("__field"))
     scale = 10**prof.mp_decimals
 
     def side(me: str, opp: str, mp: str, mp_num: str, direction: str) -> pl.DataFrame:
@@ -107,6 +109,7 @@ def contestant_rows(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
             den.alias("den"),
             (2 * (pl.col("expected") - 1)).cast(pl.Int64).alias("top_num"),
             pl.lit(prof.unit_den, pl.Int64).alias("top_den"),
+            "__field",
         )
 
     return pl.concat(
@@ -270,7 +273,7 @@ def _session(
     :func:`_rank` places the contestants within each ranking group and
     :func:`_tiebreak` breaks ties if the profile says so.
     """
-    group = ["event_id", "session", "section", "dir_key"]
+    group = ["event_id", "session", "__field", "dir_key"]
     totals = _session_totals(scored, prof)
     if totals is None:
         return None
@@ -280,7 +283,7 @@ def _session(
     def long() -> pl.DataFrame:
         return contestant_rows(scored, prof)
 
-    return _tiebreak(ranked, long, group, prof)
+    return _tiebreak(ranked, long, group, prof, ["section"])
 
 
 def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFrame | None:
@@ -290,7 +293,9 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
     runs on integers. Each side of each board played (NP excluded) is one
     contestant-board; contestants are numbered by (section, pair, direction:
     NS/EW in a Mitchell, none in a Howell), the ranking group is (section,
-    direction). Matchpoints are summed exactly per contestant
+    direction) — (session, direction) for a session scored across the field, whose
+    contestants are still numbered in their sections (``__field``: the group's section, or
+    ``""``). Matchpoints are summed exactly per contestant
     (:func:`~pipelines.laws.exact.sum_fractions`, one common denominator per
     ranking group); the top is the sum of ``2(N-1)`` over ``unit_den``. Text
     columns are taken from each contestant's first board. With ``scale_to_full``
@@ -353,8 +358,19 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         ids.append(cid)
     del keys
     direction = present % 3
-    section_of = present // (3 * n_pairs)
-    rg, _ = dense_ids(section_of * 3 + direction)
+    field = compared_section(scored)
+    if field is scored:
+        field_of = present // (3 * n_pairs)  # the contestant's section
+    else:
+        # a session scored across the field: one ranking group per direction over all its
+        # sections (Law 78A), each contestant still numbered in its own section
+        row_field, _, _, _ = section_and_board_ids(field)
+        field_of = np.zeros(n_cont + 1, dtype=np.int64)
+        for cid in named:
+            field_of[cid] = row_field
+        field_of = field_of[:n_cont]
+        del row_field
+    rg, _ = dense_ids(field_of * 3 + direction)
     rg = np.r_[rg, 0].astype(np.int32)
 
     parts = []
@@ -404,6 +420,7 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
 
     rep = pl.Series(first % n)
     text = scored.select(*_SIDE_COLS[:-1], "ns_pair", "ew_pair")[rep].with_columns(
+        field["section"].gather(rep).alias("__field"),
         pl.Series("__ew", first >= n),
         pl.Series("dir_key", ["", "NS", "EW"], dtype=pl.Utf8).gather(pl.Series(direction)),
     )
@@ -417,6 +434,7 @@ def _session_totals(scored: pl.DataFrame, prof: profiles.Profile) -> pl.DataFram
         "session_date",
         "movement",
         "profile",
+        "__field",
     ).with_columns(
         pl.Series("boards", boards, dtype=pl.UInt32),
         *_exact(score_num=score_num, score_den=score_den, top_num=top_num, top_den=top_den),
@@ -496,8 +514,9 @@ def event_standings(
     s = s.with_columns(pl.col("direction").fill_null("").alias("dir_key"))
     first_profile = s.sort("session").group_by("event_id").agg(pl.col("profile").first())
     s = s.drop("profile").join(first_profile, on="event_id")
-    group = ["event_id", "section", "dir_key"]
-    keys = [*group, "contestant"]
+    s = _with_field(s, scored)
+    group = ["event_id", "__field", "dir_key"]
+    keys = ["event_id", "section", "dir_key", "contestant"]
     parts = []
     for name in sorted(s["profile"].unique().to_list()):
         prof = profs[name]
@@ -523,7 +542,7 @@ def event_standings(
             sp.with_columns(pl.Series("__c", cid))
             .group_by("__c")
             .agg(
-                *(pl.col(k).first() for k in keys),
+                *(pl.col(k).first() for k in [*keys, "__field"]),
                 *_over_sessions(),
                 event_sanction(),
             )
@@ -552,13 +571,35 @@ def event_standings(
             return contestant_rows(sc, prof) if sc.height else None
 
         parts.append(
-            _tiebreak(ranked, long, group, prof).with_columns(
+            _tiebreak(ranked, long, group, prof, ["section"]).with_columns(
                 pl.lit("MP").alias("unit"), pl.lit("MP").alias("penalty_unit")
             )
         )
     if imp_part is not None:
         parts.append(imp_part)
     return _finish(pl.concat(parts, how="diagonal_relaxed"), contestants)
+
+
+def _with_field(s: pl.DataFrame, scored: pl.DataFrame | None) -> pl.DataFrame:
+    """Session standings ``s`` with ``__field``, the field each contestant is ranked in over
+    the event: its section, or ``""`` for an event whose sessions are scored at matchpoints
+    across the field (Law 78A: any of its sessions in ``scored`` with ``compare`` =
+    ``field``; a session's own ranking is already across its field)."""
+    across: list[str] = []
+    if scored is not None and "compare" in scored.columns:
+        wanted = ["event_id", "section", "compare", *(c for c in ("scoring",) if c in scored)]
+        field = compared_section(scored.select(wanted))
+        across = (
+            field.filter((pl.col("section") == "") & (pl.col("compare") == "field"))["event_id"]
+            .unique()
+            .to_list()
+        )
+    return s.with_columns(
+        pl.when(pl.col("event_id").is_in(across))
+        .then(pl.lit("", pl.Utf8))
+        .otherwise(pl.col("section"))
+        .alias("__field")
+    )
 
 
 def missed_sessions(sp: pl.DataFrame, group: list[str], keys: list[str]) -> pl.DataFrame:
@@ -779,8 +820,13 @@ def _tiebreak(
     long: Callable[[], pl.DataFrame | None],
     group: list[str],
     prof: profiles.Profile,
+    ident: Sequence[str] = (),
 ) -> pl.DataFrame:
     """Break exact ties head to head when the profile says so.
+
+    ``group``: the ranking group's columns; ``ident``: the columns that with ``contestant``
+    name a contestant within it (``section``, where a field spans sections: the opponent at
+    a table is of the table's section).
 
     Head to head: among contestants tied on percentage, each one's matchpoints
     on the boards it played against another member of the tied set. The set
@@ -794,23 +840,22 @@ def _tiebreak(
     long = long()  # the contestant-board rows, built only when a tie is to be broken
     if long is None:
         return ranked
+    ident = [c for c in ident if c not in group]
+    who = [*group, *ident, "contestant"]
     tied = ranked.filter(pl.col("tied")).select(
-        *group,
-        "contestant",
+        *who,
         "rank",
         pl.struct("__pnum", "__pden").rank("dense").over(group).alias("__set"),
     )
-    scope_keys = [k for k in group if k != "dir_key"]
-    me = long.join(tied, on=[*group, "contestant"], how="inner")
+    me = long.join(tied, on=who, how="inner")
     opp = tied.rename({"contestant": "opponent", "rank": "__orank", "__set": "__oset"})
-    h2h = me.join(opp, on=[*group, "opponent"], how="inner").filter(
+    h2h = me.join(opp, on=[*group, *ident, "opponent"], how="inner").filter(
         pl.col("__set") == pl.col("__oset")
     )
-    del scope_keys
     if h2h.height == 0:
         return ranked
-    sums = sum_by(h2h, "num", "den", [*group, "__set", "contestant"], [*group, "__set"])
-    sets = tied.join(sums, on=[*group, "__set", "contestant"], how="left", nulls_equal=True)
+    sums = sum_by(h2h, "num", "den", [*group, "__set", *ident, "contestant"], [*group, "__set"])
+    sets = tied.join(sums, on=[*group, "__set", *ident, "contestant"], how="left", nulls_equal=True)
     sets = sets.with_columns(pl.col("num").fill_null(0), pl.col("den").fill_null(1))
     sets = exact_rank(sets.rename({"rank": "__base"}), "num", "den", [*group, "__set"])
     sets = sets.with_columns(
@@ -824,8 +869,8 @@ def _tiebreak(
         pl.col("tied").alias("__stilltied"),
     )
     out = ranked.join(
-        sets.select(*group, "contestant", "__tb", "__newrank", "__stilltied"),
-        on=[*group, "contestant"],
+        sets.select(*who, "__tb", "__newrank", "__stilltied"),
+        on=who,
         how="left",
         nulls_equal=True,
     )

@@ -227,6 +227,7 @@ _EVENT_FIELDS = (
     "profile",
     "expected_results",
     "laws",
+    "compare",
     "stage",
     "vp_scale",
     "boards_per_match",

@@ -97,7 +97,7 @@ _scored = functools.lru_cache(maxsize=1 << 16)(ns_score)
 # --------------------------------------------------------------------------- constants
 
 #: events.csv as generated: the event columns, less ``expected_results``, ``boards`` and
-#: ``pairs`` (full movements: the results say them).
+#: ``pairs`` (full movements: the results say them) and ``compare`` (the profile's).
 EVENT_HEADER: tuple[str, ...] = tuple(
     c
     for c in EVENT_COLUMNS[2:]
@@ -109,6 +109,7 @@ EVENT_HEADER: tuple[str, ...] = tuple(
         "appeal_minutes",
         "program",
         "source_event_id",
+        "compare",
     )
 )
 RESULT_HEADER: tuple[str, ...] = RESULT_CSV_HEADER
