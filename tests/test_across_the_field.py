@@ -16,7 +16,7 @@ from pipelines.scoring.events import resolve_events
 from pipelines.scoring.reconcile import reconcile
 from pipelines.scoring.versions import event_versions
 from tests.formats.test_pbn import SCORE_HEADER, TOTAL_HEADER
-from tests.laws_engine import result, ruling, run, scored_day, session_events
+from tests.laws_engine import result, ruling, run, session_events
 from tests.realdata.scoring import score_inbox_day
 from tests.test_reconcile_sections import PAIRS_PBN, PLACE, SECTIONS, _record
 
@@ -188,14 +188,33 @@ def test_an_event_of_two_sessions_across_the_field_is_ranked_over_its_sections()
     rows = _sections([3, 2], scores, 1) + _sections([3, 2], scores[::-1], 2)
 
     def event(rows: list[dict], compare: str, named: pl.Expr) -> list[tuple]:
-        day = scored_day(rows, _field_events(compare, (1, 2)))
+        day = run(rows, [], events=_field_events(compare, (1, 2)))
         s, _ = event_versions(day.standings, day.decisions, day.scored, None)
         s = s.filter(pl.col("scope") == "event").with_columns(named.alias("__who"))
         return sorted(s.select("__who", "score", "percentage", "rank", "tied").rows())
 
     got = event(rows, "field", pl.col("section") + pl.col("contestant"))
     assert got == event(_as_one_section(rows), "section", pl.col("contestant"))
-    assert len(got) == 10 and sorted(r[3] for r in got)[0] == 1
+    assert len(got) == 10
+    # compared and ranked section by section, the same event ranks otherwise
+    assert got != event(rows, "section", pl.col("section") + pl.col("contestant"))
+    assert len({r[1] for r in got}) > 2  # the scores differ: a ranking, not one tie
+
+
+def test_a_ruling_across_the_field_lists_every_section_it_changed():
+    """A board ruling in section A changes the comparisons of section B's pairs on that board
+    too: the adjustments list them (role ``field``), and the table's own sides."""
+    rows = _sections([3, 3], [[[420, 450, 400], [100, 140, 170]]])
+    assigned = ruling("R1", "assigned", 1, "1", "2", ns_result="+50", section="A")
+    day = run(rows, [assigned], events=_field_events("field"))
+    adj = day.adjustments.filter(pl.col("ruling_id") == "R1")
+    changed = set(zip(adj["section"], adj["contestant"], strict=True))
+    assert {("A", "1"), ("A", "2")} <= changed  # the table
+    assert {("B", "1"), ("B", "2")} <= changed  # NS 100 now beats A1's +50: B's pairs move
+    # within sections the same ruling touches section A only
+    day = run(rows, [assigned], events=_field_events("section"))
+    adj = day.adjustments.filter(pl.col("ruling_id") == "R1")
+    assert set(adj["section"]) == {"A"}
 
 
 #: Board 1 of the same two sections as the program scored it within each section (two
@@ -300,3 +319,27 @@ def test_a_shared_place_spans_every_section_across_the_field():
     assert across_field({"compare": "field", "scoring": "matchpoints"})
     assert not across_field({"compare": "field", "scoring": "butler"})
     assert not across_field({"compare": "section", "scoring": "matchpoints"})
+
+
+def test_a_session_not_listed_compares_as_its_profile_says(monkeypatch):
+    """A results file's session that no events row lists takes the default profile's
+    ``matchpoints.compare`` (every shipped profile says ``section``; a federation's own may
+    say ``field``)."""
+    from pipelines.formats.model import RESULT_COLUMNS
+    from pipelines.scoring import validate
+
+    rows = _sections([2, 2], [[[420, 450], [100, 140]]])
+    listed = _field_events("section").filter(pl.col("session") == 99)  # lists another session
+    v, _ = validate.validate_results(frame(rows, RESULT_COLUMNS), listed)
+    assert set(v["compare"]) == {"section"}
+    real = validate.profiles.load
+
+    def across(name: str | None = None):
+        p = real(name)
+        return p.model_copy(
+            update={"matchpoints": p.matchpoints.model_copy(update={"compare": "field"})}
+        )
+
+    monkeypatch.setattr(validate.profiles, "load", across)
+    v, _ = validate.validate_results(frame(rows, RESULT_COLUMNS), listed)
+    assert set(v["compare"]) == {"field"}

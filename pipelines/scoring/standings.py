@@ -568,7 +568,11 @@ def event_standings(
         ) -> pl.DataFrame | None:
             events = ranked["event_id"].unique().to_list()
             sc = scored.filter(pl.col("event_id").is_in(events))
-            return contestant_rows(sc, prof) if sc.height else None
+            if not sc.height:
+                return None
+            # every board of the event in the field the event is ranked in (a session
+            # compared by section of an event scored across the field too)
+            return _with_field(contestant_rows(sc, prof), sc)
 
         parts.append(
             _tiebreak(ranked, long, group, prof, ["section"]).with_columns(

@@ -34,6 +34,7 @@ import functools
 import numpy as np
 import polars as pl
 
+from pipelines import profiles
 from pipelines.formats.model import REJECT_COLUMNS, RESULT_COLUMNS, RESULT_CSV_HEADER
 from pipelines.laws.contract import contract_parts_expr, is_pass_expr, ns_score_expr
 from pipelines.laws.exact import column, column_codes, dense_ids, distinct, pack
@@ -388,6 +389,15 @@ def _with_event_details(df: pl.DataFrame, events: pl.DataFrame, codes: _Codes) -
 
     ev = events.select("event_id", "session", *_EVENT_FIELDS)
     fill = [pl.col(c).fill_null(pl.lit(DEFAULTS[c])) for c in _EVENT_FIELDS if c in DEFAULTS]
+    # a session not listed compares its boards as its profile says (matchpoints.compare)
+    compare = {n: profiles.load(n).compare for n in profiles.available()}
+    fill.append(
+        pl.col("compare").fill_null(
+            pl.col("profile")
+            .fill_null(pl.lit(DEFAULTS["profile"]))
+            .replace_strict(compare, default="section", return_dtype=pl.Utf8)
+        )
+    )
     on = dict(left_on=["event_id", "__session"], right_on=["event_id", "session"])
     session = column(df, "session").cast(pl.Int32, strict=False).alias("__session")
     if ev.select("event_id", "session").is_duplicated().any():

@@ -34,6 +34,7 @@ from pipelines.profiles import ProfileSet
 from pipelines.scoring.adjust import apply_rulings, apply_session_rule, score_with_rulings
 from pipelines.scoring.imp_forms import AWARD_COLUMNS, with_imp_awards
 from pipelines.scoring.rulings import decide, parse_time, periods, published_at
+from pipelines.scoring.score import compared_section
 from pipelines.scoring.standings import (
     PENALTIES_SCHEMA,
     STANDINGS_SCHEMA,
@@ -687,6 +688,8 @@ def _adjustments(
                 df = df.with_columns(pl.lit(None, pl.Float64).alias(c))
         parts = []
         individual = pl.col("form") == "individual"
+        # the field each board is compared in: "" for a session scored across the field
+        df = df.with_columns(compared_section(df)["section"].alias("__field"))
         for s, pair, seats in (
             ("ns", "ns_pair", ("north", "south")),
             ("ew", "ew_pair", ("east", "west")),
@@ -710,11 +713,14 @@ def _adjustments(
                     .alias("unit"),
                     "ns_pair",
                     "ew_pair",
+                    "__field",
                 )
                 parts.append(part)
         return pl.concat(parts)
 
-    before = sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair", "unit")
+    before = (
+        sides(base_scored).rename({"mp": "before"}).drop("ns_pair", "ew_pair", "unit", "__field")
+    )
     after = sides(scored)
     j = after.join(
         before,
@@ -729,8 +735,9 @@ def _adjustments(
         pl.col("board").is_not_null() & (pl.col("kind") != RulingKind.SCORE_STANDS)
     )
     # each ruling about a board against the contestants of that board (its section, or every
-    # section when the ruling names none): the table's two sides, and in the field every
-    # contestant whose score on the board the ruling changed
+    # section when the ruling names none, or when the session is scored across the field):
+    # the table's two sides, and in the field every contestant whose score on the board the
+    # ruling changed
     ruled = board_rulings.with_row_index("__r").select(
         "__r",
         *(pl.col(c).alias(f"__{c}") for c in ("ruling_id", "appeal_id", "laws", "kind")),
@@ -746,11 +753,15 @@ def _adjustments(
         ruled,
         on=["event_id", "session", "board"],
         how="inner",
-    ).filter(
-        (pl.col("deal_round").cast(pl.Int32) == pl.col("__round"))
-        & (pl.col("__sec").is_null() | (pl.col("section") == pl.col("__sec")))
     )
-    at_table = (pl.col("ns_pair") == pl.col("__ns")) & (pl.col("ew_pair") == pl.col("__ew"))
+    same_section = pl.col("__sec").is_null() | (pl.col("section") == pl.col("__sec"))
+    on_board = on_board.filter(
+        (pl.col("deal_round").cast(pl.Int32) == pl.col("__round"))
+        & (same_section | (pl.col("__field") == ""))
+    )
+    at_table = (
+        same_section & (pl.col("ns_pair") == pl.col("__ns")) & (pl.col("ew_pair") == pl.col("__ew"))
+    )
     hits = (
         on_board.filter(at_table | (pl.col("mp").fill_null(-1) != pl.col("before").fill_null(-1)))
         .sort("__r", maintain_order=True)
