@@ -343,3 +343,35 @@ def test_a_session_not_listed_compares_as_its_profile_says(monkeypatch):
     monkeypatch.setattr(validate.profiles, "load", across)
     v, _ = validate.validate_results(frame(rows, RESULT_COLUMNS), listed)
     assert set(v["compare"]) == {"field"}
+
+
+def test_the_exports_of_an_event_across_the_field_read_back_the_same(tmp_path: Path, monkeypatch):
+    """The exported ``events.csv`` carries ``compare``: the exported files, read as an inbox,
+    give the same standings."""
+    import shutil
+
+    import duckdb
+
+    from pipelines.runner import run_inbox
+
+    monkeypatch.setenv("TRAVELLER_NOW", "2026-11-30 12:00")
+    inbox, again = tmp_path / "inbox", tmp_path / "again"
+    inbox.mkdir()
+    again.mkdir()
+    (inbox / "results-2026-11-20.csv").write_text(TWO_SECTIONS_CSV)
+    (inbox / "events.csv").write_text("event_id,session,date,compare\nF1,1,2026-11-20,field\n")
+    run_inbox(inbox, tmp_path / "a.duckdb", publish_to=tmp_path / "a")
+    for p in (tmp_path / "a" / "exports").rglob("*"):
+        if p.is_file() and (p.suffix == ".xml" or p.name == "events.csv"):
+            shutil.copy(p, again / p.name)
+    run_inbox(again, tmp_path / "b.duckdb", publish_to=tmp_path / "b")
+    q = (
+        "SELECT section, contestant, direction, score, percentage, rank FROM standings "
+        "WHERE scope = 'session' ORDER BY ALL"
+    )
+    first, second = (
+        duckdb.connect(str(tmp_path / w), read_only=True).sql(q).fetchall()
+        for w in ("a.duckdb", "b.duckdb")
+    )
+    assert first == second
+    assert [r[5] for r in first] == [5, 1, 1, 5, 5, 1, 1, 5]  # ranked over both sections
