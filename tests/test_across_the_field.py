@@ -375,3 +375,20 @@ def test_the_exports_of_an_event_across_the_field_read_back_the_same(tmp_path: P
     )
     assert first == second
     assert [r[5] for r in first] == [5, 1, 1, 5, 5, 1, 1, 5]  # ranked over both sections
+
+
+def test_a_field_whose_sections_play_other_boards_holds_its_event():
+    """Across the field every section must play the session's boards: board 2 played in
+    section A only would be compared over B's pairs too — the session is held, naming it."""
+    from pipelines.scoring.completeness import shortfalls
+    from tests.laws_engine import validated
+
+    rows = _sections([2, 2], [[[420, 450], [100, 140]]]) + [
+        r | {"board": "2"} for r in _sections([2], [[[420, 450]]])
+    ]
+    for compare, found in (("field", [("B", "compare", "board 2")]), ("section", [])):
+        events = _field_events(compare)
+        got = shortfalls(validated(rows, events), events)
+        assert got.select("section", "field", "location").rows() == found
+    reason = shortfalls(validated(rows, _field_events("field")), _field_events("field"))["reason"]
+    assert reason.item().startswith("board 2 not played in section B, while the session is")

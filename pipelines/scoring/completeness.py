@@ -32,6 +32,12 @@ section, from what the event states and from the session's own structure:
   of the results expected on it — the event's ``expected_results``, else the most results
   any board of its section has — is not short of a result but missing (a file cut in the
   middle of a board); one with more results than ``expected_results`` contradicts the event.
+* **A field whose sections play other boards**: a session scored across the field
+  (``compare`` = ``field``, Law 78A) compares each board over every section, which
+  presumes the sections play the same boards; a board some section of the session never
+  played (while another did) would be compared, and factored, over sections that did not
+  play it: the sections lacking it are listed (compare the session by section, or send the
+  missing results).
 * **A match length no match comes near** (teams): ``boards_per_match`` above the boards every
   match of the session played.
 * **Rounds missing tables** (where every result gives its round): in a round, every
@@ -322,6 +328,7 @@ def shortfalls(
         for f in (
             _phantoms(side, share),
             _short_boards(validated, share, held),
+            _field_boards(validated, held),
             _absent_in_rounds(side, sides(held) if held.height else None),
             _declared(validated, side, events),
             _match_length(validated, events),
@@ -510,6 +517,64 @@ def _short_boards(
                 }
             )
     return pl.DataFrame(out) if out else _empty()
+
+
+def _field_boards(validated: pl.DataFrame, held: pl.DataFrame) -> pl.DataFrame:
+    """Sections of a session scored across the field that lack a board another section of
+    the session played: one finding per such section, listing the boards (a rejected row,
+    ``held``, counts as a result the file holds)."""
+    if "compare" not in validated.columns:
+        return _empty()
+    across = (pl.col("compare") == "field") & (
+        pl.col("scoring").fill_null("matchpoints") == "matchpoints"
+        if "scoring" in validated.columns
+        else pl.lit(True)
+    )
+    rows = validated.filter(across)
+    if rows.height == 0:
+        return _empty()
+    played = pl.concat(
+        [rows.select(*_BOARD, "file"), held.select(*_BOARD, "file").join(
+            rows.select(_SESSION).unique(), on=_SESSION, how="semi"
+        )],
+        how="vertical_relaxed",
+    )  # fmt: skip
+    sections = played.select(*_SECTION).unique()
+    boards = played.select(*_SESSION, "deal_round", "board").unique()
+    lacking = (
+        sections.join(boards, on=_SESSION)
+        .join(played.select(_BOARD).unique(), on=_BOARD, how="anti")
+        .sort(*_SECTION, "deal_round", "board")
+    )
+    if lacking.height == 0:
+        return _empty()
+    files = played.group_by(_SESSION).agg(pl.col("file").min())
+    out = []
+    for (event_id, session, section), group in lacking.group_by(_SECTION, maintain_order=True):
+        named = [
+            f"board {b}" if not r else f"board {b} of round {r}"
+            for r, b in group.select("deal_round", "board").rows()
+        ]
+        where = _section_words(section)
+        out.append(
+            {
+                "event_id": event_id,
+                "session": session,
+                "section": section,
+                "file": files.filter(
+                    (pl.col("event_id") == event_id) & (pl.col("session") == session)
+                )["file"][0],
+                "location": "board " + _ranges(group["board"].to_list()),
+                "field": "compare",
+                "reason": (
+                    f"{_listed(named)} not played in {where}, while the session is scored "
+                    "across the field (compare = field): its boards are compared over every "
+                    "section, which must all play them (Law 78A) — compare the session by "
+                    "section (events.csv compare = section) or send the missing results"
+                ),
+            }
+        )
+    return pl.DataFrame(out)
 
 
 def _absent_in_rounds(side: pl.DataFrame, held: pl.DataFrame | None) -> pl.DataFrame:
