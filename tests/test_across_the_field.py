@@ -18,26 +18,11 @@ from pipelines.scoring.versions import event_versions
 from tests.formats.test_pbn import SCORE_HEADER, TOTAL_HEADER
 from tests.laws_engine import result, ruling, run, session_events
 from tests.realdata.scoring import score_inbox_day
-from tests.test_reconcile_sections import PAIRS_PBN, PLACE, SECTIONS, _record
-
-
-def _two_section_pbn(inbox: Path) -> None:
-    """The Magic Contest file of two sections whose program compared board 1 across them
-    (the figures of :mod:`tests.test_reconcile_sections`, worked out by hand)."""
-    head = PAIRS_PBN[: PAIRS_PBN.index('[Event "Club')]
-    text = (
-        head
-        + '[Event "Club Séance"]\n[Date "2024.03.05"]\n[Scoring "MatchPoints;MP1"]\n'
-        + '[Competition "Pairs"]\n'
-        + _record("A")
-        + '\n[Event "#"]\n[Date "#"]\n'
-        + _record("B")
-    )
-    (inbox / "s.pbn").write_text(text, encoding="utf-8")
+from tests.test_reconcile_sections import PLACE, SECTIONS, two_section_pbn
 
 
 def test_an_event_scored_across_the_field_reproduces_the_programs_figures(tmp_path: Path):
-    _two_section_pbn(tmp_path)
+    two_section_pbn(tmp_path)
     # the file's own event (ContestID 4711, session 2) named in events.csv
     (tmp_path / "events.csv").write_text("event_id,session,compare\n4711,2,field\n")
     res, snap = score_inbox_day(tmp_path)
@@ -68,7 +53,7 @@ def test_an_event_scored_across_the_field_reproduces_the_programs_figures(tmp_pa
 
 
 def test_without_the_setting_the_sections_are_compared_apart(tmp_path: Path):
-    _two_section_pbn(tmp_path)
+    two_section_pbn(tmp_path)
     res, _ = score_inbox_day(tmp_path)
     assert set(res.scored["compare"]) == {"section"}  # the ffb profile's default
     assert res.scored["top"].to_list() == [2.0] * 4
@@ -248,16 +233,7 @@ def _within_record(section: str) -> str:
 def test_a_program_that_compared_within_sections_an_event_across_the_field_is_explained(
     tmp_path: Path,
 ):
-    head = PAIRS_PBN[: PAIRS_PBN.index('[Event "Club')]
-    text = (
-        head
-        + '[Event "Club Séance"]\n[Date "2024.03.05"]\n[Scoring "MatchPoints;MP1"]\n'
-        + '[Competition "Pairs"]\n'
-        + _within_record("A")
-        + '\n[Event "#"]\n[Date "#"]\n'
-        + _within_record("B")
-    )
-    (tmp_path / "s.pbn").write_text(text, encoding="utf-8")
+    two_section_pbn(tmp_path, _within_record)
     # as the file scores it, nothing differs
     res, snap = score_inbox_day(tmp_path)
     diffs, _ = reconcile(res.scored, res.standings, snap.source_standings)

@@ -4,6 +4,7 @@ is given that reason, not a split score or running totals."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -46,17 +47,23 @@ def _record(section: str) -> str:
     )
 
 
-def test_a_program_that_scored_across_the_sections_is_reconciled_with_that_reason(tmp_path: Path):
+def two_section_pbn(inbox: Path, record: Callable[[str], str] = _record) -> None:
+    """Write ``s.pbn`` into ``inbox``: the Magic Contest event 4711 (session 2) of sections A
+    and B, each section's records as ``record`` writes them."""
     head = PAIRS_PBN[: PAIRS_PBN.index('[Event "Club')]
     text = (
         head
         + '[Event "Club Séance"]\n[Date "2024.03.05"]\n[Scoring "MatchPoints;MP1"]\n'
         + '[Competition "Pairs"]\n'
-        + _record("A")
+        + record("A")
         + '\n[Event "#"]\n[Date "#"]\n'
-        + _record("B")
+        + record("B")
     )
-    (tmp_path / "s.pbn").write_text(text, encoding="utf-8")
+    (inbox / "s.pbn").write_text(text, encoding="utf-8")
+
+
+def test_a_program_that_scored_across_the_sections_is_reconciled_with_that_reason(tmp_path: Path):
+    two_section_pbn(tmp_path)
     res, snap = score_inbox_day(tmp_path)  # nothing rejected
     mine = res.scored.sort("section", "ns_pair")["ns_mp_display"].to_list()
     assert mine == [2.0, 0.0, 0.0, 2.0]  # within each section
