@@ -15,10 +15,9 @@ from pipelines.formats.model import EVENT_COLUMNS, frame
 from pipelines.scoring.events import resolve_events
 from pipelines.scoring.reconcile import reconcile
 from pipelines.scoring.versions import event_versions
-from tests.formats.test_pbn import SCORE_HEADER, TOTAL_HEADER
 from tests.laws_engine import result, ruling, run, session_events
 from tests.realdata.scoring import score_inbox_day
-from tests.test_reconcile_sections import PLACE, SECTIONS, two_section_pbn
+from tests.test_reconcile_sections import PLACE, SECTIONS, board_record, two_section_pbn
 
 
 def test_an_event_scored_across_the_field_reproduces_the_programs_figures(tmp_path: Path):
@@ -221,13 +220,7 @@ def _within_record(section: str) -> str:
             f' {pair} 1 {pair} {pair} {contract} {declarer} {tricks} - "{score}" - '
             f"{ns:.1f} {2 - ns:.1f}"
         )
-    return (
-        f'[Board "1"]\n[Section "{section}"]\n{TOTAL_HEADER}\n'
-        + "\n".join(totals)
-        + f"\n{SCORE_HEADER}\n"
-        + "\n".join(scores)
-        + "\n"
-    )
+    return board_record(section, totals, scores)
 
 
 def test_a_program_that_compared_within_sections_an_event_across_the_field_is_explained(

@@ -24,6 +24,17 @@ SECTIONS = {
 PLACE = {("A", "1"): 1, ("B", "2"): 2, ("A", "2"): 3, ("B", "1"): 4}
 
 
+def board_record(section: str, totals: list[str], scores: list[str]) -> str:
+    """Board 1 of ``section`` as a PBN record: its TotalScoreTable and ScoreTable lines."""
+    return (
+        f'[Board "1"]\n[Section "{section}"]\n{TOTAL_HEADER}\n'
+        + "\n".join(totals)
+        + f"\n{SCORE_HEADER}\n"
+        + "\n".join(scores)
+        + "\n"
+    )
+
+
 def _record(section: str) -> str:
     totals, scores = [], []
     for pair, contract, declarer, tricks, score, ns in SECTIONS[section]:
@@ -38,13 +49,7 @@ def _record(section: str) -> str:
             f" {pair} 1 {pair} {pair} {contract} {declarer} {tricks} - "
             f'"{score}" - {ns:.1f} {ew:.1f}'
         )
-    return (
-        f'[Board "1"]\n[Section "{section}"]\n{TOTAL_HEADER}\n'
-        + "\n".join(totals)
-        + f"\n{SCORE_HEADER}\n"
-        + "\n".join(scores)
-        + "\n"
-    )
+    return board_record(section, totals, scores)
 
 
 def two_section_pbn(inbox: Path, record: Callable[[str], str] = _record) -> None:
