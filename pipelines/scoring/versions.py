@@ -918,23 +918,24 @@ def event_versions(
     decided = [e for e in events if by_event.get(e)]
     # which version of each session each event version adds up: (event, version, session,
     # session version); an event without decisions adds up its sessions' first versions
-    newest = {
-        (e, s): v
-        for e, s, v in sv.filter(pl.col("event_id").is_in(decided))
-        .group_by("event_id", "session")
+    # each decided event's sessions with their newest version, in the order they come
+    newest: dict[str, list[tuple[int, int]]] = {}
+    for e, s, v in (
+        sv.filter(pl.col("event_id").is_in(decided))
+        .group_by("event_id", "session", maintain_order=True)
         .agg(pl.col("version").max())
         .iter_rows()
-    }
+    ):
+        newest.setdefault(e, []).append((s, v))
     picks = []
     for e in decided:
         ds = by_event[e]
+        seen: dict[int, int] = {}
         for k in range(len(ds) + 1):
-            seen: dict[int, int] = {}
-            for d in ds[:k]:
-                seen[d.session] = seen.get(d.session, 0) + 1
-            for (ev, s), top in newest.items():
-                if ev == e:
-                    picks.append((e, k + 1, s, min(1 + seen.get(s, 0), top)))
+            if k:  # event version k + 1 reflects the event's first k decisions
+                seen[ds[k - 1].session] = seen.get(ds[k - 1].session, 0) + 1
+            for s, top in newest.get(e, ()):
+                picks.append((e, k + 1, s, min(1 + seen.get(s, 0), top)))
     pick_schema = {
         "event_id": pl.Utf8,
         "__ev_version": pl.Int32,
