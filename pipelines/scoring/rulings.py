@@ -68,6 +68,7 @@ the ruling as changed by its admissible decided appeals, the latest decision win
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -131,10 +132,20 @@ def parse_time(text: str | None) -> datetime | None:
         raise ValueError(f"'{text}' is not a date and time YYYY-MM-DD HH:MM") from None
 
 
+#: A time written in full (``2026-11-02 19:41`` or ``2026-11-02 19:41:05``): what
+#: :meth:`datetime.fromisoformat` reads exactly as ``strptime`` does, many times faster.
+_FULL_TIME = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?")
+
+
 @lru_cache(maxsize=65_536)
 def _strptime(text: str, fmt: str) -> datetime:
     """:meth:`datetime.strptime`, each text read once: a season's logs repeat their times
-    (every ruling of an evening ends its session at the same minute)."""
+    (every ruling of an evening ends its session at the same minute). A time written in
+    full is read by :meth:`datetime.fromisoformat` (the same value, or the same refusal of
+    an impossible date); another (``2026-11-2 9:05``, which ``strptime`` accepts) by
+    ``strptime``."""
+    if _FULL_TIME.fullmatch(text):
+        return datetime.fromisoformat(text)
     return datetime.strptime(text, fmt)
 
 
