@@ -136,14 +136,29 @@ def sides(validated: pl.DataFrame) -> pl.DataFrame:
             )
         )
     out = pl.concat(parts, how="vertical_relaxed").filter(pl.col("id").is_not_null())
-    ids = pl.when(individual).then(pl.concat_list("north", "south", "east", "west"))
-    pairing = base.select(
-        "__row",
-        ids.otherwise(pl.concat_list("ns_pair", "ew_pair"))
-        .list.drop_nulls()
-        .list.sort()
-        .list.join("|")
-        .alias("pairing"),
+    # the pairing: the table's ids sorted and joined by "|" — for two ids their lesser and
+    # greater (as a sorted list of them would be, without building one per result); the
+    # individuals' four players as a list
+    ns, ew = pl.col("ns_pair"), pl.col("ew_pair")
+    two = (
+        pl.when(ns.is_null() | ew.is_null())
+        .then(pl.coalesce(ns, ew, pl.lit("")))
+        .otherwise(
+            pl.concat_str([pl.min_horizontal(ns, ew), pl.lit("|"), pl.max_horizontal(ns, ew)])
+        )
+    )
+    pairing = pl.concat(
+        [
+            base.filter(~individual).select("__row", two.alias("pairing")),
+            base.filter(individual).select(
+                "__row",
+                pl.concat_list("north", "south", "east", "west")
+                .list.drop_nulls()
+                .list.sort()
+                .list.join("|")
+                .alias("pairing"),
+            ),
+        ]
     )
     out = out.join(pairing, on="__row", how="left")
     return out.with_columns(
