@@ -223,8 +223,15 @@ def normalise_together(reads: list[ReadResult]) -> None:
 
 
 def _concat(frames: list[pl.DataFrame], columns: tuple[str, ...]) -> pl.DataFrame:
-    frames = [f.select(columns) for f in frames if f.height]
-    return pl.concat(frames) if frames else empty_frame(columns)
+    """The rows of ``frames`` in order, in ``columns``. Frames of one layout (every reader of
+    a kind gives the same) are joined first and selected once, not selected one by one."""
+    frames = [f for f in frames if f.height]
+    if not frames:
+        return empty_frame(columns)
+    try:  # one layout: the same columns in the same order, of the same types
+        return pl.concat(frames).select(columns)
+    except pl.exceptions.PolarsError:
+        return pl.concat([f.select(columns) for f in frames])
 
 
 #: What a result row's :data:`ROW_HASH` is taken over: every column as read but its date,

@@ -635,14 +635,15 @@ def _plain_results(
         k for k, n in counts.rows() if not garbage(int(n), rows_of[k])
     }  # the others refused, one by one: no results file
     parts = results.with_columns(f.alias("__f")).partition_by(
-        "__f", as_dict=True, maintain_order=True
+        "__f", as_dict=True, maintain_order=True, include_key=False
     )
+    none_rejected = frame([], REJECT_COLUMNS)  # one empty frame (frames are not changed)
     return {
         k: ReadResult(
             file=names[k],
             format="csv",
-            results=parts[(k,)].drop("__f"),
-            rejected=frame([], REJECT_COLUMNS),
+            results=parts[(k,)],
+            rejected=none_rejected,
             rows_read=rows_of[k],
             normalised=False,
         )
