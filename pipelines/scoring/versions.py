@@ -76,34 +76,25 @@ def decisions(rulings: pl.DataFrame, appeals: pl.DataFrame) -> list[Decision]:
     the Laws do not allow (late, Law 92B; against discipline, 93B3).
     """
     out = []
-    kinds = dict(zip(rulings["ruling_id"], rulings["kind"], strict=True))
-    applies = "applies" in appeals.columns
-    for a in appeals.iter_rows(named=True):
-        if applies and a["applies"] is False:
-            continue
-        if a["outcome"] in OVERTURNED and a["ruling_id"] in kinds:
-            out.append(
-                Decision(
-                    a["decided_at"] or "",
-                    "appeal",
-                    a["appeal_id"],
-                    a["ruling_id"],
-                    a["event_id"],
-                    a["session"],
-                )
-            )
-    for r in rulings.iter_rows(named=True):
-        if r["kind"] == RulingKind.SCORE_CORRECTION and r["applies"]:
-            out.append(
-                Decision(
-                    r["ruled_at"] or r["session_date"] or "",
-                    "correction",
-                    r["ruling_id"],
-                    r["ruling_id"],
-                    r["event_id"],
-                    r["session"],
-                )
-            )
+    # a few rows each (decisions are rare): the frames are filtered first, and only what is
+    # left is read row by row
+    overturned = pl.col("outcome").is_in([str(o) for o in OVERTURNED]).fill_null(False)
+    if "applies" in appeals.columns:  # an appeal the Laws do not allow (applies false)
+        overturned = overturned & pl.col("applies").fill_null(True)
+    ids = rulings["ruling_id"].unique().implode()
+    cols = ("decided_at", "appeal_id", "ruling_id", "event_id", "session")
+    made = appeals.filter(overturned & pl.col("ruling_id").is_in(ids).fill_null(False))
+    for decided_at, appeal_id, ruling_id, event_id, session in made.select(cols).iter_rows():
+        out.append(Decision(decided_at or "", "appeal", appeal_id, ruling_id, event_id, session))
+    corrections = rulings.filter(
+        (pl.col("kind") == str(RulingKind.SCORE_CORRECTION)).fill_null(False)
+        & pl.col("applies").fill_null(False)
+    )
+    cols = ("ruled_at", "session_date", "ruling_id", "event_id", "session")
+    for ruled_at, day, ruling_id, event_id, session in corrections.select(cols).iter_rows():
+        out.append(
+            Decision(ruled_at or day or "", "correction", ruling_id, ruling_id, event_id, session)
+        )
     return sorted(out, key=lambda d: (d.time, d.cause_id))
 
 
@@ -126,34 +117,69 @@ def rulings_in_effect(
     log whose other rulings may supersede (default: those ``rulings`` names).
     """
     changes: dict[str, list[dict]] = {}
-    for a in appeals.sort("decided_at", "appeal_id", nulls_last=True).iter_rows(named=True):
-        if a["appeal_id"] in applied and a["outcome"] in OVERTURNED:
-            changes.setdefault(a["ruling_id"], []).append(a)
-    rows = []
+    made = appeals.filter(
+        pl.col("appeal_id").is_in(list(applied)).fill_null(False)
+        & pl.col("outcome").is_in([str(o) for o in OVERTURNED]).fill_null(False)
+    )
+    for a in made.sort("decided_at", "appeal_id", nulls_last=True).iter_rows(named=True):
+        changes.setdefault(a["ruling_id"], []).append(a)
     # a ruling another one supersedes (the same table and board) is kept, never in effect
     if replaced is None:
         replaced = superseded(rulings)
-    for r in rulings.sort("ruled_at", "ruling_id", nulls_last=True).iter_rows(named=True):
-        if r["kind"] == RulingKind.SCORE_CORRECTION and r["ruling_id"] not in applied:
-            continue
-        if r.get("late") or r["ruling_id"] in replaced:
-            continue
-        d = decide(r, changes.get(r["ruling_id"], []))
-        if not d.in_effect:
-            continue
-        rows.append(
-            {
-                **r,
-                "ruled_kind": r["kind"],
-                "kind": d.kind,
-                "ns_result": d.ns_result,
-                "ew_result": d.ew_result,
-                "penalty": d.penalty,
-                "appeal_id": d.appeal_id,
-            }
-        )
     schema = dict(rulings.schema) | {"appeal_id": pl.Utf8, "ruled_kind": pl.Utf8}
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    ruling_id = pl.col("ruling_id")
+    waiting = (pl.col("kind") == str(RulingKind.SCORE_CORRECTION)).fill_null(False) & ~(
+        ruling_id.is_in(list(applied)).fill_null(False)
+    )
+    out = ~waiting & ~ruling_id.is_in(list(replaced)).fill_null(False)
+    if "late" in rulings.columns:  # a late ruling (Laws 79C, 92B) is never in effect
+        out = out & ~pl.col("late").fill_null(False)
+    kept = (
+        rulings.sort("ruled_at", "ruling_id", nulls_last=True)
+        .filter(out)
+        .with_columns(pl.col("kind").alias("ruled_kind"), pl.lit(None, pl.Utf8).alias("appeal_id"))
+        .with_row_index("__i")
+    )
+    if changes:  # the few rulings an applied appeal changed: as the appeals decided
+        ruled = kept.filter(ruling_id.is_in(list(changes)).fill_null(False))
+        decided = []
+        for r in ruled.drop("ruled_kind", "appeal_id").iter_rows(named=True):
+            d = decide(r, changes[r["ruling_id"]])
+            decided.append(
+                (r["__i"], d.kind, d.ns_result, d.ew_result, d.penalty, d.appeal_id, d.in_effect)
+            )
+        upd = pl.DataFrame(
+            decided,
+            schema={
+                "__i": kept.schema["__i"],
+                "__kind": pl.Utf8,
+                "__ns": pl.Utf8,
+                "__ew": pl.Utf8,
+                "__pen": pl.Utf8,
+                "__appeal": pl.Utf8,
+                "__in": pl.Boolean,
+            },
+            orient="row",
+        )
+        changed = pl.col("__in").is_not_null()
+        kept = (
+            kept.join(upd, on="__i", how="left", maintain_order="left")
+            .filter(pl.col("__in").fill_null(True))
+            .with_columns(
+                pl.when(changed).then(pl.col("__kind")).otherwise(pl.col("kind")).alias("kind"),
+                *(
+                    pl.when(changed).then(pl.col(new)).otherwise(pl.col(col)).alias(col)
+                    for col, new in (
+                        ("ns_result", "__ns"),
+                        ("ew_result", "__ew"),
+                        ("penalty", "__pen"),
+                        ("appeal_id", "__appeal"),
+                    )
+                ),
+            )
+            .drop("__kind", "__ns", "__ew", "__pen", "__appeal", "__in")
+        )
+    return kept.select(pl.col(c).cast(t) for c, t in schema.items())
 
 
 def superseded(rulings: pl.DataFrame) -> set[str]:
