@@ -48,6 +48,7 @@ from pipelines.scoring.events import (
     resolve_events,
     with_defaults,
 )
+from pipelines.split import parts_by
 from pipelines.tables import polars_schema
 
 #: First session date Traveller keeps a partition for.
@@ -212,9 +213,7 @@ def normalise_together(reads: list[ReadResult]) -> None:
     raw = [r for r in reads if not r.normalised]
     rows = [r.results for r in raw if r.results.height]
     if rows:
-        done = normalise_results(pl.concat(rows)).partition_by(
-            "file", as_dict=True, maintain_order=True
-        )
+        done = parts_by(normalise_results(pl.concat(rows)), "file")
         for r in raw:
             if r.results.height:
                 r.results = done[(r.file,)]

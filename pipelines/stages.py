@@ -57,6 +57,7 @@ from pipelines.scoring.versions import (
     session_versions,
 )
 from pipelines.settings import now, range_results
+from pipelines.split import parts_by
 from pipelines.warehouse import Warehouse, Write, query, sql, write
 
 
@@ -672,7 +673,7 @@ def _outputs(
         if frame.height == 0:
             return {}
         frame = frame.with_columns(pl.col("session_date").cast(pl.Utf8))
-        return {k[0]: v for k, v in frame.partition_by("session_date", as_dict=True).items()}
+        return {k[0]: v for k, v in parts_by(frame, "session_date").items()}
 
     own = {
         "standings": by_date(rows.filter(session)),

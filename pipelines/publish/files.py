@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.file_digests import RACY_NS
+from pipelines.split import parts_by
 
 
 def put(path: Path | str, data: bytes) -> bool:
@@ -300,7 +301,7 @@ def split_by(sessions: pl.DataFrame, keys: list[str]):
     def rows(frame: pl.DataFrame, key: tuple) -> pl.DataFrame:
         if id(frame) not in parts:
             mine = frame.filter(pl.col("event_id").is_in(events)) if frame.height else frame
-            split = mine.partition_by(keys, as_dict=True) if mine.height else {}
+            split = parts_by(mine, keys)
             parts[id(frame)] = (frame, split)  # the frame held: its id stays its own
         found = parts[id(frame)][1].get(key)
         return found if found is not None else frame.clear()
@@ -360,7 +361,7 @@ class RowHashes:
         hashed = frame.select(keys).with_columns(frame.hash_rows(seed=0).alias("__row_hash"))
         return {
             key: cls(schema, part.height, part["__row_hash"].to_numpy().tobytes())
-            for key, part in hashed.partition_by(keys, as_dict=True).items()
+            for key, part in parts_by(hashed, keys).items()
         }
 
 

@@ -28,6 +28,7 @@ from pipelines.batching import batches
 from pipelines.publish.data import has_table, refuse_private
 from pipelines.publish.files import digest, prune, put, record_of
 from pipelines.settings import range_results
+from pipelines.split import parts_by
 from pipelines.warehouse import Warehouse, date_counts, date_digests, export, query
 
 #: Tables exported in their registry order (:meth:`pipelines.tables.Table.export_sql`),
@@ -71,7 +72,7 @@ def _parts(df: pl.DataFrame, by: str) -> dict[str, pl.DataFrame]:
     if not df.height:
         return {}
     df = df.with_columns(pl.col(by).cast(pl.Utf8).fill_null("unknown"))
-    return {k[0]: part for k, part in df.partition_by(by, as_dict=True).items()}
+    return {k[0]: part for k, part in parts_by(df, by).items()}
 
 
 class _Record:

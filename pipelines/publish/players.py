@@ -50,6 +50,7 @@ from pipelines.publish.common import (
 from pipelines.publish.explain import place_text
 from pipelines.publish.files import digest
 from pipelines.publish.rows import escaped, figures, truthy
+from pipelines.split import parts_by
 
 #: The folder of the player pages, relative to the site root.
 PLAYERS_DIR = "players"
@@ -199,9 +200,7 @@ def shared_forms(standings: pl.DataFrame) -> dict[tuple[str, Any], dict[tuple, s
     rows = st.join(shared, on=["event_id", "session"], how="semi")
     return {
         (event_id, session): card_names(part.select("section", "contestant", "direction").rows())
-        for (event_id, session), part in rows.partition_by(
-            ["event_id", "session"], as_dict=True
-        ).items()
+        for (event_id, session), part in parts_by(rows, ["event_id", "session"]).items()
     }
 
 

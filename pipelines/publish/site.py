@@ -107,6 +107,7 @@ from pipelines.publish.rows import SessionRows, page_rows
 from pipelines.publish.teams import bracket, match_rows, vp_table
 from pipelines.publish.ties import tie_notes, tie_rule
 from pipelines.scoring.dates import MONTH_NAMES
+from pipelines.split import parts_by
 
 
 def readable(session: dict[str, Any]) -> dict[str, Any]:
@@ -625,7 +626,7 @@ class Site:
                 return pl.DataFrame()
             made = (
                 frame.clear(),
-                frame.partition_by(list(keys), as_dict=True) if frame.height else {},
+                parts_by(frame, keys),
             )
             self._parts[(name, keys)] = made
         empty, parts = made

@@ -20,6 +20,8 @@ from typing import Any
 
 import polars as pl
 
+from pipelines.split import parts_by
+
 
 def _f(value: Any, decimals: int = 2) -> str:
     """A figure to ``decimals`` places with a typographic minus; empty when missing."""
@@ -216,7 +218,7 @@ def bracket(matches: pl.DataFrame, names: dict[tuple[str, str], str]) -> list[di
         .sort(["round", "match_id"])
     )
     rounds = []
-    for (rnd,), grp in sorted(per.partition_by(["round"], as_dict=True).items()):
+    for (rnd,), grp in sorted(parts_by(per, ["round"]).items()):
         rounds.append(
             {
                 "round": rnd,

@@ -28,6 +28,7 @@ from pipelines.laws.board import dealer, vulnerability
 from pipelines.publish.files import Manifest, digest, put
 from pipelines.publish.lines import export_line
 from pipelines.publish.pbn_writer import header, pbn_name, quote
+from pipelines.split import parts_by
 
 
 def _imps(value: Any) -> str:
@@ -109,7 +110,7 @@ def write_teams_pbn(
     teams = sessions.filter(pl.col("form") == "teams")
     own = made is None
     made = Manifest(out) if made is None else made  # an unchanged session is not exported again
-    res = results.partition_by(["event_id", "session"], as_dict=True) if results.height else {}
+    res = parts_by(results, ["event_id", "session"])
     for s in teams.to_dicts():
         of_session = res.get((s["event_id"], s["session"]), results.clear())
         path = out / pbn_name(s["event_id"], s["session"], stems)

@@ -33,6 +33,7 @@ from pipelines.publish.explain import place_text
 from pipelines.publish.files import Manifest, digest, hashed_by, put, split_by
 from pipelines.publish.lines import LINE_INPUTS, export_lines
 from pipelines.publish.site import Decimals, slug
+from pipelines.split import parts_by
 
 PROGRAM = "Traveller"
 #: USEBIO's EVENT_TYPE and the traveller line's points element, per scoring of a pairs event.
@@ -358,7 +359,7 @@ def usebio_event(
         n = s["session"]
         parts += ["\n  <SESSION>", _el(3, "SESSION_NUMBER", n), _el(3, "DATE", dmy(s.get("date")))]
         st = of_session.filter(pl.col("session") == n)
-        by_section = st.partition_by("section", as_dict=True) if st.height else {}
+        by_section = parts_by(st, "section")
         res = results.filter(pl.col("session") == n)
         for section in sorted(set(st["section"].to_list()) | set(res["section"].to_list())):
             parts += ["\n   <SECTION>", _el(4, "SECTION_ID", section)]
@@ -408,7 +409,7 @@ def write_usebio(
     mine = ok.filter(pl.col("event_id").is_in(todo)) if todo else ok.clear()
     stale = []  # the events whose file is made again (the others' are as they were made)
     hashes = hashed_by(ok, ["event_id"])  # each frame's rows hashed once
-    for (event_id,), ev in sorted(mine.partition_by(["event_id"], as_dict=True).items()):
+    for (event_id,), ev in sorted(parts_by(mine, ["event_id"]).items()):
         path = out / names[event_id]
         written.append(path)
         made_from = digest(
