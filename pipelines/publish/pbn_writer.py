@@ -241,14 +241,25 @@ def header(session: dict[str, Any], scoring: str) -> list[str]:
     ]
 
 
+def total_order(standings: pl.DataFrame) -> pl.DataFrame:
+    """Session standings in the order of a ``TotalScoreTable``: by section, direction (none
+    first), rank and number."""
+    return standings.with_columns(pl.col("direction").fill_null("")).sort(
+        ["section", "direction", "rank", "contestant"], nulls_last=True, maintain_order=True
+    )
+
+
 def pbn_session(
     session: dict[str, Any],
     standings: pl.DataFrame,
     results: pl.DataFrame,
     tables: dict[tuple, list[tuple]] | None = None,
+    ordered: bool = False,
 ) -> str:
     """The PBN text of one event session. ``tables``: the session's :func:`score_tables`
-    when already made (a publication makes those of all its sessions in one pass)."""
+    when already made (a publication makes those of all its sessions in one pass);
+    ``ordered``: ``standings`` are in the order of the total score table already
+    (:func:`total_order`: a publication orders those of all its sessions at once)."""
     dec = Decimals.of(session.get("profile"))
     scoring, prefix = SCORINGS[session.get("scoring") or "matchpoints"]
     score_columns = SCORE_COLUMNS.replace("{P}", prefix)
@@ -257,8 +268,7 @@ def pbn_session(
     mitchell = session.get("movement") == "mitchell"
     head = header(session, scoring)
     totals = [f'[TotalScoreTable "{total_columns}"]']
-    order = standings.with_columns(pl.col("direction").fill_null(""))
-    for r in order.sort(["section", "direction", "rank", "contestant"], nulls_last=True).to_dicts():
+    for r in (standings if ordered else total_order(standings)).to_dicts():
         totals.append(
             " ".join(
                 [
@@ -344,7 +354,7 @@ def write_pbn(
         path = out / pbn_name(s["event_id"], s["session"], stems)
         written.append(path)
         if not made.fresh(path, digest(s, hashes(of_session, key), hashes(results, key))):
-            stale.append((s, path, rows(of_session, key), rows(results, key)))
+            stale.append((s, path, key))
     if stale:  # their score tables made in one pass over their lines
         these = pl.DataFrame(
             {
@@ -357,8 +367,10 @@ def write_pbn(
         tables = score_tables(
             mine, results.join(these, on=["event_id", "session"], how="semi", maintain_order="left")
         )
-        for s, path, s_st, s_res in stale:
-            put(path, pbn_session(s, s_st, s_res, tables).encode("utf-8"))
+        ordered = total_order(of_session)  # at once, each session's part split in that order
+        for s, path, key in stale:
+            text = pbn_session(s, rows(ordered, key), rows(results, key), tables, ordered=True)
+            put(path, text.encode("utf-8"))
     if own:
         made.save()
     return written

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -136,16 +137,55 @@ def _figure(value: Any, decimals: int) -> str:
     return "" if value is None else f"{float(value):.{decimals}f}"
 
 
-def _participants(depth: int, standings: pl.DataFrame, dec: Decimals, event_type: str) -> str:
+#: The order of a ``PARTICIPANTS`` element's pairs: by direction, rank and number.
+_PAIR_ORDER = ["direction", "rank", "contestant"]
+
+
+@dataclass(frozen=True)
+class _Participants:
+    """The standings rows of the ``PARTICIPANTS`` elements of some events, each element's in
+    its order (:data:`_PAIR_ORDER`), split once for all of them (not filtered and sorted for
+    each session and section: a first load writes thousands of documents): ``event``, the
+    event rankings by event id; ``session``, the session rankings by event id, session and
+    section; ``sections``, the sections of each event session, ranked or with results;
+    ``empty``, a ranking without rows."""
+
+    event: dict[tuple, pl.DataFrame]
+    session: dict[tuple, pl.DataFrame]
+    sections: dict[tuple, set]
+    empty: pl.DataFrame
+
+    @classmethod
+    def of(cls, standings: pl.DataFrame, results: pl.DataFrame) -> _Participants:
+        ordered = standings.sort(_PAIR_ORDER, nulls_last=True, maintain_order=True)
+        scope = pl.col("scope")
+        session = parts_by(ordered.filter(scope == "session"), ["event_id", "session", "section"])
+        sections: dict[tuple, set] = {}
+        played = results.select("event_id", "session", "section").unique().rows()
+        for e, n, section in [*session, *played]:  # ranked or with results
+            sections.setdefault((e, n), set()).add(section)
+        return cls(
+            event=parts_by(ordered.filter(scope == "event"), ["event_id"]),
+            session=session,
+            sections=sections,
+            empty=standings.clear(),
+        )
+
+
+def _participants(
+    depth: int, standings: pl.DataFrame, dec: Decimals, event_type: str, ordered: bool = False
+) -> str:
     """The ``PARTICIPANTS`` element (at ``depth``) of ``standings``: one ``PAIR`` each, by
-    direction, rank and number."""
+    direction, rank and number (``ordered``: ``standings`` are in that order already)."""
     pad = " " * depth
     head = f'\n{pad}<PARTICIPANTS EVENT_TYPE="{_attribute(event_type)}"'
     if not standings.height:
         return head + " />"
     parts = [head, ">"]
     inner = depth + 1
-    for r in standings.sort(["direction", "rank", "contestant"], nulls_last=True).to_dicts():
+    if not ordered:
+        standings = standings.sort(_PAIR_ORDER, nulls_last=True, maintain_order=True)
+    for r in standings.to_dicts():
         parts.append(f"\n{' ' * inner}<PAIR>")
         parts.append(_el(inner + 1, "PAIR_NUMBER", r["contestant"]))
         parts.append(_el(inner + 1, "DIRECTION", r.get("direction") or ""))
@@ -328,12 +368,14 @@ def usebio_event(
     standings: pl.DataFrame,
     results: pl.DataFrame,
     boards: dict[tuple, str] | None = None,
+    participants: _Participants | None = None,
 ) -> bytes:
     """The USEBIO 1.2 document of one event (its sessions, standings and results), as
     ``ET.indent(root, space=" ")`` then ``ET.tostring(root, encoding="utf-8",
     xml_declaration=True)`` write the tree of its elements, and a final newline — written
-    as text, without a tree. ``boards``: the event's :func:`board_blocks` when already made
-    (a publication makes those of all its events in one pass)."""
+    as text, without a tree. ``boards``: the event's :func:`board_blocks`, and
+    ``participants`` its :class:`_Participants`, when already made (a publication makes
+    those of all its events in one pass)."""
     sessions = sessions.sort("session")
     first = sessions.row(0, named=True)
     dec = Decimals.of(first.get("profile"))
@@ -350,20 +392,19 @@ def usebio_event(
         _el(2, "DATE", dmy(first.get("date"))),
         _el(2, "SESSION_COUNT", sessions.height),
     ]
+    if participants is None:
+        participants = _Participants.of(standings, results)
+    ranked, empty = participants.session, participants.empty
     if sessions.height > 1:
-        parts.append(
-            _participants(2, standings.filter(pl.col("scope") == "event"), dec, event_type)
-        )
-    of_session = standings.filter(pl.col("scope") == "session")
+        event = participants.event.get((event_id,), empty)
+        parts.append(_participants(2, event, dec, event_type, ordered=True))
     for s in sessions.to_dicts():
         n = s["session"]
         parts += ["\n  <SESSION>", _el(3, "SESSION_NUMBER", n), _el(3, "DATE", dmy(s.get("date")))]
-        st = of_session.filter(pl.col("session") == n)
-        by_section = parts_by(st, "section")
-        res = results.filter(pl.col("session") == n)
-        for section in sorted(set(st["section"].to_list()) | set(res["section"].to_list())):
+        for section in sorted(participants.sections.get((event_id, n), set())):
             parts += ["\n   <SECTION>", _el(4, "SECTION_ID", section)]
-            parts.append(_participants(4, by_section.get((section,), st.clear()), dec, event_type))
+            st = ranked.get((event_id, n, section), empty)
+            parts.append(_participants(4, st, dec, event_type, ordered=True))
             parts.append(boards.get((event_id, n, section), ""))
             parts.append("\n   </SECTION>")
         parts.append("\n  </SESSION>")
@@ -421,9 +462,11 @@ def write_usebio(
     if stale:  # their boards made in one pass over their lines
         events = pl.Series([e for e, *_ in stale], dtype=pl.String).implode()
         of = pl.col("event_id")
-        boards = board_blocks(mine.filter(of.is_in(events)), results.filter(of.is_in(events)))
+        their_results = results.filter(of.is_in(events))
+        boards = board_blocks(mine.filter(of.is_in(events)), their_results)
+        ranked = _Participants.of(standings.filter(of.is_in(events)), their_results)
         for event_id, path, ev, ev_st, ev_res in stale:
-            put(path, usebio_event(event_id, ev, ev_st, ev_res, boards))
+            put(path, usebio_event(event_id, ev, ev_st, ev_res, boards, ranked))
     if own:
         made.save()
     return written
